@@ -1,0 +1,1 @@
+export function runToolUseLoop(client: unknown, userText: string, options?: { model?: string; maxTurns?: number }): Promise<string>;

@@ -1,0 +1,1 @@
+export function generateBuiltinValidators(): Promise<string>;

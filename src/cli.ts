@@ -1,0 +1,156 @@
+import { Command, CommanderError, Option } from 'commander';
+import { readAllStdin } from './args/read-args-option.js';
+import type { CliContext, CommandAction, GlobalOptions } from './commands/cli-context.js';
+import { registerExecCommand } from './commands/exec.js';
+import { registerListCommand } from './commands/list.js';
+import { parsePositiveInteger } from './commands/parse-number-option.js';
+import { registerValidateCommand } from './commands/validate.js';
+import { ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
+import { Terminal } from './output/terminal.js';
+import { readVersion } from './version.js';
+
+export interface RunCliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+}
+
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: ExitCode.INTERRUPTED, SIGTERM: 143 };
+
+/**
+ * Runs toolrun with `argv` (as process.argv: node, script, ...args) and resolves to the exit code.
+ * Never calls process.exit itself, so tests can run it in-process.
+ */
+export async function runCli(argv: string[], options: RunCliOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const wantsJson = argv.includes('--json');
+  let exitCode: number = ExitCode.OK;
+  const cleanups: Array<() => Promise<void>> = [];
+  const abort = new AbortController();
+
+  const runCleanups = async () => {
+    const pending = cleanups.splice(0).reverse();
+    await Promise.allSettled(pending.map((cleanup) => cleanup()));
+  };
+
+  const program = buildProgram(stdout, stderr, async (action: CommandAction) => {
+    const globals = readGlobals(program);
+    const terminal = await Terminal.create({ json: globals.json, verbose: globals.verbose, quiet: globals.quiet, noColorFlag: !globals.color, env, stdout, stderr });
+    const cli: CliContext = {
+      globals,
+      terminal,
+      env,
+      cwd: options.cwd ?? process.cwd(),
+      signal: abort.signal,
+      readStdin: () => readAllStdin(),
+      onExit: (cleanup) => cleanups.push(cleanup),
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (abort.signal.aborted) return;
+      terminal.error(`✖ interrupted (${signal}); stopping`);
+      abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
+      // Children are ended before toolrun exits, whatever the command was doing.
+      void runCleanups().finally(() => process.exit(SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      exitCode = await action(cli);
+    } catch (error) {
+      exitCode = await reportError(error, terminal, globals.json);
+    } finally {
+      await runCleanups();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.OK;
+    if (wantsJson) stdout.write(`${JSON.stringify({ success: false, error: cleanCommanderMessage(error.message), error_kind: 'usage' })}\n`);
+    return ExitCode.USAGE;
+  }
+  return exitCode;
+}
+
+function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>): Command {
+  const program = new Command('toolrun');
+  // Set before the subcommands are added: commander copies these settings into each of them.
+  program.configureOutput({
+    writeOut: (text) => stdout.write(text),
+    writeErr: (text) => stderr.write(text),
+    // Commander's messages, made one line with the way out: "✖ unknown option '--fo' (Did you mean --format?)".
+    outputError: (text, write) => write(`✖ ${cleanCommanderMessage(text)}. Run 'toolrun --help' (or 'toolrun <command> --help') for usage.\n`),
+  });
+  program
+    .description('Run any tool from the shell in one line, and debug MCP servers.')
+    .option('-c, --config <path>', 'config file (default: $TOOLRUN_CONFIG, ./toolrun.config.json, or the built-in tools)')
+    .option('--json', 'machine-readable output: exactly one JSON document on stdout')
+    .option('-v, --verbose', 'log each execution and server stderr on stderr')
+    .option('-q, --quiet', 'only errors on stderr')
+    .option('--no-color', 'no ANSI colors (also NO_COLOR=1)')
+    .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parsePositiveInteger))
+    .version(readVersion(), '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun exec get_current_datetime
+  $ toolrun exec math_eval expression='2^10 / 4'
+  $ toolrun list --format anthropic
+  $ toolrun --config home.json exec control_zwave_device device_name='Switch One' command=on
+  $ toolrun validate
+
+Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
+    );
+  registerListCommand(program, run);
+  registerExecCommand(program, run);
+  registerValidateCommand(program, run);
+  for (const command of program.commands) command.exitOverride().showSuggestionAfterError(true);
+  return program;
+}
+
+function readGlobals(program: Command): GlobalOptions {
+  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number }>();
+  return {
+    config: options.config,
+    json: options.json === true,
+    verbose: options.verbose === true,
+    quiet: options.quiet === true,
+    color: options.color !== false,
+    timeout: options.timeout,
+  };
+}
+
+async function reportError(error: unknown, terminal: Terminal, json: boolean): Promise<number> {
+  if (error instanceof ToolrunError) {
+    if (json) await terminal.resultJson({ success: false, error: error.message, error_kind: error.kind });
+    terminal.error(`✖ ${error.message}`);
+    return exitCodeForKind(error.kind);
+  }
+  // A bug in toolrun, not in the user's input: say so, keep the stack for --verbose.
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) await terminal.resultJson({ success: false, error: `internal error: ${message}`, error_kind: 'internal' });
+  terminal.error(`✖ internal error: ${message}`);
+  terminal.verbose(error instanceof Error && error.stack ? error.stack : '');
+  return ExitCode.FAILURE;
+}
+
+function cleanCommanderMessage(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replace(/\.$/, '');
+}

@@ -1,0 +1,30 @@
+import type { Terminal } from '../output/terminal.js';
+
+/** Options every command accepts (SPEC §1), before or after the command name. */
+export interface GlobalOptions {
+  config?: string;
+  json: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  timeout?: number;
+}
+
+/** What a command's action gets: the parsed globals, the terminal, and the process's surroundings. */
+export interface CliContext {
+  globals: GlobalOptions;
+  terminal: Terminal;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  signal: AbortSignal;
+  readStdin(): Promise<string>;
+  /** Registers cleanup to run before exit, on every path (success, error, signal). */
+  onExit(cleanup: () => Promise<void>): void;
+}
+
+/** A command's action: returns its exit code; throws ToolrunError for the documented failures. */
+export type CommandAction = (cli: CliContext) => Promise<number>;
+
+/** Runs a command action inside the CLI's error handling and cleanup. */
+export type CommandRunner = (action: CommandAction) => Promise<void>;

@@ -1,0 +1,65 @@
+import { Option, type Command } from 'commander';
+import { ExitCode } from '../errors.js';
+import { formatTable, toToolListRow } from '../output/format-tool-list.js';
+import type { CommandRunner } from './cli-context.js';
+import { openTools } from './open-tools.js';
+
+interface ListOptions {
+  server?: string[];
+  local?: boolean;
+  format?: 'table' | 'json' | 'anthropic' | 'openai';
+}
+
+export function registerListCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('list')
+    .description('list every tool in the registry: name, source, parameters, description')
+    .option('--server <name...>', 'only the tools of these MCP servers (starts only them)')
+    .option('--local', 'only local tools (builtin, mock, internal); starts no server')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'anthropic', 'openai']))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun list
+  $ toolrun list --local --json
+  $ toolrun list --format anthropic > tools.json     # {name, description, input_schema}[]
+  $ toolrun list --format openai                     # {type:"function", function:{...}}[]`,
+    )
+    .action((options: ListOptions) =>
+      run(async (cli) => {
+        const { registry } = await openTools(cli);
+        const tools = registry.list().filter((tool) => {
+          if (options.local) return tool.source !== 'mcp';
+          if (options.server?.length) return tool.server !== undefined && options.server.includes(tool.server);
+          return true;
+        });
+        const callName = (tool: (typeof tools)[number]) => (registry.find(tool.definition.name) === tool && !registry.isAmbiguous(tool.definition.name) ? tool.definition.name : tool.qualifiedName);
+        const format = options.format ?? (cli.globals.json ? 'json' : 'table');
+        if (format === 'anthropic' || format === 'openai') {
+          const { formatDefinition } = await import('../engine.js');
+          await cli.terminal.resultJson(tools.map((tool) => formatDefinition(tool.definition, format)));
+        } else if (format === 'json') {
+          await cli.terminal.resultJson({
+            tools: tools.map((tool) => ({
+              name: callName(tool),
+              source: tool.server ? `mcp:${tool.server}` : tool.source,
+              ...(tool.server ? { server: tool.server } : {}),
+              description: tool.definition.description,
+              parameters: tool.definition.parameters,
+            })),
+          });
+        } else {
+          const rows = tools.map((tool) => toToolListRow(tool, callName(tool)));
+          const table = formatTable(
+            ['NAME', 'SOURCE', 'PARAMETERS (* required)', 'DESCRIPTION'],
+            rows.map((row) => [row.name, row.source, row.parameters, row.description]),
+            cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined,
+          );
+          await cli.terminal.result(table);
+          cli.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+        }
+        return ExitCode.OK;
+      }),
+    );
+}

@@ -1,0 +1,33 @@
+import { coerceArgWords } from '../args/coerce-args.js';
+import type { ArgWord } from '../args/parse-tool-args.js';
+import { readArgsOption } from '../args/read-args-option.js';
+import { snakeToCamel } from '../executor/normalize-args.js';
+import type { RegisteredTool } from '../registry/tool-types.js';
+import type { CliContext } from './cli-context.js';
+
+/** Options shared by exec, validate TOOL and time. */
+export interface ToolArgumentOptions {
+  args?: string;
+  server?: string;
+  validate: boolean;
+}
+
+/** `server:tool` or `--server NAME` → the tool's name and server. */
+export function splitToolName(name: string, serverOption: string | undefined): { name: string; server?: string } {
+  const colon = name.indexOf(':');
+  if (colon > 0 && !serverOption) return { server: name.slice(0, colon), name: name.slice(colon + 1) };
+  return { name, server: serverOption };
+}
+
+/**
+ * The arguments object for a call: `--args` (JSON, @file or - for stdin) with `key=value` / `key:=json`
+ * words merged over it, `key=value` typed by the tool's schema (SPEC §1).
+ */
+export async function buildArguments(cli: CliContext, tool: RegisteredTool, words: ArgWord[], argsOption: string | undefined, paramMappings: Record<string, Record<string, string>>): Promise<Record<string, unknown>> {
+  const base = argsOption === undefined ? {} : await readArgsOption(argsOption, cli.readStdin);
+  const properties = (tool.definition.parameters.properties ?? {}) as Record<string, unknown>;
+  const mapping = tool.normalizesArgs ? paramMappings[tool.definition.name] ?? {} : {};
+  // MCP tools are called with normalized names, so a snake_case word is typed by its camelCase property.
+  const propertySchemaFor = (key: string) => properties[key] ?? (tool.normalizesArgs ? properties[mapping[key] ?? snakeToCamel(key)] : undefined);
+  return { ...base, ...coerceArgWords(words, propertySchemaFor) };
+}

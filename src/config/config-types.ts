@@ -1,0 +1,67 @@
+/** Shapes of a loaded configuration. Raw server entries keep `${VAR}` unexpanded: see resolve-server.ts. */
+
+export interface RetryPolicy {
+  /** Total connection attempts, the first included. */
+  attempts: number;
+  /** Delay before the second attempt; each later delay doubles. */
+  baseDelayMs: number;
+}
+
+export interface RawStdioServer {
+  transport: 'stdio';
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  hint?: string;
+  connectTimeoutMs?: number;
+}
+
+export interface RawRemoteServer {
+  /** `auto` tries Streamable HTTP and falls back to SSE. */
+  transport: 'auto' | 'http' | 'sse';
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  hint?: string;
+  connectTimeoutMs?: number;
+}
+
+export type RawServerConfig = RawStdioServer | RawRemoteServer;
+
+export type ToolImplementation =
+  | { type: 'builtin'; handler: string }
+  | { type: 'mock'; mock_response: unknown }
+  | { type: 'internal'; module: string; handler: string };
+
+export interface ConfiguredTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  implementation: ToolImplementation;
+}
+
+export interface ToolrunConfig {
+  /** Absolute path of the file read, or null for the embedded default. */
+  path: string | null;
+  /** Folder that relative paths resolve against. */
+  baseDir: string;
+  servers: Record<string, RawServerConfig>;
+  tools: ConfiguredTool[];
+  paramMappings: Record<string, Record<string, string>>;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  slowToolMs: number;
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_SLOW_TOOL_MS = 1000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** The seed's static mapping for the Z-Wave tool; config `paramMappings` add to it and win. */
+export const DEFAULT_PARAM_MAPPINGS: Record<string, Record<string, string>> = {
+  control_zwave_device: { device_name: 'deviceName', command: 'action' },
+};

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { checkConfig, type ConfigProblem } from './check-config.js';
+import type { ToolrunConfig } from './config-types.js';
+import { findConfigPath, type ConfigLocation } from './find-config-path.js';
+import { parseJsonc } from './parse-jsonc.js';
+
+export interface LoadConfigOptions {
+  /** `--config` value; relative to `cwd`. */
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+const ORIGIN_TEXT: Record<ConfigLocation['origin'], string> = {
+  '--config': 'named by --config',
+  TOOLRUN_CONFIG: 'named by $TOOLRUN_CONFIG',
+  cwd: 'found in the current folder',
+  default: 'embedded default',
+};
+
+/**
+ * Finds, reads, parses and checks the configuration (SPEC §3). Throws ConfigError with the file,
+ * the JSON path and, for syntax errors, line:column. Servers' `${VAR}`s are expanded later, per
+ * server, so that one server's missing secret does not stop local tools.
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<ToolrunConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const location = findConfigPath(options.configPath, options.env ?? process.env, cwd);
+  if (location.path === null) return checkConfig({}, null, cwd).config;
+  const { config, problems } = await readConfigFile(location);
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}: run 'toolrun validate')` : '';
+    throw new ConfigError(`${formatConfigProblem(location.path, problems[0]!)}${more}`);
+  }
+  return config;
+}
+
+/** Reads and checks a config file, returning every problem instead of throwing on checks (for `validate`). */
+export async function readConfigFile(location: ConfigLocation): Promise<{ config: ToolrunConfig; problems: ConfigProblem[] }> {
+  const path = location.path!;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ConfigError(`config file not found: ${path} (${ORIGIN_TEXT[location.origin]}). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`);
+    if (code === 'EISDIR') throw new ConfigError(`config path is a folder, not a file: ${path}. Name the JSON file itself, e.g. ${path}/toolrun.config.json.`);
+    if (code === 'EACCES') throw new ConfigError(`config file not readable: ${path} (permission denied). Fix its permissions.`);
+    throw new ConfigError(`config file unreadable: ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') throw new ConfigError(`config file is empty: ${path}. Put a JSON object in it, e.g. {"mcpServers": {}}.`);
+  const parsed = parseJsonc(text);
+  if ('problem' in parsed) {
+    const { line, column, message } = parsed.problem;
+    throw new ConfigError(`${path}:${line}:${column}: invalid JSON: ${message}`);
+  }
+  return checkConfig(parsed.value, path, dirname(path));
+}
+
+export function formatConfigProblem(file: string, problem: ConfigProblem): string {
+  return `${file}: ${problem.path}: ${problem.message}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * Exit codes, as documented in the README. One table so that every command agrees.
+ */
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  CONFIG: 3,
+  UNREACHABLE: 4,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Machine-readable kind of an error, carried into `--json` output as `error_kind`. */
+export type ErrorKind =
+  | 'usage'
+  | 'config'
+  | 'not_found'
+  | 'invalid_args'
+  | 'tool_error'
+  | 'timeout'
+  | 'unreachable'
+  | 'interrupted';
+
+/**
+ * The one error class toolrun throws on purpose. `message` is the one line a person reads
+ * (problem and fix); `kind` decides the exit code; `cause` keeps the original for --verbose.
+ */
+export class ToolrunError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolrunError';
+    this.kind = kind;
+  }
+}
+
+export class UsageError extends ToolrunError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('usage', message, options);
+    this.name = 'UsageError';
+  }
+}
+
+export class ConfigError extends ToolrunError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('config', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+export class ToolNotFoundError extends ToolrunError {
+  readonly suggestions: string[];
+  constructor(toolName: string, suggestions: string[]) {
+    const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '. Run `toolrun list` to see the available tools.';
+    super('not_found', `Tool '${toolName}' not found${hint}`);
+    this.name = 'ToolNotFoundError';
+    this.suggestions = suggestions;
+  }
+}
+
+export class ServerUnavailableError extends ToolrunError {
+  readonly serverName: string;
+  constructor(serverName: string, message: string, options?: { cause?: unknown }) {
+    super('unreachable', message, options);
+    this.name = 'ServerUnavailableError';
+    this.serverName = serverName;
+  }
+}
+
+const EXIT_CODE_BY_KIND: Record<ErrorKind, ExitCodeValue> = {
+  usage: ExitCode.USAGE,
+  not_found: ExitCode.USAGE,
+  invalid_args: ExitCode.USAGE,
+  config: ExitCode.CONFIG,
+  tool_error: ExitCode.FAILURE,
+  timeout: ExitCode.FAILURE,
+  unreachable: ExitCode.UNREACHABLE,
+  interrupted: ExitCode.INTERRUPTED,
+};
+
+export function exitCodeForKind(kind: ErrorKind): ExitCodeValue {
+  return EXIT_CODE_BY_KIND[kind];
+}
+
+/** A message for any thrown value, including non-Errors (`throw 'x'`, `throw {code: 1}`). */
+export function describeThrown(value: unknown): string {
+  if (value instanceof Error) return value.message || value.name;
+  if (typeof value === 'string') return value;
+  if (value === undefined) return 'undefined was thrown';
+  if (value === null) return 'null was thrown';
+  try {
+    return `non-Error thrown: ${JSON.stringify(value)}`;
+  } catch {
+    return `non-Error thrown: ${String(value)}`;
+  }
+}

@@ -1,0 +1,9 @@
+/** The toolrun executable: runs the CLI, then exits with its code once output is flushed. */
+import { runCli } from './cli.js';
+
+const code = await runCli(process.argv);
+// Exit explicitly: a tool's leftover timer or socket must not keep the process alive,
+// and every child process was already ended by runCli's cleanup.
+process.exitCode = code;
+if (process.stdout.writableLength === 0) process.exit(code);
+else process.stdout.once('drain', () => process.exit(code));

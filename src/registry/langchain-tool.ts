@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import type { JsonSchemaObject, ToolDefinition, ToolRunner } from './tool-types.js';
+
+/**
+ * The part of a LangChain StructuredTool toolrun uses. Duck-typed so the registry does not load
+ * @langchain/core unless a tool actually comes from it.
+ */
+export interface LangChainToolLike {
+  name: string;
+  description?: string;
+  /** JSON Schema, or a Zod schema (converted with @langchain/core's toJsonSchema). */
+  schema?: unknown;
+  invoke(input: Record<string, unknown>, config?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>;
+}
+
+/** Definition and runner for a LangChain tool (seed 001 "Register LangChain tool from MCP"). */
+export function toLangChainRegistration(tool: LangChainToolLike): { definition: ToolDefinition; run: ToolRunner } {
+  const definition: ToolDefinition = {
+    name: tool.name,
+    description: tool.description ?? '',
+    parameters: toJsonSchemaObject(tool.schema),
+  };
+  const run: ToolRunner = (args, context) => tool.invoke(args, { signal: context.signal });
+  return { definition, run };
+}
+
+function toJsonSchemaObject(schema: unknown): JsonSchemaObject {
+  if (schema === undefined || schema === null) return { type: 'object', properties: {} };
+  if (typeof schema !== 'object') throw new TypeError('LangChain tool schema must be an object');
+  if (isZodLike(schema)) {
+    // Only Zod-schema tools pay for loading @langchain/core; MCP-discovered tools carry JSON Schema.
+    const require = createRequire(import.meta.url);
+    const { toJsonSchema } = require('@langchain/core/utils/json_schema') as { toJsonSchema(schema: unknown): JsonSchemaObject };
+    return toJsonSchema(schema);
+  }
+  return schema as JsonSchemaObject;
+}
+
+function isZodLike(schema: object): boolean {
+  return '_def' in schema || '_zod' in schema || '~standard' in schema;
+}

@@ -1,0 +1,121 @@
+import { ToolNotFoundError, ToolrunError } from '../errors.js';
+import { formatDefinition, type FormattedDefinition } from './definition-formats.js';
+import { suggestNames } from './suggest-names.js';
+import type { DefinitionFormat, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
+import { toLangChainRegistration, type LangChainToolLike } from './langchain-tool.js';
+
+export interface RegistryLogger {
+  warn(message: string): void;
+}
+
+export type SchemaChecker = (schema: unknown) => string | undefined;
+
+/**
+ * All tools toolrun knows, local and discovered (seed 000 "Tool Registry"). A name registered twice
+ * warns and the later registration wins; MCP tools stay reachable by `server:tool` even when shadowed.
+ */
+export class ToolRegistry {
+  readonly #byName = new Map<string, RegisteredTool>();
+  readonly #byQualifiedName = new Map<string, RegisteredTool>();
+  readonly #logger: RegistryLogger;
+  readonly #checkSchema: SchemaChecker | undefined;
+  readonly #closers: Array<() => Promise<void>> = [];
+
+  constructor(options: { logger?: RegistryLogger; checkSchema?: SchemaChecker } = {}) {
+    this.#logger = options.logger ?? { warn: () => {} };
+    this.#checkSchema = options.checkSchema;
+  }
+
+  /** Registers a tool; throws ToolrunError('config') when the definition is unusable. */
+  registerTool(definition: ToolDefinition, run: ToolRunner, options: RegisterOptions = {}): RegisteredTool {
+    const source = options.source ?? 'internal';
+    assertDefinition(definition, options.checkSchema === false ? undefined : this.#checkSchema);
+    const qualifiedName = options.server ? `${options.server}:${definition.name}` : definition.name;
+    const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator };
+    const previous = this.#byName.get(definition.name);
+    if (previous) this.#logger.warn(`Tool '${definition.name}' from ${describeOrigin(tool)} replaces the one from ${describeOrigin(previous)}`);
+    this.#byName.set(definition.name, tool);
+    if (options.server) this.#byQualifiedName.set(qualifiedName, tool);
+    return tool;
+  }
+
+  /** Registers a LangChain structured tool (seed 001): name from `tool.name`, its schema and bound invoke. */
+  registerLangChainTool(tool: LangChainToolLike, options: RegisterOptions = {}): RegisteredTool {
+    const { definition, run } = toLangChainRegistration(tool);
+    return this.registerTool(definition, run, { source: 'mcp', ...options });
+  }
+
+  /** The tool for a name, `server:tool`, or a name restricted to one server; undefined when none. */
+  find(name: string, server?: string): RegisteredTool | undefined {
+    if (server) return this.#byQualifiedName.get(`${server}:${name}`);
+    return this.#byName.get(name) ?? this.#byQualifiedName.get(name);
+  }
+
+  /** Like find, but throws ToolNotFoundError with the closest names; starts the tool's worker early. */
+  get(name: string, server?: string): RegisteredTool {
+    const tool = this.find(name, server);
+    if (tool) {
+      tool.warmUp?.();
+      return tool;
+    }
+    const candidates = server ? [...this.#byQualifiedName.values()].filter((t) => t.server === server).map((t) => t.definition.name) : this.names();
+    const label = server ? `${server}:${name}` : name;
+    throw new ToolNotFoundError(label, suggestNames(name, candidates));
+  }
+
+  /** Every reachable tool once: shadowed MCP tools are included under their qualified names. */
+  list(): RegisteredTool[] {
+    const visible = new Set(this.#byName.values());
+    const shadowed = [...this.#byQualifiedName.values()].filter((tool) => !visible.has(tool));
+    return [...visible, ...shadowed];
+  }
+
+  /** The names a tool can be called by (shadowed MCP tools by `server:tool`). */
+  names(): string[] {
+    return this.list().map((tool) => (this.#byName.get(tool.definition.name) === tool ? tool.definition.name : tool.qualifiedName));
+  }
+
+  /** Is this name offered by more than one source? Such tools are listed with qualified names. */
+  isAmbiguous(name: string): boolean {
+    return this.list().filter((tool) => tool.definition.name === name).length > 1;
+  }
+
+  /** Definitions in plain, Anthropic or OpenAI shape (seed 000 "Get tool definition"). */
+  getDefinitions(format: DefinitionFormat = 'plain'): FormattedDefinition[] {
+    return [...this.#byName.values()].map((tool) => formatDefinition(tool.definition, format));
+  }
+
+  /** Seed 000's lookup of the executor function for a name. */
+  getExecutor(name: string): ToolRunner | undefined {
+    return this.find(name)?.run;
+  }
+
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  /** Adds cleanup for resources the tools hold (worker threads, MCP server processes). */
+  onClose(closer: () => Promise<void>): void {
+    this.#closers.push(closer);
+  }
+
+  /** Ends every worker and server the tools started; safe to call more than once. */
+  async close(): Promise<void> {
+    const closers = this.#closers.splice(0);
+    await Promise.allSettled(closers.map((closer) => closer()));
+  }
+}
+
+function describeOrigin(tool: RegisteredTool): string {
+  return tool.server ? `MCP server '${tool.server}'` : `${tool.source} tools`;
+}
+
+function assertDefinition(definition: ToolDefinition, checkSchema: SchemaChecker | undefined): void {
+  const label = typeof definition?.name === 'string' && definition.name ? `Tool '${definition.name}'` : 'Tool definition';
+  if (typeof definition?.name !== 'string' || definition.name.trim() === '') throw new ToolrunError('config', `${label}: name must be a non-empty string`);
+  if (typeof definition.description !== 'string') throw new ToolrunError('config', `${label}: description must be a string`);
+  const parameters = definition.parameters;
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) throw new ToolrunError('config', `${label}: parameters must be a JSON Schema object`);
+  const problem = checkSchema?.(parameters);
+  if (problem) throw new ToolrunError('config', `${label}: parameters is not valid JSON Schema: ${problem}`);
+}

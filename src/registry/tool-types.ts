@@ -1,0 +1,56 @@
+import type { ErrorObject } from 'ajv';
+
+/** Where a tool comes from; MCP tools also carry their server's name. */
+export type ToolSource = 'builtin' | 'mock' | 'internal' | 'mcp';
+
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** A tool as a model sees it: seed 000's "unique name, human-readable description, JSON schema". */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+}
+
+export interface ToolCallContext {
+  /** Aborted when the call times out or the user interrupts; tools that can cancel should. */
+  signal: AbortSignal;
+  /** The time this call is allowed, for tools that run elsewhere and must be told. */
+  timeoutMs: number;
+}
+
+/** Runs a tool: receives the arguments object, resolves to the result (any JSON-able value). */
+export type ToolRunner = (args: Record<string, unknown>, context: ToolCallContext) => Promise<unknown>;
+
+export interface RegisteredTool {
+  definition: ToolDefinition;
+  run: ToolRunner;
+  source: ToolSource;
+  /** MCP tools: the server's name. */
+  server?: string;
+  /** `server:tool` for MCP tools, the plain name otherwise. */
+  qualifiedName: string;
+  /** Argument names are normalized (paramMappings, snake→camel) only for MCP tools (seed 000). */
+  normalizesArgs: boolean;
+  /** Starts whatever the tool runs in (a worker thread) ahead of the call; called once it is looked up. */
+  warmUp?: () => void;
+  /** A precompiled argument validator (builtins); others are compiled from the schema on first use. */
+  validator?: ArgsValidator;
+}
+
+/** Checks arguments against a tool's schema; Ajv's errors when they fail. */
+export type ArgsValidator = (value: unknown) => { valid: true } | { valid: false; errors: ErrorObject[] };
+
+export type DefinitionFormat = 'plain' | 'anthropic' | 'openai';
+
+export interface RegisterOptions {
+  source?: ToolSource;
+  server?: string;
+  /**
+   * Check that `parameters` is valid JSON Schema now (the default). Builtins skip it: they are tested,
+   * and meta-validation costs ~25 ms of every process's startup.
+   */
+  checkSchema?: boolean;
+  warmUp?: () => void;
+  validator?: ArgsValidator;
+}

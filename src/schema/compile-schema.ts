@@ -1,0 +1,54 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ArgsValidator } from '../registry/tool-types.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+
+// The same options as the MCP SDK's own AjvJsonSchemaValidator: lenient about unknown keywords
+// (servers emit vendor keywords), formats checked, all errors collected for one complete message.
+// validateSchema is off here because meta-validation costs ~25 ms per process; `checkSchema` does it
+// where it matters (registration of config tools, `toolrun validate`).
+const AJV_OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true } as const;
+
+let draft07: Ajv | undefined;
+let draft2020: Ajv | undefined;
+
+function ajvFor(schema: Record<string, unknown>): Ajv {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= addFormats(new Ajv2020(AJV_OPTIONS) as unknown as Ajv));
+  return (draft07 ??= addFormats(new Ajv(AJV_OPTIONS)));
+}
+
+/** Compiles a tool's parameter schema once; throws when the schema itself is broken. */
+export function compileArgsValidator(schema: Record<string, unknown>): ArgsValidator {
+  const validate: ValidateFunction = ajvFor(schema).compile(withoutDialect(schema));
+  return (value) => (validate(value) ? { valid: true } : { valid: false, errors: validate.errors ?? [] });
+}
+
+/**
+ * Checks that a schema is valid JSON Schema and compiles; returns a one-line problem or undefined.
+ * Used for `registerTool` of user-written tools and by `toolrun validate` for every tool.
+ */
+export function checkSchema(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'parameters must be a JSON Schema object';
+  const record = schema as Record<string, unknown>;
+  const ajv = ajvFor(record);
+  const stripped = withoutDialect(record);
+  try {
+    if (!ajv.validateSchema(stripped)) return (ajv.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message}`).join('; ');
+    ajv.compile(stripped);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+// `$schema` picks the Ajv dialect above; ajv itself would look the URI up and fail for unknown ones.
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  if (!('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}

@@ -1,0 +1,179 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+
+const localTools = join(FIXTURES, 'configs', 'local-tools.json');
+
+describe('toolrun exec (built binary)', () => {
+  it('prints the time with no setup, result on stdout, footer on stderr', async () => {
+    const result = await runToolrun(['exec', 'get_current_datetime']);
+    expect(result.exitCode).toBe(0);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed.datetime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(result.stderr).toMatch(/^✔ get_current_datetime · builtin · [\d.]+ ms$/);
+  });
+
+  it('prints the --json envelope as one line', async () => {
+    const result = await runToolrun(['--json', 'exec', 'math_eval', 'expression=2^10 / 4']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.split('\n')).toHaveLength(1);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope).toEqual({ success: true, result: { result: 256 }, tool_name: 'math_eval', execution_time_ms: expect.any(Number), source: 'builtin' });
+    expect(result.stderr).toBe('');
+  });
+
+  it('accepts global options after the command', async () => {
+    const result = await runToolrun(['exec', 'math_eval', 'expression=1+1', '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { result: 2 } });
+  });
+
+  it('exits 2 for an unknown tool, suggesting names, with a JSON envelope', async () => {
+    const human = await runToolrun(['exec', 'math_evl', 'expression=1']);
+    expect(human.exitCode).toBe(2);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toBe("✖ math_evl: Tool 'math_evl' not found. Did you mean: math_eval?");
+    const json = await runToolrun(['--json', 'exec', 'math_evl']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, error_kind: 'not_found', tool_name: 'math_evl', error: "Tool 'math_evl' not found. Did you mean: math_eval?" });
+  });
+
+  it('exits 2 for arguments that fail validation', async () => {
+    const result = await runToolrun(['--config', localTools, 'exec', 'set_level', 'level=5.5', 'action=up']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe("✖ set_level: Invalid parameters: 'level' must be integer; 'action' must be one of: on, off, dim");
+  });
+
+  it('types key=value by the schema and merges over --args', async () => {
+    const result = await runToolrun(['--json', '--config', localTools, 'exec', 'set_level', '--args', '{"action":"off","level":1}', 'level=50', 'tags=["a","b"]', 'enabled=true']);
+    expect(JSON.parse(result.stdout).result).toEqual({ echo: { action: 'off', level: 50, tags: ['a', 'b'], enabled: true } });
+  });
+
+  it('reads --args - from stdin', async () => {
+    const result = await runToolrun(['--json', 'exec', 'math_eval', '--args', '-'], { input: '{"expression":"sqrt(16)"}', stdin: undefined });
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { result: 4 } });
+  });
+
+  it('exits 2 with one line for malformed ARGS', async () => {
+    for (const [args, message] of [
+      [['exec', 'echo', 'foo'], "✖ echo: argument 'foo' is not key=value; write foo=<value>, or foo:=<json> for a JSON value"],
+      [['exec', 'echo', '=1'], "✖ echo: argument '=1' has no name before '='; write name=1"],
+      [['exec', 'echo', '--args', '@missing.json'], '✖ echo: cannot read --args @missing.json: no such file; check the path (relative to the current folder)'],
+    ] as const) {
+      const result = await runToolrun([...args]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe(message);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('reports --args - with empty stdin', async () => {
+    const result = await runToolrun(['exec', 'echo', '--args', '-'], { input: '', stdin: undefined });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^✖ echo: --args - \(standard input\) was empty; pipe a JSON object/);
+  });
+
+  it('exits 2 for an unknown flag or command, JSON too', async () => {
+    const flag = await runToolrun(['exec', 'echo', '--bogus']);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toBe("✖ unknown option '--bogus'. Run 'toolrun --help' (or 'toolrun <command> --help') for usage.");
+    const json = await runToolrun(['--json', 'frobnicate']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({ success: false, error: "unknown command 'frobnicate'", error_kind: 'usage' });
+  });
+
+  it('exits 1 when the tool fails, and on timeout', async () => {
+    const failed = await runToolrun(['--config', localTools, 'exec', 'lookup_user', 'id=9']);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toBe('✖ lookup_user: no user with id 9');
+    const timedOut = await runToolrun(['--config', localTools, '--timeout', '300', '--json', 'exec', 'spin']);
+    expect(timedOut.exitCode).toBe(1);
+    expect(JSON.parse(timedOut.stdout)).toMatchObject({ success: false, error_kind: 'timeout', error: "Tool 'spin' timed out after 300 ms (raise it with --timeout or timeoutMs)" });
+  });
+
+  it("keeps a tool's console.log off stdout", async () => {
+    const result = await runToolrun(['--json', '--config', localTools, 'exec', 'log_to_stdout']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { ok: true } });
+    expect(result.stderr).toContain('this line would corrupt stdout');
+  });
+
+  it('exits 3 for a missing named config and for invalid JSON, with line:column', async () => {
+    const missing = await runToolrun(['--config', 'nope.json', 'exec', 'echo']);
+    expect(missing.exitCode).toBe(3);
+    expect(missing.stderr).toMatch(/^✖ config file not found: .*nope\.json \(named by --config\)/);
+    const broken = await runToolrun(['--json', '--config', join(FIXTURES, 'configs', 'broken-syntax.json'), 'exec', 'echo']);
+    expect(broken.exitCode).toBe(3);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ success: false, error_kind: 'config', error: `${join(FIXTURES, 'configs', 'broken-syntax.json')}:3:19: invalid JSON: ',' expected` });
+    const fromEnv = await runToolrun(['exec', 'echo'], { env: { TOOLRUN_CONFIG: 'absent.json' } });
+    expect(fromEnv.exitCode).toBe(3);
+    expect(fromEnv.stderr).toMatch(/named by \$TOOLRUN_CONFIG/);
+  });
+});
+
+describe('colors', () => {
+  it('uses no ANSI off a TTY, with NO_COLOR, and with --json even when forced', async () => {
+    const plain = await runToolrun(['exec', 'nope']);
+    expect(plain.stderr).not.toContain('\u001b[');
+    const forced = await runToolrun(['exec', 'nope'], { env: { FORCE_COLOR: '1' } });
+    expect(forced.stderr).toContain('\u001b[31m');
+    const forcedButNoColor = await runToolrun(['exec', 'nope'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(forcedButNoColor.stderr).not.toContain('\u001b[');
+    const forcedJson = await runToolrun(['--json', 'exec', 'nope'], { env: { FORCE_COLOR: '1' } });
+    expect(forcedJson.stdout + forcedJson.stderr).not.toContain('\u001b[');
+    const flag = await runToolrun(['--no-color', 'exec', 'nope'], { env: { FORCE_COLOR: '1' } });
+    expect(flag.stderr).not.toContain('\u001b[');
+  });
+});
+
+describe('toolrun list and validate', () => {
+  it('lists tools as a table, JSON, and provider formats', async () => {
+    const table = await runToolrun(['list']);
+    expect(table.exitCode).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+PARAMETERS \(\* required\)\s+DESCRIPTION$/);
+    expect(table.stdout).toMatch(/^math_eval\s+builtin\s+expression\*: string\s+Evaluates/m);
+    const anthropic = JSON.parse((await runToolrun(['list', '--format', 'anthropic'])).stdout);
+    expect(anthropic).toContainEqual({ name: 'math_eval', description: expect.any(String), input_schema: { type: 'object', properties: { expression: expect.any(Object) }, required: ['expression'] } });
+    const openai = JSON.parse((await runToolrun(['list', '--format', 'openai'])).stdout);
+    expect(openai[0]).toMatchObject({ type: 'function', function: { name: 'get_current_datetime', parameters: { type: 'object' } } });
+    const json = JSON.parse((await runToolrun(['--json', 'list', '--local', '--config', localTools])).stdout);
+    expect(json.tools.map((tool: { name: string }) => tool.name)).toContain('get_weather');
+    expect(json.tools.find((tool: { name: string }) => tool.name === 'get_weather')).toMatchObject({ source: 'mock', description: 'Weather for a city' });
+  });
+
+  it('rejects an unknown --format', async () => {
+    const result = await runToolrun(['list', '--format', 'yaml']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/option '--format <format>' argument 'yaml' is invalid/);
+  });
+
+  it('validates the config and exits 3 on problems', async () => {
+    const result = await runToolrun(['--json', '--config', localTools, 'validate']);
+    expect(result.exitCode).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, problems: [{ path: 'tools[11].implementation.handler', message: expect.stringMatching(/^Builtin handler 'nope' not found/) }] });
+    const ok = await runToolrun(['validate']);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toMatch(/valid$/);
+  });
+
+  it('validates arguments without running, printing them as they would be sent', async () => {
+    const ok = await runToolrun(['--json', '--config', localTools, 'validate', 'set_level', 'level=7', 'action=on']);
+    expect(ok.exitCode).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ valid: true, tool_name: 'set_level', arguments: { level: 7, action: 'on' } });
+    const bad = await runToolrun(['--config', localTools, 'validate', 'set_level', 'level=7']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe("✖ Invalid parameters: missing 'action'");
+  });
+});
+
+describe('help', () => {
+  it.each([[[]], [['exec']], [['list']], [['validate']]])('shows examples for %j', async (command) => {
+    const result = await runToolrun([...command, '--help']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain('$ toolrun');
+  });
+
+  it('prints the version', async () => {
+    const result = await runToolrun(['--version']);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,15 @@
+import { execa, type Options } from 'execa';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/toolrun.js', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url));
+
+/**
+ * Runs the built binary as a user would: no TTY, a clean color environment, never rejecting,
+ * so tests assert on exit code, stdout and stderr.
+ */
+export function runToolrun(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}) {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TOOLRUN_CONFIG: undefined, ...options.env };
+  return execa(process.execPath, [BIN, ...args], { reject: false, cwd: ROOT, timeout: 30_000, stdin: 'ignore', ...options, env, extendEnv: false });
+}
