@@ -3,8 +3,10 @@ import { parseArgWords } from '../args/parse-tool-args.js';
 import { exitCodeForKind, ExitCode, ToolrunError, describeThrown } from '../errors.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { formatEnvelopeFooter, formatResult } from '../output/format-result.js';
+import { toJson } from '../output/terminal.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
+import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
 
 interface ExecOptions extends ToolArgumentOptions {
@@ -39,10 +41,10 @@ Examples:
         let envelope: ToolEnvelope;
         try {
           const parsedWords = parseArgWords(words);
-          const { registry, executor, config } = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
-          const tool = registry.get(target.name, target.server);
-          const args = await buildArguments(cli, tool, parsedWords, options.args, config.paramMappings);
-          envelope = await executor.execute(target.name, args, { server: target.server, validate: options.validate, signal: cli.signal });
+          const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
+          const tool = await resolveTool(opened, target.name, target.server);
+          const args = await buildArguments(cli, tool, parsedWords, options.args, opened.config.paramMappings);
+          envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: options.raw });
         } catch (error) {
           if (!(error instanceof ToolrunError)) throw error;
           envelope = {
@@ -56,8 +58,11 @@ Examples:
         const terminal = cli.terminal;
         if (cli.globals.json) await terminal.resultJson(envelope);
         else if (envelope.success) {
-          await terminal.result(formatResult(envelope.result));
+          await terminal.result(options.raw ? toJson(envelope.result) : formatResult(envelope.result));
           terminal.info(formatEnvelopeFooter(envelope));
+        } else if (options.raw && envelope.result !== undefined) {
+          await terminal.result(toJson(envelope.result));
+          terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
         } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
         else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
         return envelope.success ? ExitCode.OK : exitCodeForKind(envelope.error_kind);

@@ -28,7 +28,8 @@ Examples:
     )
     .action((options: ListOptions) =>
       run(async (cli) => {
-        const { registry } = await openTools(cli);
+        const { registry, connect } = await openTools(cli);
+        const failures = options.local ? [] : await connect(options.server?.length ? options.server : undefined);
         const tools = registry.list().filter((tool) => {
           if (options.local) return tool.source !== 'mcp';
           if (options.server?.length) return tool.server !== undefined && options.server.includes(tool.server);
@@ -58,6 +59,12 @@ Examples:
           );
           await cli.terminal.result(table);
           cli.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+        }
+        if (failures.length > 0) {
+          const { formatContinuing } = await import('../output/format-connect-failure.js');
+          const localNames = registry.list().filter((tool) => tool.source !== 'mcp').map((tool) => tool.definition.name);
+          cli.terminal.warn(formatContinuing(failures, [...registry.servers.values()].filter((s) => s.status === 'connected').length, localNames));
+          return ExitCode.UNREACHABLE;
         }
         return ExitCode.OK;
       }),

@@ -1,5 +1,7 @@
 import type { ToolrunConfig } from '../config/config-types.js';
+import { UsageError } from '../errors.js';
 import type { ToolExecutor } from '../executor/tool-executor.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { CliContext } from './cli-context.js';
 
@@ -7,9 +9,14 @@ export interface OpenTools {
   config: ToolrunConfig;
   registry: ToolRegistry;
   executor: ToolExecutor;
+  /**
+   * Connects these MCP servers (all configured ones by default) and registers their tools.
+   * Failures are reported on stderr with SPEC §4's box and returned; nothing is thrown for them.
+   */
+  connect(names?: string[]): Promise<ConnectFailure[]>;
 }
 
-/** Loads the config and builds the registry and executor for a command; their cleanup runs at exit. */
+/** Loads the config and builds the registry (local tools) and executor; cleanup runs at exit. */
 export async function openTools(cli: CliContext, options: { likelyTool?: string } = {}): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
@@ -17,7 +24,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
   // Loaded here, not at the top: `toolrun --help` and usage errors never pay for the engine.
   const { loadConfig, createRegistry, ToolExecutor } = await import('../engine.js');
   const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
-  const registry = await createRegistry(config, { logger: cli.terminal, hosts });
+  const registry = await createRegistry(config, { logger: cli.terminal, hosts, servers: 'none' });
   cli.onExit(() => registry.close());
   const executor = new ToolExecutor(registry, {
     timeoutMs: cli.globals.timeout ?? config.timeoutMs,
@@ -25,7 +32,32 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     paramMappings: config.paramMappings,
     logger: cli.terminal,
   });
-  return { config, registry, executor };
+  const connect = async (names = Object.keys(config.servers)) => {
+    for (const name of names) assertServerExists(config, name);
+    const pending = names.filter((name) => !registry.servers.has(name));
+    if (pending.length === 0) return [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
+    const [{ connectServers }, { formatConnectFailure }] = await Promise.all([import('../mcp/connect-servers.js'), import('../output/format-connect-failure.js')]);
+    const { failures } = await connectServers(registry, config, pending, {
+      logger: cli.terminal,
+      signal: cli.signal,
+      env: cli.env,
+      hooks: {
+        onPollution: (server, line, reason) =>
+          cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(line.bytes.toString('utf8').slice(0, 200))}`),
+        onStderr: cli.globals.verbose ? (server, chunk) => cli.terminal.serverStderr(server, chunk) : undefined,
+      },
+    });
+    for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
+    return failures;
+  };
+  return { config, registry, executor, connect };
+}
+
+function assertServerExists(config: ToolrunConfig, name: string): void {
+  if (config.servers[name]) return;
+  const configured = Object.keys(config.servers);
+  const known = configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
+  throw new UsageError(`unknown MCP server '${name}'; ${known}`);
 }
 
 async function startMathWorkerEarly(cli: CliContext) {

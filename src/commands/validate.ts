@@ -4,6 +4,7 @@ import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from './cli-context.js';
 import { openTools } from './open-tools.js';
+import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
 
 interface ValidateOptions extends ToolArgumentOptions {
@@ -29,15 +30,16 @@ Examples:
   $ toolrun validate control_zwave_device device_name='Switch One' command=on`,
     )
     .action((toolName: string | undefined, words: string[], options: ValidateOptions) =>
-      run((cli) => (toolName === undefined ? validateConfig(cli) : validateCall(cli, toolName, words, options))),
+      run((cli) => (toolName === undefined ? validateConfig(cli, options.offline === true) : validateCall(cli, toolName, words, options))),
     );
 }
 
 async function validateCall(cli: CliContext, toolName: string, words: string[], options: ValidateOptions): Promise<number> {
   const target = splitToolName(toolName, options.server);
   const parsedWords = parseArgWords(words);
-  const { registry, executor, config } = await openTools(cli);
-  const tool = registry.get(target.name, target.server);
+  const opened = await openTools(cli);
+  const tool = await resolveTool(opened, target.name, target.server);
+  const { executor, config } = opened;
   const args = await buildArguments(cli, tool, parsedWords, options.args, config.paramMappings);
   try {
     const prepared = await executor.prepare(tool, args);
@@ -54,23 +56,55 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
   }
 }
 
-async function validateConfig(cli: CliContext): Promise<number> {
+async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
   const [{ findConfigPath, readConfigFile, checkConfig }, { checkConfigDeeply }] = await Promise.all([import('../engine.js'), import('../config/check-config-deeply.js')]);
   const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
   const { config, problems } = location.path === null ? checkConfig({}, null, cli.cwd) : await readConfigFile(location);
   problems.push(...checkConfigDeeply(config, cli.env));
-  const file = location.path ?? '(embedded default: builtin tools, no servers)';
-  const toolCount = config.tools.length;
-  const serverCount = Object.keys(config.servers).length;
-  if (cli.globals.json) {
-    await cli.terminal.resultJson({ valid: problems.length === 0, config: location.path, tools: toolCount, servers: serverCount, problems });
-  } else {
-    const style = cli.terminal.outStyle;
-    const lines = [`${problems.length === 0 ? style.green('✔') : style.red('✖')} config ${file}`];
-    lines.push(`  ${toolCount} local tool${toolCount === 1 ? '' : 's'} in the config, ${serverCount} MCP server${serverCount === 1 ? '' : 's'}`);
-    for (const problem of problems) lines.push(`  ${style.red('✖')} ${problem.path}: ${problem.message}`);
-    lines.push(problems.length === 0 ? 'valid' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`);
-    await cli.terminal.result(lines.join('\n'));
+  const serverNames = Object.keys(config.servers);
+  // MCP tools are checked only when the config itself is sound and servers may be started.
+  let unreachable: string[] = [];
+  let findings: Array<{ server: string; tool: string; severity: 'error' | 'warning'; message: string }> = [];
+  let mcpToolCount = 0;
+  if (!offline && problems.length === 0 && serverNames.length > 0) {
+    const [opened, { checkMcpTools }] = await Promise.all([openTools(cli), import('../mcp/check-mcp-tools.js')]);
+    const failures = await opened.connect();
+    unreachable = failures.map((failure) => failure.server);
+    for (const status of opened.registry.servers.values()) {
+      if (status.status !== 'connected') continue;
+      mcpToolCount += status.connection.tools.length;
+      findings.push(...checkMcpTools(status.connection.name, status.connection.tools));
+    }
   }
-  return problems.length === 0 ? ExitCode.OK : ExitCode.CONFIG;
+  const errors = findings.filter((finding) => finding.severity === 'error');
+  const file = location.path ?? '(embedded default: builtin tools, no servers)';
+  const exitCode = problems.length > 0 ? ExitCode.CONFIG : unreachable.length > 0 ? ExitCode.UNREACHABLE : errors.length > 0 ? ExitCode.FAILURE : ExitCode.OK;
+  if (cli.globals.json) {
+    await cli.terminal.resultJson({
+      valid: exitCode === ExitCode.OK,
+      config: location.path,
+      tools: config.tools.length,
+      servers: serverNames.length,
+      mcp_tools: offline ? null : mcpToolCount,
+      problems,
+      unreachable,
+      tool_findings: findings,
+    });
+    return exitCode;
+  }
+  const style = cli.terminal.outStyle;
+  const mark = (ok: boolean) => (ok ? style.green('✔') : style.red('✖'));
+  const lines = [`${mark(problems.length === 0)} config ${file}`];
+  lines.push(`  ${config.tools.length} local tool${config.tools.length === 1 ? '' : 's'} in the config, ${serverNames.length} MCP server${serverNames.length === 1 ? '' : 's'}`);
+  for (const problem of problems) lines.push(`  ${style.red('✖')} ${problem.path}: ${problem.message}`);
+  if (!offline && problems.length === 0 && serverNames.length > 0) {
+    lines.push(`${mark(unreachable.length === 0 && errors.length === 0)} MCP tools: ${mcpToolCount} from ${serverNames.length - unreachable.length} of ${serverNames.length} server${serverNames.length === 1 ? '' : 's'}`);
+    for (const server of unreachable) lines.push(`  ${style.red('✖')} ${server}: could not be connected (see above)`);
+    for (const finding of findings) lines.push(`  ${finding.severity === 'error' ? style.red('✖') : style.yellow('⚠')} ${finding.server}:${finding.tool}: ${finding.message}`);
+  } else if (offline && serverNames.length > 0) lines.push('  MCP servers not started (--offline)');
+  const count = problems.length + unreachable.length + errors.length;
+  const warnings = findings.length - errors.length;
+  lines.push(count === 0 ? `valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}` : `${count} problem${count === 1 ? '' : 's'}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`);
+  await cli.terminal.result(lines.join('\n'));
+  return exitCode;
 }

@@ -18,6 +18,8 @@ export interface FailureEnvelope extends EnvelopeBase {
   success: false;
   error: string;
   error_kind: ErrorKind;
+  /** With `raw`: the tool's own error result (an MCP result with isError: true). */
+  result?: unknown;
 }
 
 /** What `executor.execute()` returns for every outcome; it never throws for a tool's failure. */

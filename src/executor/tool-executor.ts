@@ -5,6 +5,7 @@ import { formatValidationErrors, relevantErrors } from '../schema/format-validat
 import { elapsedMs, type ToolEnvelope } from './envelope.js';
 import { describeRenaming, normalizeArgs } from './normalize-args.js';
 import { runWithTimeout, ToolTimeoutError } from './run-with-timeout.js';
+import { ToolOutput, ToolReportedError } from './tool-output.js';
 
 /** Where the executor reports; the CLI writes these to stderr, a library user may route them anywhere. */
 export interface ExecutorLogger {
@@ -33,6 +34,8 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Aborts the call (Ctrl-C). */
   signal?: AbortSignal;
+  /** MCP tools: `result` is the raw MCP result (content, structuredContent, isError), also on failure. */
+  raw?: boolean;
 }
 
 /** A tool with arguments that passed normalization and validation, ready to run repeatedly. */
@@ -72,7 +75,7 @@ export class ToolExecutor {
       const prepared = await this.prepare(tool, args, { validate: options.validate });
       return await this.#run(prepared, startedAt, options);
     } catch (error) {
-      return this.#failure(name, tool, error, startedAt);
+      return this.#failure(name, tool, error, startedAt, options);
     }
   }
 
@@ -105,19 +108,20 @@ export class ToolExecutor {
     try {
       return await this.#run(prepared, startedAt, options);
     } catch (error) {
-      return this.#failure(prepared.tool.definition.name, prepared.tool, error, startedAt);
+      return this.#failure(prepared.tool.definition.name, prepared.tool, error, startedAt, options);
     }
   }
 
   async #run({ tool, args }: PreparedCall, startedAt: bigint, options: ExecuteOptions): Promise<ToolEnvelope> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const result = await runWithTimeout((context) => tool.run(args, context), timeoutMs, options.signal);
+    const output = await runWithTimeout((context) => tool.run(args, context), timeoutMs, options.signal);
+    const result = output instanceof ToolOutput ? (options.raw ? output.raw : output.value) : output;
     const envelope: ToolEnvelope = { success: true, result, tool_name: tool.definition.name, execution_time_ms: elapsedMs(startedAt), ...origin(tool) };
     this.#afterCall(envelope, args);
     return envelope;
   }
 
-  #failure(name: string, tool: RegisteredTool | undefined, error: unknown, startedAt: bigint): ToolEnvelope {
+  #failure(name: string, tool: RegisteredTool | undefined, error: unknown, startedAt: bigint, options: ExecuteOptions = {}): ToolEnvelope {
     const envelope: ToolEnvelope = {
       success: false,
       error: describeFailure(error, name),
@@ -125,6 +129,7 @@ export class ToolExecutor {
       tool_name: tool?.definition.name ?? name,
       execution_time_ms: elapsedMs(startedAt),
       ...(tool ? origin(tool) : {}),
+      ...(options.raw && error instanceof ToolReportedError ? { result: error.raw } : {}),
     };
     this.#afterCall(envelope);
     return envelope;
@@ -145,7 +150,7 @@ export class ToolExecutor {
       try {
         validator = compileArgsValidator(tool.definition.parameters);
       } catch (error) {
-        throw new ToolrunError('tool_error', `Tool '${tool.definition.name}' has an input schema that does not compile: ${(error as Error).message}`);
+        throw new ToolrunError('tool_error', `Tool '${tool.definition.name}' has an input schema that does not compile (${(error as Error).message}); --no-validate sends the call anyway`);
       }
       this.#validators.set(tool, validator);
     }

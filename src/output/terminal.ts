@@ -76,6 +76,14 @@ export class Terminal implements ExecutorLogger {
     if (this.verboseEnabled) this.#line(this.errStyle.dim(message));
   }
 
+  /** A server's stderr, live, each line prefixed `[server]` (--verbose). */
+  serverStderr(server: string, chunk: Buffer): void {
+    const text = chunk.toString('utf8');
+    const lines = text.split(/\r?\n/);
+    if (lines.at(-1) === '') lines.pop();
+    for (const line of lines) this.#line(this.errStyle.dim(`[${server}] ${line}`));
+  }
+
   /** Free-form stderr text (already styled by the caller). */
   note(text: string): void {
     if (!this.quiet) this.#line(text);

@@ -11,11 +11,16 @@ export interface CreateRegistryOptions {
   diagnostics?: Writable;
   /** Worker threads already started (the CLI starts math_eval's before loading the engine). */
   hosts?: ToolHosts;
+  /** MCP servers to connect now: all configured ones (the default), none, or these. */
+  servers?: 'all' | 'none' | string[];
+  /** Aborts connecting (retries included). */
+  signal?: AbortSignal;
 }
 
 /**
- * A registry with the builtin tools and the config's local tools. Call `registry.close()` when done:
- * it ends the worker threads the tools may have started.
+ * A registry with the builtin tools, the config's local tools and the tools of its MCP servers
+ * (connected in parallel, with retry; a server that fails is in `registry.servers` as failed, and
+ * its failure is logged). Call `registry.close()` when done: it ends worker threads and servers.
  */
 export async function createRegistry(config?: ToolrunConfig, options: CreateRegistryOptions = {}): Promise<ToolRegistry> {
   const resolved = config ?? checkConfig({}, null, process.cwd()).config;
@@ -25,5 +30,12 @@ export async function createRegistry(config?: ToolrunConfig, options: CreateRegi
   const hosts = options.hosts ?? createToolHosts(options.diagnostics);
   registry.onClose(() => hosts.close());
   registerLocalTools(registry, resolved.tools, hosts);
+  const servers = options.servers ?? 'all';
+  const names = servers === 'all' ? Object.keys(resolved.servers) : servers === 'none' ? [] : servers;
+  if (names.length > 0) {
+    const { connectServers } = await import('../mcp/connect-servers.js');
+    const logger = { warn: (message: string) => options.logger?.warn(message), info: (message: string) => options.logger?.warn(message) };
+    await connectServers(registry, resolved, names, { logger, signal: options.signal });
+  }
   return registry;
 }

@@ -14,11 +14,11 @@ export interface LangChainToolLike {
 }
 
 /** Definition and runner for a LangChain tool (seed 001 "Register LangChain tool from MCP"). */
-export function toLangChainRegistration(tool: LangChainToolLike): { definition: ToolDefinition; run: ToolRunner } {
+export function toLangChainRegistration(tool: LangChainToolLike, parameters?: JsonSchemaObject): { definition: ToolDefinition; run: ToolRunner } {
   const definition: ToolDefinition = {
     name: tool.name,
     description: tool.description ?? '',
-    parameters: toJsonSchemaObject(tool.schema),
+    parameters: parameters ?? toJsonSchemaObject(tool.schema),
   };
   const run: ToolRunner = (args, context) => tool.invoke(args, { signal: context.signal });
   return { definition, run };

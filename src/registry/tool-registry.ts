@@ -1,8 +1,12 @@
 import { ToolNotFoundError, ToolrunError } from '../errors.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatDefinition, type FormattedDefinition } from './definition-formats.js';
 import { suggestNames } from './suggest-names.js';
-import type { DefinitionFormat, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
+import type { DefinitionFormat, LangChainRegisterOptions, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
 import { toLangChainRegistration, type LangChainToolLike } from './langchain-tool.js';
+
+export type ServerStatus = { status: 'connected'; connection: ServerConnection } | { status: 'failed'; failure: ConnectFailure };
 
 export interface RegistryLogger {
   warn(message: string): void;
@@ -12,7 +16,8 @@ export type SchemaChecker = (schema: unknown) => string | undefined;
 
 /**
  * All tools toolrun knows, local and discovered (seed 000 "Tool Registry"). A name registered twice
- * warns and the later registration wins; MCP tools stay reachable by `server:tool` even when shadowed.
+ * warns and the later registration wins, except that an MCP tool never takes a local tool's plain
+ * name; MCP tools stay reachable by `server:tool` whatever shadows them.
  */
 export class ToolRegistry {
   readonly #byName = new Map<string, RegisteredTool>();
@@ -20,6 +25,8 @@ export class ToolRegistry {
   readonly #logger: RegistryLogger;
   readonly #checkSchema: SchemaChecker | undefined;
   readonly #closers: Array<() => Promise<void>> = [];
+  /** The MCP servers asked for so far: connected or failed. */
+  readonly servers = new Map<string, ServerStatus>();
 
   constructor(options: { logger?: RegistryLogger; checkSchema?: SchemaChecker } = {}) {
     this.#logger = options.logger ?? { warn: () => {} };
@@ -32,17 +39,23 @@ export class ToolRegistry {
     assertDefinition(definition, options.checkSchema === false ? undefined : this.#checkSchema);
     const qualifiedName = options.server ? `${options.server}:${definition.name}` : definition.name;
     const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator };
-    const previous = this.#byName.get(definition.name);
-    if (previous) this.#logger.warn(`Tool '${definition.name}' from ${describeOrigin(tool)} replaces the one from ${describeOrigin(previous)}`);
-    this.#byName.set(definition.name, tool);
     if (options.server) this.#byQualifiedName.set(qualifiedName, tool);
+    const previous = this.#byName.get(definition.name);
+    // A local tool keeps its plain name over an MCP tool: running a local tool must never need a
+    // server started to find out whether one shadows it. The MCP tool answers to server:tool.
+    if (previous && options.server && !previous.server) return tool;
+    if (previous) this.#logger.warn(`Tool '${definition.name}' from ${describeOrigin(tool)} replaces the one from ${describeOrigin(previous)}${previous.server ? ` (that one stays reachable as ${previous.qualifiedName})` : ''}`);
+    this.#byName.set(definition.name, tool);
     return tool;
   }
 
   /** Registers a LangChain structured tool (seed 001): name from `tool.name`, its schema and bound invoke. */
-  registerLangChainTool(tool: LangChainToolLike, options: RegisterOptions = {}): RegisteredTool {
-    const { definition, run } = toLangChainRegistration(tool);
-    return this.registerTool(definition, run, { source: 'mcp', ...options });
+  registerLangChainTool(tool: LangChainToolLike, options: LangChainRegisterOptions = {}): RegisteredTool {
+    const { parameters, run: runOverride, ...rest } = options;
+    const adapted = toLangChainRegistration(tool, parameters);
+    const registered = this.registerTool(adapted.definition, runOverride ?? adapted.run, { source: 'mcp', ...rest });
+    registered.langChainTool = tool;
+    return registered;
   }
 
   /** The tool for a name, `server:tool`, or a name restricted to one server; undefined when none. */
@@ -103,6 +116,7 @@ export class ToolRegistry {
   async close(): Promise<void> {
     const closers = this.#closers.splice(0);
     await Promise.allSettled(closers.map((closer) => closer()));
+    this.servers.clear();
   }
 }
 

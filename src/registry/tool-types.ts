@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import type { LangChainToolLike } from './langchain-tool.js';
 
 /** Where a tool comes from; MCP tools also carry their server's name. */
 export type ToolSource = 'builtin' | 'mock' | 'internal' | 'mcp';
@@ -36,6 +37,8 @@ export interface RegisteredTool {
   warmUp?: () => void;
   /** A precompiled argument validator (builtins); others are compiled from the schema on first use. */
   validator?: ArgsValidator;
+  /** MCP tools: the LangChain tool @langchain/mcp-adapters made of it, for LangChain agents. */
+  langChainTool?: LangChainToolLike;
 }
 
 /** Checks arguments against a tool's schema; Ajv's errors when they fail. */
@@ -53,4 +56,11 @@ export interface RegisterOptions {
   checkSchema?: boolean;
   warmUp?: () => void;
   validator?: ArgsValidator;
+}
+
+export interface LangChainRegisterOptions extends RegisterOptions {
+  /** Use this schema instead of the tool's own (MCP: the server's schema, not LangChain's simplified copy). */
+  parameters?: JsonSchemaObject;
+  /** Run the tool this way instead of through `tool.invoke`. */
+  run?: ToolRunner;
 }

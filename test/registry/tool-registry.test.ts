@@ -24,6 +24,16 @@ describe('ToolRegistry', () => {
     expect(registry.size).toBe(1);
   });
 
+  it('keeps a local tool'"'"'s plain name over an MCP tool, silently', () => {
+    const { registry, warnings } = registryWithWarnings();
+    registry.registerTool(definition('echo'), run, { source: 'builtin' });
+    registry.registerTool(definition('echo'), run, { source: 'mcp', server: 'everything' });
+    expect(warnings).toEqual([]);
+    expect(registry.get('echo').source).toBe('builtin');
+    expect(registry.get('echo', 'everything').server).toBe('everything');
+    expect(registry.names()).toEqual(['echo', 'everything:echo']);
+  });
+
   it('keeps shadowed MCP tools reachable by server:tool', () => {
     const { registry } = registryWithWarnings();
     registry.registerTool(definition('echo'), run, { source: 'mcp', server: 'a' });

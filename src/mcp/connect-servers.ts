@@ -1,0 +1,50 @@
+import type { ToolrunConfig } from '../config/config-types.js';
+import { resolveServer } from '../config/resolve-server.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ConnectHooks } from './connect-once.js';
+import type { ConnectFailure } from './connect-failure.js';
+import { connectWithRetry, ServerConnectError, type RetryLogger } from './connect-with-retry.js';
+import { registerMcpTools } from './register-mcp-tools.js';
+import type { ServerConnection } from './server-connection.js';
+
+export interface ConnectServersOptions {
+  logger: RetryLogger;
+  hooks?: ConnectHooks;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ConnectServersResult {
+  connections: ServerConnection[];
+  failures: ConnectFailure[];
+}
+
+/**
+ * Connects the named servers in parallel, each with retry, and registers their tools. A server that
+ * fails is reported, not thrown: local tools and the other servers go on working. An unset ${VAR}
+ * in a needed server's entry is a ConfigError (thrown before anything is started).
+ */
+export async function connectServers(registry: ToolRegistry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
+  const specs = names.map((name) => resolveServer(config, config.servers[name]!, options.env));
+  const outcomes = await Promise.all(
+    specs.map(async (spec) => {
+      try {
+        const connection = await connectWithRetry(spec, config.retry, options);
+        registry.onClose(async () => {
+          await connection.close();
+        });
+        return connection;
+      } catch (error) {
+        if (error instanceof ServerConnectError) return error.failure;
+        throw error;
+      }
+    }),
+  );
+  const connections = outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome);
+  const failures = outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome));
+  // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
+  for (const connection of connections) await registerMcpTools(registry, connection);
+  for (const connection of connections) registry.servers.set(connection.name, { status: 'connected', connection });
+  for (const failure of failures) registry.servers.set(failure.server, { status: 'failed', failure });
+  return { connections, failures };
+}

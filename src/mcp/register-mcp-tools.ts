@@ -1,0 +1,25 @@
+import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { createMcpRunner } from './mcp-tool-runner.js';
+import type { ServerConnection } from './server-connection.js';
+
+/**
+ * Adapts a server's tools with @langchain/mcp-adapters and registers them through
+ * registerLangChainTool (seeds 000, 001). The registry keeps the server's own input schema for
+ * validation (LangChain's copy is simplified for models: $refs inlined, allOf merged), and calls
+ * the server through the connection's client, so results, isError and cancellation are exact.
+ */
+export async function registerMcpTools(registry: ToolRegistry, connection: ServerConnection): Promise<void> {
+  const { loadMcpTools } = await import('@langchain/mcp-adapters');
+  // loadMcpTools asks tools/list itself; answer it from the list already fetched: one round trip, not two.
+  const listed: ListToolsResult = { tools: connection.tools };
+  const client = Object.create(connection.client, { listTools: { value: async () => listed } }) as typeof connection.client;
+  const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
+  for (const tool of connection.tools) {
+    const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false };
+    const langChainTool = adapted.get(tool.name);
+    // A tool LangChain could not adapt (an odd schema) stays callable from toolrun all the same.
+    if (langChainTool) registry.registerLangChainTool(langChainTool, options);
+    else registry.registerTool({ name: tool.name, description: tool.description ?? '', parameters: options.parameters }, options.run, options);
+  }
+}

@@ -1,0 +1,20 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteServerSpec } from '../config/resolve-server.js';
+
+/** A Streamable HTTP or SSE client transport for a remote server, with the config's headers. */
+export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
+  const url = new URL(spec.url);
+  const requestInit: RequestInit = { headers: spec.headers };
+  if (kind === 'sse') {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...spec.headers, ...(init?.headers as Record<string, string>) } }) } });
+  }
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+/** A Streamable HTTP failure that means "this server speaks the older SSE transport" (spec: backwards compatibility). */
+export function suggestsSseFallback(error: unknown): boolean {
+  const message = String((error as Error)?.message ?? error);
+  return /\b(404|405)\b/.test(message) || /Unexpected content type/i.test(message);
+}
