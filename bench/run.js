@@ -2,6 +2,9 @@
 // prints the medians, the ratio and the target. `npm run bench -- --json` prints the same as JSON.
 // Run after `npm run build` (npm run bench does both).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,7 +43,8 @@ function compareProcesses({ name, subject, baseline, target }) {
   }
   const toolrunMs = median(subjectTimes);
   const baselineMs = median(baselineTimes);
-  return { name, toolrun_ms: round(toolrunMs), baseline_ms: round(baselineMs), ratio: round(toolrunMs / baselineMs, 2), target: target, ok: toolrunMs / baselineMs <= target, baseline: baseline[1].join(' ') };
+  const baselineName = baseline[1].map((part) => part.replace(/^.*\/(bench\/)/, '$1')).join(' ');
+  return { name, toolrun_ms: round(toolrunMs), baseline_ms: round(baselineMs), ratio: round(toolrunMs / baselineMs, 2), target, ok: toolrunMs / baselineMs <= target, baseline: baselineName };
 }
 
 function round(value, digits = 1) {
@@ -49,11 +53,25 @@ function round(value, digits = 1) {
 }
 
 const node = process.execPath;
+const everything = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const benchDir = mkdtempSync(join(tmpdir(), 'toolrun-bench-'));
+const everythingConfig = join(benchDir, 'everything.json');
+writeFileSync(everythingConfig, JSON.stringify({ mcpServers: { everything: { command: node, args: [everything, 'stdio'] } } }));
+// Three servers configured, none of which a local tool may start (one would not even start).
+const threeServersConfig = join(benchDir, 'three-servers.json');
+writeFileSync(threeServersConfig, JSON.stringify({ mcpServers: { a: { command: node, args: [everything, 'stdio'] }, b: { command: node, args: [everything, 'stdio'] }, c: { command: 'not-installed-anywhere' } } }));
 const nodeBaseline = [node, ['-e', '0']];
 const benchmarks = [
   { name: 'toolrun exec get_current_datetime', subject: [node, [bin, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
   { name: "toolrun exec math_eval expression='2+2'", subject: [node, [bin, 'exec', 'math_eval', 'expression=2+2']], baseline: nodeBaseline, target: 4 },
   { name: 'toolrun --help', subject: [node, [bin, '--help']], baseline: nodeBaseline, target: 1.6 },
+  { name: 'toolrun exec get_current_datetime, 3 MCP servers configured', subject: [node, [bin, '--config', threeServersConfig, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
+  {
+    name: 'toolrun exec echo message=hi --server everything',
+    subject: [node, [bin, '--config', everythingConfig, 'exec', 'echo', 'message=hi', '--server', 'everything']],
+    baseline: [node, [fileURLToPath(new URL('sdk-echo-client.mjs', import.meta.url))]],
+    target: 1.15,
+  },
 ];
 
 const results = [];

@@ -3,6 +3,7 @@ import { readAllStdin } from './args/read-args-option.js';
 import type { CliContext, CommandAction, GlobalOptions } from './commands/cli-context.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerListCommand } from './commands/list.js';
+import { registerMcpCommands } from './commands/mcp.js';
 import { parsePositiveInteger } from './commands/parse-number-option.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
@@ -72,7 +73,9 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     await program.parseAsync(argv);
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return ExitCode.OK;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.OK;
+    // Help shown because no command was given (`toolrun`, `toolrun mcp`): a usage error.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     if (wantsJson) stdout.write(`${JSON.stringify({ success: false, error: cleanCommanderMessage(error.message), error_kind: 'usage' })}\n`);
     return ExitCode.USAGE;
   }
@@ -115,7 +118,8 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerListCommand(program, run);
   registerExecCommand(program, run);
   registerValidateCommand(program, run);
-  for (const command of program.commands) command.exitOverride().showSuggestionAfterError(true);
+  const mcp = registerMcpCommands(program, run);
+  for (const command of [...program.commands, ...mcp.commands]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }
 

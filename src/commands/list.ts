@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../errors.js';
 import { formatTable, toToolListRow } from '../output/format-tool-list.js';
+import { formatDefinition } from '../registry/definition-formats.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
 
@@ -38,7 +39,6 @@ Examples:
         const callName = (tool: (typeof tools)[number]) => (registry.find(tool.definition.name) === tool && !registry.isAmbiguous(tool.definition.name) ? tool.definition.name : tool.qualifiedName);
         const format = options.format ?? (cli.globals.json ? 'json' : 'table');
         if (format === 'anthropic' || format === 'openai') {
-          const { formatDefinition } = await import('../engine.js');
           await cli.terminal.resultJson(tools.map((tool) => formatDefinition(tool.definition, format)));
         } else if (format === 'json') {
           await cli.terminal.resultJson({

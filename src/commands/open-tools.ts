@@ -1,6 +1,8 @@
 import type { ToolrunConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
-import type { ToolExecutor } from '../executor/tool-executor.js';
+import { ToolExecutor } from '../executor/tool-executor.js';
+import { createRegistry } from '../registry/create-registry.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { CliContext } from './cli-context.js';
@@ -21,8 +23,6 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
   const hosts = options.likelyTool === 'math_eval' ? await startMathWorkerEarly(cli) : undefined;
-  // Loaded here, not at the top: `toolrun --help` and usage errors never pay for the engine.
-  const { loadConfig, createRegistry, ToolExecutor } = await import('../engine.js');
   const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
   const registry = await createRegistry(config, { logger: cli.terminal, hosts, servers: 'none' });
   cli.onExit(() => registry.close());

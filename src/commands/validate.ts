@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
+import { checkConfig } from '../config/check-config.js';
+import { findConfigPath } from '../config/find-config-path.js';
+import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from './cli-context.js';
@@ -57,7 +60,7 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
 }
 
 async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
-  const [{ findConfigPath, readConfigFile, checkConfig }, { checkConfigDeeply }] = await Promise.all([import('../engine.js'), import('../config/check-config-deeply.js')]);
+  const { checkConfigDeeply } = await import('../config/check-config-deeply.js');
   const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
   const { config, problems } = location.path === null ? checkConfig({}, null, cli.cwd) : await readConfigFile(location);
   problems.push(...checkConfigDeeply(config, cli.env));

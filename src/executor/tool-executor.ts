@@ -124,7 +124,7 @@ export class ToolExecutor {
   #failure(name: string, tool: RegisteredTool | undefined, error: unknown, startedAt: bigint, options: ExecuteOptions = {}): ToolEnvelope {
     const envelope: ToolEnvelope = {
       success: false,
-      error: describeFailure(error, name),
+      error: describeFailure(error, tool?.definition.name ?? name),
       error_kind: kindOf(error),
       tool_name: tool?.definition.name ?? name,
       execution_time_ms: elapsedMs(startedAt),

@@ -27,6 +27,8 @@ export class AttemptError extends Error {
   }
 }
 
+const FAILED_ATTEMPT_GRACE_MS = 200;
+
 /** One attempt: start the transport, initialize within the connect timeout, list the tools. */
 export async function connectOnce(spec: ServerSpec, hooks: ConnectHooks = {}): Promise<ServerConnection> {
   if (spec.transport === 'stdio') return connectStdio(spec, hooks);
@@ -75,16 +77,19 @@ async function initialize(spec: ServerSpec, transport: Transport, kind: ServerCo
   try {
     await client.connect(transport, { timeout });
   } catch (error) {
+    // Described before closing: closing a hung server gives it an exit signal that is toolrun's doing.
+    const reason = describeInitializeFailure(error, stdio, timeout, spec);
     await closeQuietly(client, stdio);
-    throw new AttemptError(describeInitializeFailure(error, stdio, timeout, spec), isRetryable(error, stdio), stdio, { cause: error });
+    throw new AttemptError(reason, isRetryable(error, stdio), stdio, { cause: error });
   }
   const initializedAt = performance.now();
   let tools: ListToolsResult['tools'] = [];
   try {
     if (client.getServerCapabilities()?.tools) tools = await listAllTools(client, timeout);
   } catch (error) {
+    const reason = `tools/list failed: ${describeError(error, stdio, timeout, 'tools/list')}`;
     await closeQuietly(client, stdio);
-    throw new AttemptError(`tools/list failed: ${describeError(error, stdio, timeout, 'tools/list')}`, true, stdio, { cause: error });
+    throw new AttemptError(reason, true, stdio, { cause: error });
   }
   const listedAt = performance.now();
   return {
@@ -121,7 +126,8 @@ async function listAllTools(client: import('@modelcontextprotocol/sdk/client/ind
 }
 
 async function closeQuietly(client: { close(): Promise<void> }, stdio: StdioTapTransport | undefined): Promise<void> {
-  if (stdio) await stdio.shutdown().catch(() => {});
+  // A failed attempt is followed by a retry or an error message: no need to wait long for it.
+  if (stdio) await stdio.shutdown(FAILED_ATTEMPT_GRACE_MS).catch(() => {});
   await client.close().catch(() => {});
 }
 
@@ -137,7 +143,7 @@ function describeError(error: unknown, stdio: StdioTapTransport | undefined, tim
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     return `server ${how} before answering ${request}`;
   }
-  const message = (error as Error)?.message ?? String(error);
+  const message = oneLine((error as Error)?.message ?? String(error));
   if (/timed out|RequestTimeout|-32001/i.test(message)) return `no answer to ${request} within ${timeout} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`;
   if (/Connection closed/i.test(message)) return `the connection closed before ${request} was answered`;
   return message.replace(/^MCP error -?\d+: /, '');
@@ -153,6 +159,12 @@ function isRetryable(error: unknown, stdio: StdioTapTransport | undefined): bool
 function isConnectionRefused(error: unknown): boolean {
   const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
   return /ECONNREFUSED|fetch failed/i.test(text);
+}
+
+/** Error texts can carry a whole HTML error page: keep one readable line. */
+function oneLine(text: string): string {
+  const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
 }
 
 function round(ms: number): number {

@@ -15,6 +15,8 @@ export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http'
 
 /** A Streamable HTTP failure that means "this server speaks the older SSE transport" (spec: backwards compatibility). */
 export function suggestsSseFallback(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (code === 404 || code === 405) return true;
   const message = String((error as Error)?.message ?? error);
-  return /\b(404|405)\b/.test(message) || /Unexpected content type/i.test(message);
+  return /\b(404|405)\b/.test(message) || /Cannot POST|Unexpected content type/i.test(message);
 }

@@ -136,7 +136,8 @@ export class StdioTapTransport implements Transport {
     await this.shutdown();
   }
 
-  async shutdown(): Promise<ShutdownOutcome> {
+  /** `graceMs` overrides the configured grace: a server that already misbehaved gets less patience. */
+  async shutdown(graceMs?: number): Promise<ShutdownOutcome> {
     const child = this.#child;
     if (!child || !this.#exited) return 'already-exited';
     if (this.#closing) {
@@ -145,7 +146,7 @@ export class StdioTapTransport implements Transport {
     }
     this.#closing = true;
     if (this.exitInfo && !isProcessGroupAlive(child.pid!)) return 'already-exited';
-    const grace = this.#options.shutdownGraceMs ?? 1000;
+    const grace = graceMs ?? this.#options.shutdownGraceMs ?? 1000;
     child.stdin?.end();
     if (await exitsWithin(this.#exited, grace)) return this.#finish(child, 'stdin-closed');
     signalProcessGroup(child.pid!, 'SIGTERM');

@@ -24,7 +24,7 @@ describe('ToolRegistry', () => {
     expect(registry.size).toBe(1);
   });
 
-  it('keeps a local tool'"'"'s plain name over an MCP tool, silently', () => {
+  it("keeps a local tool's plain name over an MCP tool, silently", () => {
     const { registry, warnings } = registryWithWarnings();
     registry.registerTool(definition('echo'), run, { source: 'builtin' });
     registry.registerTool(definition('echo'), run, { source: 'mcp', server: 'everything' });

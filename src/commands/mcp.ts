@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { CommandRunner } from './cli-context.js';
+import { registerMcpListCommand } from './mcp-list.js';
+
+/** `toolrun mcp …`: commands about the MCP servers themselves. */
+export function registerMcpCommands(program: Command, run: CommandRunner): Command {
+  const mcp = program
+    .command('mcp')
+    .description('inspect and diagnose the configured MCP servers')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun --config home.json mcp list --check`,
+    );
+  registerMcpListCommand(mcp, run);
+  return mcp;
+}

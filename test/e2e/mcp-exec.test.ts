@@ -1,0 +1,239 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+const home = join(FIXTURES, 'home.json');
+
+/** Runs toolrun with a process marker and checks that nothing it started is left running. */
+async function runClean(args: string[], options: Parameters<typeof runToolrun>[1] = {}) {
+  const marker = newProcessMarker();
+  const result = await runToolrun(args, { ...options, env: { ...options.env, ...marker.env } });
+  expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+  return result;
+}
+
+describe('MCP tools through exec (zwave fixture)', () => {
+  it('normalizes arguments, calls the server, prints the result', async () => {
+    const result = await runClean(['--config', home, 'exec', 'control_zwave_device', 'device_name=Switch One', 'command=on']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ ok: true, device: { deviceName: 'Switch One', type: 'switch', state: 'on', level: 100 } });
+    expect(result.stderr.split('\n')).toEqual([
+      'Normalized arguments of control_zwave_device: {device_name: "Switch One", command: "on"} → {deviceName: "Switch One", action: "on"}',
+      expect.stringMatching(/^✔ control_zwave_device · mcp:zwave · [\d.]+ ms$/),
+    ]);
+  });
+
+  it('types key=value by the server schema (level is an integer)', async () => {
+    const result = await runClean(['--json', '--config', home, 'exec', 'control_zwave_device', 'deviceName=Hall Dimmer', 'action=dim', 'level=40']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, source: 'mcp', server: 'zwave', result: { device: { level: 40 } } });
+  });
+
+  it('validates against the server schema before calling (exit 2)', async () => {
+    const result = await runClean(['--config', home, 'exec', 'control_zwave_device', 'deviceName=Switch One', 'action=up']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe("✖ control_zwave_device: Invalid parameters: 'action' must be one of: on, off, dim");
+  });
+
+  it("passes the server's own rejection on unchanged with --no-validate", async () => {
+    const result = await runClean(['--json', '--config', home, 'exec', 'control_zwave_device', 'deviceName=Switch One', 'action=up', '--no-validate']);
+    expect(result.exitCode).toBe(1);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope).toMatchObject({ success: false, error_kind: 'tool_error' });
+    expect(envelope.error).toMatch(/action/);
+  });
+
+  it('turns an isError result into exit 1 with the server text', async () => {
+    const result = await runClean(['--config', home, 'exec', 'get_device_status', 'deviceName=Attic']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe("✖ get_device_status: Unknown device 'Attic'");
+  });
+
+  it('prints the raw MCP result with --raw', async () => {
+    const result = await runClean(['--config', home, 'exec', 'get_device_status', 'deviceName=Attic', '--raw']);
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: 'text', text: "Unknown device 'Attic'" }], isError: true });
+    const ok = await runClean(['--config', home, 'exec', 'get_device_status', 'deviceName=Switch One', '--raw']);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ content: [{ type: 'text' }], structuredContent: { deviceName: 'Switch One' } });
+  });
+
+  it('runs a local tool without starting any server', async () => {
+    const state = join(tempDir(), 'starts');
+    const config = writeTempConfig({
+      mcpServers: {
+        a: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: state, FLAKY_FAILURES: '0' } }),
+        b: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: state, FLAKY_FAILURES: '0' } }),
+        c: { command: 'definitely-not-a-command-toolrun' },
+      },
+    });
+    const result = await runClean(['--config', config, 'exec', 'get_current_datetime']);
+    expect(result.exitCode).toBe(0);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it('starts only the server named by --server or SERVER:TOOL', async () => {
+    const state = join(tempDir(), 'starts');
+    const config = writeTempConfig({
+      mcpServers: {
+        flaky: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: state, FLAKY_FAILURES: '0' } }),
+        broken: { command: 'definitely-not-a-command-toolrun' },
+      },
+    });
+    const result = await runClean(['--config', config, 'exec', 'flaky:ping_flaky']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('pong');
+    expect(result.stderr).not.toContain('broken');
+  });
+
+  it('exits 2 for an unknown --server', async () => {
+    const result = await runClean(['--config', home, 'exec', 'echo', '--server', 'zwav']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe("✖ echo: unknown MCP server 'zwav'; configured servers: zwave");
+  });
+
+  it('exits 3 when a needed server uses an unset variable', async () => {
+    const config = writeTempConfig({ mcpServers: { s: fixtureServer('flaky-server.js', { env: { TOKEN: '${TOOLRUN_TEST_UNSET_TOKEN}' } }) } });
+    const result = await runClean(['--config', config, 'exec', 's:ping_flaky']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toBe(`✖ ${config}: mcpServers.s.env.TOKEN: environment variable TOOLRUN_TEST_UNSET_TOKEN is not set. Export it (export TOOLRUN_TEST_UNSET_TOKEN=...) or give a default: \${TOOLRUN_TEST_UNSET_TOKEN:-value}.`);
+  });
+});
+
+describe('connection failures and retry', () => {
+  it('retries a flaky server and says on which attempt it succeeded', async () => {
+    const state = join(tempDir(), 'starts');
+    const config = writeTempConfig({ mcpServers: { flaky: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: state, FLAKY_FAILURES: '1' } }) } });
+    const result = await runClean(['--config', config, 'exec', 'ping_flaky']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('pong');
+    expect(result.stderr).toContain("⚠ MCP server 'flaky': attempt 1 of 3 failed (server exited with code 1 before answering initialize); retrying in 50 ms");
+    expect(result.stderr).toContain("MCP connection succeeded on attempt 2: server 'flaky'");
+  });
+
+  it('shows the failure box after all attempts and exits 4', async () => {
+    const config = writeTempConfig({
+      mcpServers: { zwave: fixtureServer('zwave-server.js', { env: { MQTT_BROKER_URL: 'mqtt://127.0.0.1:9' }, hint: 'MQTT broker running, zwave-mcp-server installed' }) },
+    });
+    const result = await runClean(['--config', config, 'exec', 'control_zwave_device', 'device_name=Switch One', 'command=on']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n');
+    expect(lines).toContain("⚠ MCP server 'zwave': attempt 2 of 3 failed (server exited with code 1 before answering initialize); retrying in 100 ms");
+    const box = lines.slice(lines.indexOf("✖ MCP connection failed after 3 attempts: server 'zwave'"));
+    expect(box).toEqual([
+      "✖ MCP connection failed after 3 attempts: server 'zwave'",
+      '  Reason: server exited with code 1 before answering initialize',
+      '  MCP server stderr (last 2 lines):',
+      '    Error: connect ECONNREFUSED 127.0.0.1:9',
+      '    zwave-mcp-server: cannot reach the MQTT broker at mqtt://127.0.0.1:9',
+      '  Check: MQTT broker running, zwave-mcp-server installed',
+      '  Check: connection refused at 127.0.0.1:9: is the service the server needs running?',
+      "✖ control_zwave_device: Tool 'control_zwave_device' not found among the available tools; MCP server 'zwave' could not be connected, so its tools are unknown",
+    ]);
+  });
+
+  it('does not retry a command that does not exist', async () => {
+    const config = writeTempConfig({ mcpServers: { ghost: { command: 'definitely-not-a-command-toolrun' } } });
+    const result = await runClean(['--json', '--config', config, 'exec', 'ghost:anything']);
+    expect(result.exitCode).toBe(4);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'unreachable' });
+    expect(result.stderr).toContain("⚠ MCP server 'ghost': command not found: 'definitely-not-a-command-toolrun' (not on PATH, or the file does not exist); not retried (it would fail the same way)");
+    expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'ghost'");
+    expect(result.stderr).toContain("  Check: install 'definitely-not-a-command-toolrun' or give its absolute path in \"command\"");
+  });
+
+  it('gives up on a server that never answers initialize, and ends it', async () => {
+    const config = writeTempConfig({ retry: { attempts: 2, baseDelayMs: 10 }, mcpServers: { hang: fixtureServer('hang-server.js', { connectTimeoutMs: 400 }) } });
+    const result = await runClean(['--config', config, 'exec', 'hang:x']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('  Reason: no answer to initialize within 400 ms (the server hangs, or starts slowly: raise connectTimeoutMs)');
+    expect(result.stderr).toContain('    hang-server: listening, and never going to answer');
+  });
+
+  it('reports a crashing server with its stderr and an inferred fix', async () => {
+    const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { crash: fixtureServer('crash-server.js') } });
+    const result = await runClean(['--config', config, 'list']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toMatch(/^NAME/);
+    expect(result.stderr).toContain("    Error: Cannot find module 'mqtt'");
+    expect(result.stderr).toContain("  Check: module 'mqtt' not found: install the server's dependencies (npm install in its folder) or fix the path in args");
+    expect(result.stderr).toContain('⚠ Continuing with local tools only (get_current_datetime, math_eval, echo)');
+  });
+});
+
+describe('misbehaving servers', () => {
+  it('warns about stdout pollution, quoting the line, and goes on', async () => {
+    const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
+    const result = await runClean(['--config', config, 'exec', 'noisy']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('done');
+    expect(result.stderr).toContain('⚠ [noisy] stdout line 1 is not JSON-RPC (not JSON), skipped: "Loading config..."');
+  });
+
+  it('ends a server that ignores SIGTERM', async () => {
+    const config = writeTempConfig({ mcpServers: { stubborn: fixtureServer('ignore-sigterm-server.js') } });
+    const result = await runClean(['--config', config, 'exec', 'stubborn']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('still here');
+  });
+
+  it('times out a slow tool, cancelling it on the server', async () => {
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    const result = await runClean(['--verbose', '--timeout', '500', '--config', config, '--json', 'exec', 'slow_tool', 'ms=5000']);
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'timeout', error: "Tool 'slow_tool' timed out after 500 ms (raise it with --timeout or timeoutMs)" });
+    expect(result.stderr).toContain('[slow] slow-tool-server: request cancelled by the client');
+  });
+
+  it('stops on Ctrl-C with exit 130 and leaves no server behind', async () => {
+    const marker = newProcessMarker();
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    const running = runToolrun(['--config', config, 'exec', 'slow_tool', 'ms=20000'], { env: marker.env });
+    // Wait for the server to be up (a process besides toolrun carries the marker).
+    const deadline = Date.now() + 10_000;
+    while (marker.alive().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running.kill('SIGINT');
+    const result = await running;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('✖ interrupted (SIGINT); stopping');
+    expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+  });
+});
+
+describe('@modelcontextprotocol/server-everything', () => {
+  const config = () => writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+
+  it('lists its tools, with the shadowed echo under its qualified name', async () => {
+    const result = await runClean(['--json', '--config', config(), 'list', '--server', 'everything']);
+    expect(result.exitCode).toBe(0);
+    const names = JSON.parse(result.stdout).tools.map((tool: { name: string }) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['everything:echo', 'get-sum', 'get-env']));
+  });
+
+  it('calls echo and get-sum (a=2 b=3 arrive as numbers)', async () => {
+    const path = config();
+    const echo = await runClean(['--config', path, 'exec', 'echo', 'message=hi', '--server', 'everything']);
+    expect(echo.stdout).toBe('Echo: hi');
+    const sum = await runClean(['--json', '--config', path, 'exec', 'get-sum', 'a=2', 'b=3']);
+    expect(JSON.parse(sum.stdout)).toMatchObject({ success: true, result: 'The sum of 2 and 3 is 5.' });
+  });
+
+  it("passes the parent's environment to the server (get-env)", async () => {
+    const result = await runClean(['--json', '--config', config(), 'exec', 'get-env'], { env: { TOOLRUN_PARENT_VAR: 'visible' } });
+    expect(JSON.parse(JSON.parse(result.stdout).result)).toMatchObject({ TOOLRUN_PARENT_VAR: 'visible' });
+  });
+
+  it('shows images as a short line', async () => {
+    const result = await runClean(['--config', config(), 'exec', 'get-tiny-image']);
+    expect(result.stdout).toMatch(/^\[image\/png, [\d.]+ kB\]$/m);
+  });
+
+  it('mcp list --check shows status, tool count and connect time', async () => {
+    const result = await runClean(['--json', '--config', config(), 'mcp', 'list', '--check']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).servers[0]).toMatchObject({ name: 'everything', transport: 'stdio', status: 'ok', tools: expect.any(Number), connect_ms: expect.any(Number) });
+  });
+});

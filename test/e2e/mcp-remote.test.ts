@@ -1,0 +1,72 @@
+import { execa, type ResultPromise } from 'execa';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { SERVER_EVERYTHING, writeTempConfig } from '../helpers/temp-config.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts server-everything in an HTTP mode on a free loopback port; resolves once it listens. */
+async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<{ port: number; process: ResultPromise }> {
+  const port = await freePort();
+  const child = execa(process.execPath, [SERVER_EVERYTHING, mode], { env: { PORT: String(port) }, reject: false, buffer: false, stdin: 'ignore' });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (/listening|running/i.test(chunk.toString())) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { port, process: child };
+}
+
+describe('remote servers (server-everything over HTTP)', () => {
+  let http: { port: number; process: ResultPromise };
+  let sse: { port: number; process: ResultPromise };
+  beforeAll(async () => {
+    [http, sse] = await Promise.all([startEverything('streamableHttp'), startEverything('sse')]);
+  });
+  afterAll(async () => {
+    for (const server of [http, sse]) {
+      server?.process.kill('SIGKILL');
+      await server?.process;
+    }
+  });
+
+  it('calls tools over Streamable HTTP, with headers expanded from the environment', async () => {
+    const config = writeTempConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${http.port}/mcp`, headers: { Authorization: 'Bearer ${TOOLRUN_TEST_TOKEN}' } } } });
+    const result = await runToolrun(['--json', '--config', config, 'exec', 'get-sum', 'a=2', 'b=3'], { env: { TOOLRUN_TEST_TOKEN: 'secret' } });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, server: 'remote', result: 'The sum of 2 and 3 is 5.' });
+  });
+
+  it('reports the transport that worked in mcp list --check', async () => {
+    const config = writeTempConfig({ mcpServers: { remote: { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` }, old: { type: 'sse', url: `http://127.0.0.1:${sse.port}/sse` } } });
+    const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);
+    expect(result.exitCode).toBe(0);
+    const servers = JSON.parse(result.stdout).servers;
+    expect(servers).toEqual([
+      expect.objectContaining({ name: 'remote', transport: 'http', status: 'ok' }),
+      expect.objectContaining({ name: 'old', transport: 'sse', status: 'ok' }),
+    ]);
+  });
+
+  it('exits 4 when nothing listens at the URL', async () => {
+    const port = await freePort();
+    const config = writeTempConfig({ retry: { attempts: 2, baseDelayMs: 10 }, mcpServers: { gone: { url: `http://127.0.0.1:${port}/mcp` } } });
+    const result = await runToolrun(['--config', config, 'exec', 'gone:echo']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`  Reason: connection refused at http://127.0.0.1:${port}/mcp: is the server running?`);
+  });
+});

@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * A fresh environment marker for one test. Every process toolrun starts inherits it, so a test can
+ * ask "is anything I started still running?" without confusing itself with other tests' processes.
+ */
+export function newProcessMarker(): { env: Record<string, string>; alive: () => number[] } {
+  const value = randomUUID();
+  const needle = Buffer.from(`TOOLRUN_TEST_MARKER=${value}`);
+  return {
+    env: { TOOLRUN_TEST_MARKER: value },
+    alive: () => {
+      const pids: number[] = [];
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+        try {
+          if (readFileSync(`/proc/${entry}/environ`).includes(needle)) {
+            const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+            if (state !== 'Z') pids.push(Number(entry));
+          }
+        } catch {
+          // Gone while we looked, or not ours to read.
+        }
+      }
+      return pids;
+    },
+  };
+}
+
+/** Waits until no marked process is left (they may take a moment after toolrun exits), up to `ms`. */
+export async function waitForNoProcesses(alive: () => number[], ms = 3000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  let left = alive();
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = alive();
+  }
+  return left;
+}
