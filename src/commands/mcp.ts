@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandRunner } from './cli-context.js';
+import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
+import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
 
 /** `toolrun mcp …`: commands about the MCP servers themselves. */
@@ -11,8 +13,12 @@ export function registerMcpCommands(program: Command, run: CommandRunner): Comma
       'after',
       `
 Examples:
-  $ toolrun --config home.json mcp list --check`,
+  $ toolrun --config home.json mcp list --check
+  $ toolrun --config home.json mcp doctor zwave
+  $ toolrun --config home.json mcp check-stdout zwave`,
     );
   registerMcpListCommand(mcp, run);
+  registerMcpDoctorCommand(mcp, run);
+  registerMcpCheckStdoutCommand(mcp, run);
   return mcp;
 }

@@ -4,18 +4,21 @@ import type { RemoteServerSpec, ServerSpec, StdioServerSpec } from '../config/re
 import type { RawLine } from './line-splitter.js';
 import { createRemoteTransport, suggestsSseFallback } from './remote-transport.js';
 import type { ServerConnection } from './server-connection.js';
-import { StdioTapTransport } from './stdio-tap-transport.js';
+import { StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
 import { readVersion } from '../version.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
   onStderr?: (server: string, chunk: Buffer) => void;
   onStdoutLine?: (server: string, line: RawLine) => void;
+  onStdoutChunk?: (server: string, chunk: Buffer) => void;
   shutdownGraceMs?: number;
 }
 
 /** Thrown by one failed attempt; carries what connect-with-retry needs to explain it. */
 export class AttemptError extends Error {
+  /** How the process had exited when the attempt failed; undefined if toolrun had to end it. */
+  readonly exit: ExitInfo | undefined;
   constructor(
     message: string,
     readonly retryable: boolean,
@@ -24,6 +27,7 @@ export class AttemptError extends Error {
   ) {
     super(message, options);
     this.name = 'AttemptError';
+    this.exit = stdio?.exitInfo;
   }
 }
 
@@ -55,6 +59,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
     onPollution: hooks.onPollution && ((line, reason) => hooks.onPollution!(spec.name, line, reason)),
     onStderr: hooks.onStderr && ((chunk) => hooks.onStderr!(spec.name, chunk)),
     onStdoutLine: hooks.onStdoutLine && ((line) => hooks.onStdoutLine!(spec.name, line)),
+    onStdoutChunk: hooks.onStdoutChunk && ((chunk) => hooks.onStdoutChunk!(spec.name, chunk)),
     shutdownGraceMs: hooks.shutdownGraceMs,
   });
   const connection = await initialize(spec, transport, 'stdio', startedAt, transport);
@@ -78,18 +83,18 @@ async function initialize(spec: ServerSpec, transport: Transport, kind: ServerCo
     await client.connect(transport, { timeout });
   } catch (error) {
     // Described before closing: closing a hung server gives it an exit signal that is toolrun's doing.
-    const reason = describeInitializeFailure(error, stdio, timeout, spec);
+    const attemptError = new AttemptError(describeInitializeFailure(error, stdio, timeout, spec), isRetryable(error, stdio), stdio, { cause: error });
     await closeQuietly(client, stdio);
-    throw new AttemptError(reason, isRetryable(error, stdio), stdio, { cause: error });
+    throw attemptError;
   }
   const initializedAt = performance.now();
   let tools: ListToolsResult['tools'] = [];
   try {
     if (client.getServerCapabilities()?.tools) tools = await listAllTools(client, timeout);
   } catch (error) {
-    const reason = `tools/list failed: ${describeError(error, stdio, timeout, 'tools/list')}`;
+    const attemptError = new AttemptError(`tools/list failed: ${describeError(error, stdio, timeout, 'tools/list')}`, true, stdio, { cause: error });
     await closeQuietly(client, stdio);
-    throw new AttemptError(reason, true, stdio, { cause: error });
+    throw attemptError;
   }
   const listedAt = performance.now();
   return {

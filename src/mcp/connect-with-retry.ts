@@ -30,7 +30,14 @@ export class ServerConnectError extends ServerUnavailableError {
 export async function connectWithRetry(
   spec: ServerSpec,
   policy: RetryPolicy,
-  options: { hooks?: ConnectHooks; logger: RetryLogger; signal?: AbortSignal; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> },
+  options: {
+    hooks?: ConnectHooks;
+    logger: RetryLogger;
+    signal?: AbortSignal;
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+    /** Called before each attempt (1-based): a new process, a new stdout. */
+    onAttempt?: (attempt: number) => void;
+  },
 ): Promise<ServerConnection> {
   const sleep = options.sleep ?? sleepMs;
   const pollution: string[] = [];
@@ -46,6 +53,7 @@ export async function connectWithRetry(
     const delay = retryDelayMs(attempt, policy);
     if (delay > 0) await sleep(delay, options.signal);
     if (options.signal?.aborted) throw options.signal.reason;
+    options.onAttempt?.(attempt);
     try {
       const connection = await connectOnce(spec, hooks);
       connection.attempt = attempt;
@@ -71,7 +79,7 @@ function buildFailure(spec: ServerSpec, error: AttemptError, attempts: number, p
   const checks = [...(spec.hint ? [spec.hint] : []), ...inferChecks(`${error.message}\n${stderrLines.join('\n')}`)];
   if (error.message.startsWith('command not found')) checks.push(`install '${(spec as { command?: string }).command}' or give its absolute path in "command"`);
   if (pollution.length > 0) checks.push('the server writes non-JSON-RPC text to stdout (e.g. console.log): write logs to stderr (console.error)');
-  return { server: spec.name, reason: error.message, retryable: error.retryable, attempts, exit: error.stdio?.exitInfo, stderrLines, checks, pollution };
+  return { server: spec.name, reason: error.message, retryable: error.retryable, attempts, exit: error.exit, stderrLines, checks, pollution };
 }
 
 function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {

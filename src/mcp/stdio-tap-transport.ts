@@ -16,6 +16,8 @@ export interface StdioTapOptions {
   env: NodeJS.ProcessEnv;
   /** Every raw line the server writes to stdout, JSON-RPC or not (the pollution checker's input). */
   onStdoutLine?: (line: RawLine) => void;
+  /** The raw stdout bytes as they arrive (for saving a capture). */
+  onStdoutChunk?: (chunk: Buffer) => void;
   /** A stdout line that is not a JSON-RPC message: the session goes on without it. */
   onPollution?: (line: RawLine, reason: string) => void;
   /** Each chunk of the server's stderr, as it arrives (for --verbose). */
@@ -93,8 +95,9 @@ export class StdioTapTransport implements Transport {
       windowsHide: true,
     });
     this.#child = child;
+    // 'close', not 'exit': it comes after stdout has ended, so every line has been seen by then.
     this.#exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
       child.once('error', () => resolve({ code: null, signal: null }));
     });
     // execa's own promise settles with the same outcome; it must not be left unhandled.
@@ -108,7 +111,10 @@ export class StdioTapTransport implements Transport {
     trackProcessGroup(child.pid!);
 
     const splitter = new LineSplitter((line) => this.#handleLine(line));
-    child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.#options.onStdoutChunk?.(chunk);
+      splitter.push(chunk);
+    });
     child.stdout!.on('end', () => splitter.end());
     child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail.push(chunk);

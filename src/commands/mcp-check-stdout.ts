@@ -1,0 +1,92 @@
+import { createReadStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { parseArgWords } from '../args/parse-tool-args.js';
+import { coerceArgWords } from '../args/coerce-args.js';
+import { resolveServer } from '../config/resolve-server.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { CliContext, CommandRunner } from './cli-context.js';
+import { openTools } from './open-tools.js';
+
+interface CheckStdoutOptions {
+  file?: string;
+  save?: string;
+  call?: string;
+}
+
+export function registerMcpCheckStdoutCommand(mcp: Command, run: CommandRunner): void {
+  mcp
+    .command('check-stdout')
+    .description("check that a server's stdout carries nothing but JSON-RPC: replay it line by line as a strict client reads it")
+    .argument('[server]', 'a configured server to run a session against, or - to read a capture from stdin')
+    .argument('[args...]', 'arguments for --call: key=value or key:=json')
+    .option('--file <path>', 'replay a capture file (from a log, a CI artifact, --save) instead of running a server')
+    .option('--save <path>', "keep the session's raw stdout in PATH and its stderr in PATH.stderr")
+    .option('--call <tool>', 'also call this tool during the session (ARGS after the server name)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun --config home.json mcp check-stdout zwave
+  $ toolrun --config home.json mcp check-stdout zwave --call control_zwave_device deviceName='Switch One' action=on
+  $ toolrun --config home.json mcp check-stdout zwave --save zwave.out     # then attach zwave.out to a bug report
+  $ toolrun mcp check-stdout --file zwave.out
+  $ my-server < requests.ndjson | toolrun mcp check-stdout -
+
+Exit codes: 0 clean · 1 polluted · 4 server unreachable`,
+    )
+    .action((server: string | undefined, words: string[], options: CheckStdoutOptions) => run((cli) => checkStdout(cli, server, words, options)));
+}
+
+async function checkStdout(cli: CliContext, server: string | undefined, words: string[], options: CheckStdoutOptions): Promise<number> {
+  const { scanStream } = await import('../scan/scan-stream.js');
+  const { formatScanReport, scanReportJson } = await import('../output/format-scan-report.js');
+  const sources = [server !== undefined, options.file !== undefined].filter(Boolean).length;
+  if (sources !== 1) throw new UsageError('give exactly one source: a server name, --file PATH, or - for stdin (e.g. toolrun mcp check-stdout zwave)');
+  if ((server === '-' || options.file) && (options.call || options.save || words.length > 0)) throw new UsageError('--call, --save and ARGS apply to a server session, not to a capture');
+  if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
+
+  let report;
+  let source: Record<string, unknown>;
+  let exitCode: number = ExitCode.OK;
+  if (options.file !== undefined || server === '-') {
+    const path = options.file;
+    const stream = path === undefined ? process.stdin : createReadStream(path);
+    report = await scanStream(stream).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new UsageError(`capture file not found: ${path}; check the path`);
+      if (error.code === 'EISDIR') throw new UsageError(`${path} is a folder, not a capture file`);
+      throw error;
+    });
+    source = path === undefined ? { stdin: true } : { file: path };
+  } else {
+    const opened = await openTools(cli);
+    const raw = opened.config.servers[server!];
+    if (!raw) {
+      const names = Object.keys(opened.config.servers);
+      throw new UsageError(`unknown MCP server '${server}'; ${names.length ? `configured servers: ${names.join(', ')}` : 'no MCP servers are configured (pass --config)'}`);
+    }
+    const spec = resolveServer(opened.config, raw, cli.env);
+    if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);
+    const call = options.call ? { tool: options.call, args: coerceArgWords(parseArgWords(words), () => undefined) } : undefined;
+    const { recordSession } = await import('../scan/record-session.js');
+    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, keepCapture: options.save !== undefined, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
+    report = recorded.report;
+    source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };
+    if (options.save) {
+      await writeFile(options.save, recorded.stdout);
+      await writeFile(`${options.save}.stderr`, recorded.stderr);
+      cli.terminal.info(`saved ${recorded.stdout.length} bytes of stdout to ${options.save} and ${recorded.stderr.length} bytes of stderr to ${options.save}.stderr`);
+    }
+    if (recorded.failure) {
+      const { formatConnectFailure } = await import('../output/format-connect-failure.js');
+      cli.terminal.note(formatConnectFailure(recorded.failure, cli.terminal.errStyle));
+      source.unreachable = recorded.failure.reason;
+      exitCode = ExitCode.UNREACHABLE;
+    }
+    if (recorded.sessionError) cli.terminal.warn(`the session did not complete: ${recorded.sessionError}`);
+  }
+  if (exitCode === ExitCode.OK && report.summary.pollutingLines > 0) exitCode = ExitCode.FAILURE;
+  if (cli.globals.json) await cli.terminal.resultJson({ source, ...scanReportJson(report) });
+  else await cli.terminal.result(formatScanReport(report, cli.terminal.outStyle, { sessionFailed: exitCode === ExitCode.UNREACHABLE }));
+  return exitCode;
+}

@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import { coerceArgWords } from '../args/coerce-args.js';
+import { parseArgWords } from '../args/parse-tool-args.js';
+import type { DoctorReport } from '../doctor/doctor-types.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { CliContext, CommandRunner } from './cli-context.js';
+import { openTools } from './open-tools.js';
+
+interface DoctorOptions {
+  all?: boolean;
+  call?: string;
+}
+
+export function registerMcpDoctorCommand(mcp: Command, run: CommandRunner): void {
+  mcp
+    .command('doctor')
+    .description('diagnose a server step by step: config, spawn, initialize, tools, stdout, stderr, latency, shutdown')
+    .argument('[server]', 'the server to diagnose (default: the only one configured)')
+    .argument('[args...]', 'arguments for --call: key=value or key:=json')
+    .option('--all', 'diagnose every configured server')
+    .option('--call <tool>', 'also make one real call of this tool (ARGS after the server name)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun --config home.json mcp doctor zwave
+  $ toolrun --config home.json mcp doctor zwave --call control_zwave_device deviceName='Switch One' action=on
+  $ toolrun --config home.json mcp doctor --all --json > doctor.json
+
+Exit codes: 0 healthy · 1 problems found · 3 the server's config entry does not resolve · 4 unreachable`,
+    )
+    .action((server: string | undefined, words: string[], options: DoctorOptions) => run((cli) => doctor(cli, server, words, options)));
+}
+
+async function doctor(cli: CliContext, server: string | undefined, words: string[], options: DoctorOptions): Promise<number> {
+  if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
+  if (options.all && server) throw new UsageError('give a server name or --all, not both');
+  if (options.all && options.call) throw new UsageError('--call applies to one server: name it instead of --all');
+  const call = options.call ? { tool: options.call, args: coerceArgWords(parseArgWords(words), () => undefined) } : undefined;
+  const opened = await openTools(cli);
+  const configured = Object.keys(opened.config.servers);
+  if (configured.length === 0) throw new UsageError(`no MCP servers are configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
+  let names: string[];
+  if (options.all) names = configured;
+  else if (server) {
+    if (!opened.config.servers[server]) throw new UsageError(`unknown MCP server '${server}'; configured servers: ${configured.join(', ')}`);
+    names = [server];
+  } else if (configured.length === 1) names = configured;
+  else throw new UsageError(`several servers are configured (${configured.join(', ')}): name one, or use --all`);
+
+  const [{ runDoctor }, { formatDoctorReport }] = await Promise.all([import('../doctor/run-doctor.js'), import('../output/format-doctor-report.js')]);
+  const localToolNames = opened.registry.list().filter((tool) => tool.source !== 'mcp').map((tool) => tool.definition.name);
+  const spinner = cli.terminal.animate ? (await import('ora')).default({ stream: cli.terminal.stderr, text: 'starting' }).start() : undefined;
+  cli.onExit(async () => {
+    spinner?.stop();
+  });
+  const reports: DoctorReport[] = await Promise.all(
+    names.map((name) =>
+      runDoctor({
+        config: opened.config,
+        server: name,
+        env: cli.env,
+        logger: cli.terminal,
+        localToolNames,
+        call,
+        timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
+        signal: cli.signal,
+        onStep: spinner ? (step) => (spinner.text = `${name}: ${step}`) : undefined,
+      }),
+    ),
+  );
+  spinner?.stop();
+  const exitCode = reports.some((report) => report.exitCode === ExitCode.UNREACHABLE)
+    ? ExitCode.UNREACHABLE
+    : reports.some((report) => report.exitCode === ExitCode.CONFIG)
+      ? ExitCode.CONFIG
+      : reports.some((report) => report.exitCode !== ExitCode.OK)
+        ? ExitCode.FAILURE
+        : ExitCode.OK;
+  if (cli.globals.json) {
+    await cli.terminal.resultJson(options.all ? { servers: reports, problems: sum(reports, 'problems'), warnings: sum(reports, 'warnings'), exit_code: exitCode } : reports[0]);
+  } else {
+    await cli.terminal.result(reports.map((report) => formatDoctorReport(report, cli.terminal.outStyle)).join('\n\n'));
+  }
+  return exitCode;
+}
+
+function sum(reports: DoctorReport[], key: 'problems' | 'warnings'): number {
+  return reports.reduce((total, report) => total + report[key], 0);
+}

@@ -1,0 +1,29 @@
+/** The eight steps of SPEC §5, in order. */
+export type DoctorStepId = 'config' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
+
+export type StepStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface DoctorStep {
+  id: DoctorStepId;
+  status: StepStatus;
+  /** One line: what was found. */
+  finding: string;
+  /** Supporting lines (stderr, polluting lines, tool problems), already shortened. */
+  details: string[];
+  /** What to do about it, when something is wrong. */
+  fix?: string;
+  /** Machine-readable facts for --json (times, versions, counts). */
+  data: Record<string, unknown>;
+}
+
+export interface DoctorReport {
+  server: string;
+  transport: string;
+  steps: DoctorStep[];
+  problems: number;
+  warnings: number;
+  verdict: 'healthy' | 'problems' | 'unreachable';
+  /** 0 healthy, 1 problems, 4 unreachable (3 for a config error in the server's entry). */
+  exitCode: number;
+  durationMs: number;
+}

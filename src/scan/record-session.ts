@@ -1,0 +1,76 @@
+import type { RetryPolicy } from '../config/config-types.js';
+import type { ServerSpec } from '../config/resolve-server.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
+import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
+
+export interface RecordedSession {
+  /** The scan of the last attempt's stdout (each attempt is a new process). */
+  report: ScanReport;
+  /** The last attempt's raw stdout and stderr, for --save. */
+  stdout: Buffer;
+  stderr: Buffer;
+  /** Steps of the session that ran, e.g. ["initialize", "tools/list", "ping", "tools/call control_zwave_device"]. */
+  steps: string[];
+  failure?: ConnectFailure;
+  /** An error from ping or the --call, if any (the scan still covers what was written). */
+  sessionError?: string;
+}
+
+export interface RecordOptions {
+  policy: RetryPolicy;
+  logger: RetryLogger;
+  call?: { tool: string; args: Record<string, unknown> };
+  /** Keep the raw bytes (for --save). A server's session is small; a capture file is scanned, not kept. */
+  keepCapture?: boolean;
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+/**
+ * Drives a standard session against a stdio server (initialize, initialized, tools/list, ping, and
+ * an optional tools/call), then closes it and scans everything it wrote to stdout.
+ */
+export async function recordSession(spec: ServerSpec, options: RecordOptions): Promise<RecordedSession> {
+  let scanner = new StdoutScanner();
+  let stdout: Buffer[] = [];
+  let stderr: Buffer[] = [];
+  const steps: string[] = [];
+  const captured = () => ({ stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+  let connection;
+  try {
+    connection = await connectWithRetry(spec, options.policy, {
+      logger: options.logger,
+      signal: options.signal,
+      onAttempt: () => {
+        scanner = new StdoutScanner();
+        stdout = [];
+        stderr = [];
+      },
+      hooks: {
+        // A failed attempt's stdout is scanned too: the polluting line may be why it failed.
+        onStdoutLine: (_server, line) => scanner.scanLine(line),
+        onStdoutChunk: options.keepCapture ? (_server, chunk) => stdout.push(chunk) : undefined,
+        onStderr: options.keepCapture ? (_server, chunk) => stderr.push(chunk) : undefined,
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof ServerConnectError)) throw error;
+    return { report: scanner.end(), steps, failure: error.failure, ...captured() };
+  }
+  steps.push('initialize', 'tools/list');
+  let sessionError: string | undefined;
+  try {
+    await connection.client.ping({ timeout: options.timeoutMs });
+    steps.push('ping');
+    if (options.call) {
+      await connection.client.callTool({ name: options.call.tool, arguments: options.call.args }, undefined, { timeout: options.timeoutMs });
+      steps.push(`tools/call ${options.call.tool}`);
+    }
+  } catch (error) {
+    sessionError = (error as Error).message;
+  } finally {
+    await connection.close();
+  }
+  return { report: scanner.end(), steps, sessionError, ...captured() };
+}
