@@ -17,12 +17,14 @@ const node = process.execPath;
 const quietEnv = { ...process.env, NO_COLOR: '1', CI: 'true', TOOLRUN_CONFIG: '' };
 const log = (message) => asJson || process.stderr.write(`${message}\n`);
 
-/** Runs a whole process; resolves to its wall time and peak RSS (VmHWM, polled from /proc). */
+/** Runs a whole process; resolves to its wall time, peak RSS (VmHWM, polled from /proc) and stdout. */
 function runProcess([command, args], { okCodes = [0] } = {}) {
   return new Promise((resolve, reject) => {
     const startedAt = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd: root, env: quietEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, env: quietEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
     let peakKb = 0;
     const readPeak = () => {
       try {
@@ -39,7 +41,7 @@ function runProcess([command, args], { okCodes = [0] } = {}) {
       clearInterval(poller);
       const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
       if (!okCodes.includes(code)) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
-      else resolve({ ms, peakMb: peakKb / 1024 });
+      else resolve({ ms, peakMb: peakKb / 1024, stdout });
     });
   });
 }
@@ -90,6 +92,31 @@ function describe([command, args]) {
   return shown.join(' ');
 }
 
+/**
+ * Per-call latency, from the p50 each side reports itself (toolrun time --json, the SDK loop):
+ * connection setup is left out, only the calls are compared.
+ */
+async function comparePerCall({ name, subject, baseline, target, runs = 3 }) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(JSON.parse((await runProcess(subject)).stdout).stats.p50);
+    b.push(JSON.parse((await runProcess(baseline)).stdout).p50);
+  }
+  const toolrun = median(a);
+  const base = median(b);
+  const ratio = toolrun / base;
+  return { name, toolrun_ms: round(toolrun, 3), baseline_ms: round(base, 3), baseline: describe(baseline), ratio: round(ratio, 2), target: `≤ ${target}×`, ok: ratio <= target };
+}
+
+/** An absolute bound on what toolrun reports (e.g. the executor's own per-call cost). */
+async function measureAbsolute({ name, subject, read, target, unit, runs = 3 }) {
+  const values = [];
+  for (let i = 0; i < runs; i++) values.push(read(JSON.parse((await runProcess(subject)).stdout)));
+  const value = median(values);
+  return { name, toolrun_ms: round(value, 4), baseline_ms: null, baseline: '(absolute)', ratio: null, target: `< ${target} ${unit}`, ok: value < target };
+}
+
 const benchDir = mkdtempSync(join(tmpdir(), 'toolrun-bench-'));
 const everything = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const everythingConfig = join(benchDir, 'everything.json');
@@ -135,6 +162,21 @@ const benchmarks = [
       await makeCapture(capture, 200);
     },
   },
+  {
+    name: 'time echo message=hi -n 1000 --server everything (per call, p50)',
+    kind: 'per-call',
+    subject: [node, [bin, '--json', '--config', everythingConfig, 'time', 'echo', 'message=hi', '-n', '1000', '--server', 'everything']],
+    baseline: [node, [fileURLToPath(new URL('sdk-echo-loop.mjs', import.meta.url)), '1000']],
+    target: 1.15,
+  },
+  {
+    name: 'time get_current_datetime -n 10000 (executor overhead, p50)',
+    kind: 'absolute',
+    subject: [node, [bin, '--json', 'time', 'get_current_datetime', '-n', '10000']],
+    read: (report) => report.stats.p50,
+    target: 0.05,
+    unit: 'ms',
+  },
 ].filter((benchmark) => !only || benchmark.name.includes(only));
 
 const results = [];
@@ -142,7 +184,8 @@ try {
   for (const benchmark of benchmarks) {
     await benchmark.setup?.();
     log(`running: ${benchmark.name}`);
-    results.push(await compare(benchmark));
+    const measure = benchmark.kind === 'per-call' ? comparePerCall : benchmark.kind === 'absolute' ? measureAbsolute : compare;
+    results.push(await measure(benchmark));
   }
 } finally {
   rmSync(benchDir, { recursive: true, force: true });
@@ -151,7 +194,7 @@ try {
 if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
 else {
   const header = ['benchmark', 'toolrun', 'baseline', 'ratio', 'target', 'peak', ''];
-  const rows = results.map((r) => [r.name, `${r.toolrun_ms} ms`, `${r.baseline_ms} ms  ${r.baseline}`, `${r.ratio}×`, r.target, r.peak_mb !== undefined ? `${r.peak_mb} MB (${r.peak_target})` : '', r.ok ? 'ok' : 'MISSED']);
+  const rows = results.map((r) => [r.name, `${r.toolrun_ms} ms`, r.baseline_ms === null ? r.baseline : `${r.baseline_ms} ms  ${r.baseline}`, r.ratio === null ? '' : `${r.ratio}×`, r.target, r.peak_mb !== undefined ? `${r.peak_mb} MB (${r.peak_target})` : '', r.ok ? 'ok' : 'MISSED']);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
   process.stdout.write(`${[line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`);

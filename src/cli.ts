@@ -5,6 +5,7 @@ import { registerExecCommand } from './commands/exec.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { parsePositiveInteger } from './commands/parse-number-option.js';
+import { registerTimeCommand } from './commands/time.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { Terminal } from './output/terminal.js';
@@ -112,12 +113,15 @@ Examples:
   $ toolrun list --format anthropic
   $ toolrun --config home.json exec control_zwave_device device_name='Switch One' command=on
   $ toolrun validate
+  $ toolrun time get_current_datetime -n 1000
+  $ toolrun --config home.json mcp doctor zwave
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
   registerListCommand(program, run);
   registerExecCommand(program, run);
   registerValidateCommand(program, run);
+  registerTimeCommand(program, run);
   const mcp = registerMcpCommands(program, run);
   for (const command of [...program.commands, ...mcp.commands]) command.exitOverride().showSuggestionAfterError(true);
   return program;

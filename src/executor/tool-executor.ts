@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** MCP tools: `result` is the raw MCP result (content, structuredContent, isError), also on failure. */
   raw?: boolean;
+  /** No per-call logging (slow-tool warning, --verbose line): `toolrun time`'s hot path. */
+  silent?: boolean;
 }
 
 /** A tool with arguments that passed normalization and validation, ready to run repeatedly. */
@@ -114,10 +116,11 @@ export class ToolExecutor {
 
   async #run({ tool, args }: PreparedCall, startedAt: bigint, options: ExecuteOptions): Promise<ToolEnvelope> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const output = await runWithTimeout((context) => tool.run(args, context), timeoutMs, options.signal);
+    // A runner that enforces the deadline itself is called directly: no second timer on the hot path.
+    const output = tool.enforcesTimeout ? await tool.run(args, { signal: options.signal, timeoutMs }) : await runWithTimeout((context) => tool.run(args, context), timeoutMs, options.signal);
     const result = output instanceof ToolOutput ? (options.raw ? output.raw : output.value) : output;
     const envelope: ToolEnvelope = { success: true, result, tool_name: tool.definition.name, execution_time_ms: elapsedMs(startedAt), ...origin(tool) };
-    this.#afterCall(envelope, args);
+    if (!options.silent) this.#afterCall(envelope, args);
     return envelope;
   }
 
@@ -131,7 +134,7 @@ export class ToolExecutor {
       ...(tool ? origin(tool) : {}),
       ...(options.raw && error instanceof ToolReportedError ? { result: error.raw } : {}),
     };
-    this.#afterCall(envelope);
+    if (!options.silent) this.#afterCall(envelope);
     return envelope;
   }
 

@@ -1,19 +1,31 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolTimeoutError } from '../executor/run-with-timeout.js';
 import { ToolOutput, ToolReportedError } from '../executor/tool-output.js';
 import type { ToolRunner } from '../registry/tool-types.js';
 import type { ServerConnection } from './server-connection.js';
 
-// The SDK's own request timeout must not fire before toolrun's (its default is 60 s, which would cap
-// a larger --timeout); toolrun's deadline aborts the request, which sends notifications/cancelled.
-const SDK_TIMEOUT_MARGIN_MS = 5_000;
+// MCP error code of the SDK's request timeout.
+const REQUEST_TIMEOUT = -32001;
 
-/** Calls one tool of a connected server; `isError` results become ToolReportedError with the server's text. */
+/**
+ * Calls one tool of a connected server; `isError` results become ToolReportedError with the server's
+ * text. The deadline is the SDK's own request timeout (registered with enforcesTimeout): when it
+ * fires, the SDK sends notifications/cancelled to the server and the call ends with ToolTimeoutError.
+ */
 export function createMcpRunner(connection: ServerConnection, toolName: string): ToolRunner {
   return async (args, context) => {
-    const result = (await connection.client.callTool({ name: toolName, arguments: args }, undefined, {
-      signal: context.signal,
-      timeout: context.timeoutMs + SDK_TIMEOUT_MARGIN_MS,
-    })) as CallToolResult;
+    // The SDK never removes the abort listener it adds to a request's signal, so a long-lived signal
+    // (a whole session's Ctrl-C) gets a per-call child that can be dropped after the call.
+    const linked = context.signal ? linkSignal(context.signal) : undefined;
+    let result: CallToolResult;
+    try {
+      result = (await connection.client.callTool({ name: toolName, arguments: args }, undefined, { signal: linked?.signal, timeout: context.timeoutMs })) as CallToolResult;
+    } catch (error) {
+      if ((error as { code?: number }).code === REQUEST_TIMEOUT && !context.signal?.aborted) throw new ToolTimeoutError(context.timeoutMs);
+      throw error;
+    } finally {
+      linked?.dispose();
+    }
     if (result.isError) throw new ToolReportedError(textOf(result) || `tool '${toolName}' returned an error with no text`, result);
     return new ToolOutput(simplifyCallResult(result), result);
   };
@@ -28,6 +40,14 @@ export function simplifyCallResult(result: CallToolResult): unknown {
   const content = result.content ?? [];
   if (content.every((item) => item.type === 'text')) return content.map((item) => (item as { text: string }).text).join('\n');
   return content;
+}
+
+function linkSignal(outer: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer.reason);
+  if (outer.aborted) onAbort();
+  else outer.addEventListener('abort', onAbort, { once: true });
+  return { signal: controller.signal, dispose: () => outer.removeEventListener('abort', onAbort) };
 }
 
 function textOf(result: CallToolResult): string {

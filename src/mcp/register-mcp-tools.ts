@@ -16,7 +16,7 @@ export async function registerMcpTools(registry: ToolRegistry, connection: Serve
   const client = Object.create(connection.client, { listTools: { value: async () => listed } }) as typeof connection.client;
   const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
   for (const tool of connection.tools) {
-    const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false };
+    const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false, enforcesTimeout: true };
     const langChainTool = adapted.get(tool.name);
     // A tool LangChain could not adapt (an odd schema) stays callable from toolrun all the same.
     if (langChainTool) registry.registerLangChainTool(langChainTool, options);

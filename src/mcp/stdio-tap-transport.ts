@@ -132,9 +132,9 @@ export class StdioTapTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || stdin.destroyed || this.exitInfo) throw new Error('the server has exited');
-    await new Promise<void>((resolve, reject) => {
-      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
-    });
+    // Resolved once the data is queued, as the SDK's own transport does; waiting for the write
+    // callback would add an event-loop turn to every call. Back-pressure still waits for 'drain'.
+    if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
   /** Ends the server: stdin closed, then SIGTERM, then SIGKILL, each after a grace period; waits for it. */

@@ -38,7 +38,7 @@ export class ToolRegistry {
     const source = options.source ?? 'internal';
     assertDefinition(definition, options.checkSchema === false ? undefined : this.#checkSchema);
     const qualifiedName = options.server ? `${options.server}:${definition.name}` : definition.name;
-    const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator };
+    const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator, enforcesTimeout: options.enforcesTimeout };
     if (options.server) this.#byQualifiedName.set(qualifiedName, tool);
     const previous = this.#byName.get(definition.name);
     // A local tool keeps its plain name over an MCP tool: running a local tool must never need a

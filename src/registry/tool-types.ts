@@ -15,7 +15,7 @@ export interface ToolDefinition {
 
 export interface ToolCallContext {
   /** Aborted when the call times out or the user interrupts; tools that can cancel should. */
-  signal: AbortSignal;
+  signal?: AbortSignal;
   /** The time this call is allowed, for tools that run elsewhere and must be told. */
   timeoutMs: number;
 }
@@ -39,6 +39,11 @@ export interface RegisteredTool {
   validator?: ArgsValidator;
   /** MCP tools: the LangChain tool @langchain/mcp-adapters made of it, for LangChain agents. */
   langChainTool?: LangChainToolLike;
+  /**
+   * The runner enforces `context.timeoutMs` itself and throws ToolTimeoutError (MCP: the SDK's own
+   * request timeout, which also cancels on the server), so the executor adds no timer of its own.
+   */
+  enforcesTimeout?: boolean;
 }
 
 /** Checks arguments against a tool's schema; Ajv's errors when they fail. */
@@ -56,6 +61,7 @@ export interface RegisterOptions {
   checkSchema?: boolean;
   warmUp?: () => void;
   validator?: ArgsValidator;
+  enforcesTimeout?: boolean;
 }
 
 export interface LangChainRegisterOptions extends RegisterOptions {

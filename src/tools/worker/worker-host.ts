@@ -46,18 +46,19 @@ export class WorkerHost {
   }
 
   async run(job: WorkerJob, context: ToolCallContext): Promise<unknown> {
-    if (context.signal.aborted) throw context.signal.reason as Error;
+    const signal = context.signal;
+    if (signal?.aborted) throw signal.reason as Error;
     const worker = await this.#getWorker();
-    if (context.signal.aborted) throw context.signal.reason as Error;
+    if (signal?.aborted) throw signal.reason as Error;
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        reject(context.signal.reason as Error);
+        reject(signal!.reason as Error);
         void this.terminate();
       };
-      context.signal.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        context.signal.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
         this.#pending.delete(id);
         if (this.#pending.size === 0) this.#worker?.unref();
         fn(value);

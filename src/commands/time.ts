@@ -1,0 +1,108 @@
+import type { Command } from 'commander';
+import { parseArgWords } from '../args/parse-tool-args.js';
+import { ExitCode } from '../errors.js';
+import { formatTimingReport, type TimingReport } from '../output/format-timing-report.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import { computeStats } from '../timing/latency-stats.js';
+import { runTimedCalls } from '../timing/run-timed-calls.js';
+import type { CommandRunner } from './cli-context.js';
+import { openTools } from './open-tools.js';
+import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from './parse-number-option.js';
+import { resolveTool } from './resolve-tool.js';
+import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
+
+interface TimeOptions extends ToolArgumentOptions {
+  n: number;
+  warmup: number;
+  concurrency: number;
+  maxP95?: number;
+  allowErrors?: boolean;
+}
+
+export function registerTimeCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('time')
+    .description('measure a tool: connect phases once, then N calls on one connection; latency percentiles, calls/s, errors')
+    .argument('<tool>', 'tool name, or SERVER:TOOL')
+    .argument('[args...]', 'key=value (typed by the schema) or key:=json')
+    .option('-n, --iterations <count>', 'measured calls', parsePositiveInteger, 20)
+    .option('--warmup <count>', 'calls before measuring', parseNonNegativeInteger, 2)
+    .option('--concurrency <count>', 'calls in flight at once, on the one connection', parsePositiveInteger, 1)
+    .option('--max-p95 <ms>', 'exit 1 when p95 is over this budget (for CI)', parsePositiveNumber)
+    .option('--allow-errors', 'exit 0 even when some calls fail')
+    .option('--args <json>', 'arguments as JSON, @file.json, or - for stdin')
+    .option('--server <name>', 'use the tool of this MCP server, and start only that server')
+    .option('--no-validate', 'send the arguments without checking them (they are checked once otherwise)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun time get_current_datetime -n 10000
+  $ toolrun time math_eval expression='sqrt(2)' -n 200 --warmup 5
+  $ toolrun --config home.json time control_zwave_device deviceName='Switch One' action=on -n 50 --json
+  $ toolrun --config home.json time get-sum a=2 b=3 -n 500 --concurrency 8 --max-p95 20
+
+Percentiles interpolate linearly between the closest ranks (rank = p/100 × (n−1)).
+Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2 bad arguments (nothing run) · 4 server unreachable`,
+    )
+    .action((toolName: string, words: string[], options: TimeOptions & { iterations: number }) =>
+      run(async (cli) => {
+        const target = splitToolName(toolName, options.server);
+        const parsedWords = parseArgWords(words);
+        const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
+        const tool = await resolveTool(opened, target.name, target.server);
+        const args = await buildArguments(cli, tool, parsedWords, options.args, opened.config.paramMappings);
+        // Validated once, before the first call: a bad argument exits 2 with nothing run.
+        const prepared = await opened.executor.prepare(tool, args, { validate: options.validate });
+        const iterations = options.iterations;
+        const progress = cli.terminal.animate ? (await import('ora')).default({ stream: cli.terminal.stderr, text: `0/${iterations} calls` }).start() : undefined;
+        cli.onExit(async () => {
+          progress?.stop();
+        });
+        let lastUpdate = 0;
+        const result = await runTimedCalls(opened.executor, prepared, {
+          iterations,
+          warmup: options.warmup,
+          concurrency: options.concurrency,
+          signal: cli.signal,
+          onProgress: progress
+            ? (done) => {
+                const now = Date.now();
+                if (now - lastUpdate > 100 || done === iterations) {
+                  lastUpdate = now;
+                  progress.text = `${done}/${iterations} calls`;
+                }
+              }
+            : undefined,
+        });
+        progress?.stop();
+        const status = tool.server ? opened.registry.servers.get(tool.server) : undefined;
+        const report: TimingReport = {
+          tool: tool.definition.name,
+          source: tool.source,
+          ...(tool.server ? { server: tool.server } : {}),
+          phases: status?.status === 'connected' ? phasesOf(status.connection) : {},
+          iterations,
+          warmup: options.warmup,
+          concurrency: options.concurrency,
+          stats: computeStats(result.durations, result.errorCount, result.wallMs),
+          errors: result.errors,
+          durations_ms: result.durations.map((ms) => Math.round(ms * 1000) / 1000),
+          slow_tool_ms: opened.executor.slowToolMs,
+          ...(options.maxP95 !== undefined ? { max_p95: options.maxP95 } : {}),
+        };
+        const overBudget = options.maxP95 !== undefined && report.stats.p95 > options.maxP95;
+        const failed = result.errorCount > 0 && !options.allowErrors;
+        if (cli.globals.json) await cli.terminal.resultJson({ ...report, budget_exceeded: overBudget });
+        else await cli.terminal.result(formatTimingReport(report, cli.terminal.outStyle));
+        return overBudget || failed ? ExitCode.FAILURE : ExitCode.OK;
+      }),
+    );
+}
+
+function phasesOf(connection: ServerConnection): Record<string, number> {
+  const { spawnMs, initializeMs, listToolsMs } = connection.timings;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), initialize_ms: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
+  return { connect_ms: round(initializeMs), tools_list_ms: round(listToolsMs) };
+}

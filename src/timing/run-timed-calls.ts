@@ -1,0 +1,50 @@
+import type { PreparedCall, ToolExecutor } from '../executor/tool-executor.js';
+
+export interface TimedCallsOptions {
+  iterations: number;
+  warmup: number;
+  concurrency: number;
+  signal?: AbortSignal;
+  /** After each measured call (for a progress display); keep it cheap. */
+  onProgress?: (done: number) => void;
+}
+
+export interface TimedCallsResult {
+  /** Each measured call's duration in ms, in completion order. */
+  durations: number[];
+  /** Error message → how many calls failed with it. */
+  errors: Record<string, number>;
+  errorCount: number;
+  wallMs: number;
+}
+
+/**
+ * Runs a prepared call `warmup` times, then `iterations` times, `concurrency` at a time, timing each
+ * with the monotonic clock. Nothing but the call and the clock reads sits between two timestamps:
+ * no lookup, validation or logging (done once before).
+ */
+export async function runTimedCalls(executor: ToolExecutor, prepared: PreparedCall, options: TimedCallsOptions): Promise<TimedCallsResult> {
+  // The calls get no signal: Ctrl-C ends the servers (failing a call in flight) and stops this loop,
+  // and a per-call listener on a session-long signal is cost without use.
+  for (let i = 0; i < options.warmup && !options.signal?.aborted; i++) await executor.executePrepared(prepared, { silent: true });
+  const durations: number[] = [];
+  const errors: Record<string, number> = {};
+  let errorCount = 0;
+  let started = 0;
+  const startedAt = process.hrtime.bigint();
+  const worker = async () => {
+    while (started < options.iterations && !options.signal?.aborted) {
+      started++;
+      const before = process.hrtime.bigint();
+      const envelope = await executor.executePrepared(prepared, { silent: true });
+      durations.push(Number(process.hrtime.bigint() - before) / 1e6);
+      if (!envelope.success) {
+        errorCount++;
+        errors[envelope.error] = (errors[envelope.error] ?? 0) + 1;
+      }
+      options.onProgress?.(durations.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.iterations)) }, worker));
+  return { durations, errors, errorCount, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
+}
