@@ -10,7 +10,22 @@ import { rmSync, writeFileSync } from 'node:fs';
 const root = new URL('..', import.meta.url);
 rmSync(new URL('dist', root), { recursive: true, force: true });
 
+// commander requires child_process at load time, for executable subcommands toolrun does not use;
+// child_process pulls in net, dgram and the stream stack (~4 ms of every start). Give commander a
+// stand-in that loads the real module on first use.
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
+  plugins: [lazyChildProcessForCommander],
   absWorkingDir: root.pathname,
   bundle: true,
   format: 'esm',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { parseJsonValue } from './parse-tool-args.js';
 
@@ -18,7 +18,7 @@ export async function readArgsOption(value: string, readStdin: () => Promise<str
     where = `--args ${value}`;
     if (path === '') throw new UsageError(`--args @ needs a file name, e.g. --args @args.json`);
     try {
-      text = await readFile(path, 'utf8');
+      text = readFileSync(path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;

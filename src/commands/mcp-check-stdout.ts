@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { coerceArgWords } from '../args/coerce-args.js';
@@ -75,8 +75,8 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     report = recorded.report;
     source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };
     if (options.save) {
-      await writeFile(options.save, recorded.stdout);
-      await writeFile(`${options.save}.stderr`, recorded.stderr);
+      writeFileSync(options.save, recorded.stdout);
+      writeFileSync(`${options.save}.stderr`, recorded.stderr);
       cli.terminal.info(`saved ${recorded.stdout.length} bytes of stdout to ${options.save} and ${recorded.stderr.length} bytes of stderr to ${options.save}.stderr`);
     }
     if (recorded.failure) {

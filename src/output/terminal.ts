@@ -1,3 +1,5 @@
+import { writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { ExecutorLogger } from '../executor/tool-executor.js';
 import { shouldAnimate, shouldUseColor } from './color.js';
 import { createStyle, type Style } from './style.js';
@@ -24,26 +26,34 @@ export class Terminal implements ExecutorLogger {
   readonly outStyle: Style;
   readonly errStyle: Style;
   readonly animate: boolean;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
+  readonly #options: TerminalOptions;
 
-  private constructor(options: TerminalOptions, outStyle: Style, errStyle: Style) {
-    this.stdout = options.stdout ?? process.stdout;
-    this.stderr = options.stderr ?? process.stderr;
+  private constructor(options: TerminalOptions, outStyle: Style, errStyle: Style, stderrIsTTY: boolean) {
+    this.#options = options;
     this.json = options.json;
     this.verboseEnabled = options.verbose;
     this.quiet = options.quiet;
     this.outStyle = outStyle;
     this.errStyle = errStyle;
-    this.animate = shouldAnimate({ json: options.json, isTTY: Boolean(this.stderr.isTTY), env: options.env, quiet: options.quiet });
+    this.animate = shouldAnimate({ json: options.json, isTTY: stderrIsTTY, env: options.env, quiet: options.quiet });
   }
 
   static async create(options: TerminalOptions): Promise<Terminal> {
-    const stdout = options.stdout ?? process.stdout;
-    const stderr = options.stderr ?? process.stderr;
-    const colorFor = (stream: NodeJS.WriteStream) => shouldUseColor({ noColorFlag: options.noColorFlag, json: options.json, isTTY: Boolean(stream.isTTY), env: options.env });
-    const [outStyle, errStyle] = await Promise.all([createStyle(colorFor(stdout)), createStyle(colorFor(stderr))]);
-    return new Terminal(options, outStyle, errStyle);
+    // isatty on the descriptors, not process.stdout/stderr.isTTY: touching process.stderr builds a
+    // stream (and for a pipe, loads net: ~2 ms of a run that may never write to it).
+    const outIsTTY = options.stdout ? Boolean(options.stdout.isTTY) : isatty(1);
+    const errIsTTY = options.stderr ? Boolean(options.stderr.isTTY) : isatty(2);
+    const colorFor = (isTTY: boolean) => shouldUseColor({ noColorFlag: options.noColorFlag, json: options.json, isTTY, env: options.env });
+    const [outStyle, errStyle] = await Promise.all([createStyle(colorFor(outIsTTY)), createStyle(colorFor(errIsTTY))]);
+    return new Terminal(options, outStyle, errStyle, errIsTTY);
+  }
+
+  get stdout(): NodeJS.WriteStream {
+    return this.#options.stdout ?? process.stdout;
+  }
+
+  get stderr(): NodeJS.WriteStream {
+    return this.#options.stderr ?? process.stderr;
   }
 
   /** Writes a result to stdout; resolves once it is flushed, so piped output is never cut off. */
@@ -90,8 +100,19 @@ export class Terminal implements ExecutorLogger {
   }
 
   #line(text: string): void {
-    this.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    const line = text.endsWith('\n') ? text : `${text}\n`;
+    if (this.#options.stderr || this.#stderrStreamInUse) return void this.stderr.write(line);
+    try {
+      // Straight to the descriptor: synchronous, so lines keep their order with what a child writes.
+      writeSync(2, line);
+    } catch {
+      // A non-blocking pipe that is full (EAGAIN): from now on, the stream queues for us.
+      this.#stderrStreamInUse = true;
+      this.stderr.write(line);
+    }
   }
+
+  #stderrStreamInUse = false;
 }
 
 /** JSON for stdout: BigInt as strings; indented for people, compact for --json. */
