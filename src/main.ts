@@ -6,4 +6,7 @@ const code = await runCli(process.argv);
 // and every child process was already ended by runCli's cleanup.
 process.exitCode = code;
 if (process.stdout.writableLength === 0) process.exit(code);
-else process.stdout.once('drain', () => process.exit(code));
+else {
+  const exit = () => process.exit(code);
+  process.stdout.once('drain', exit).once('close', exit).once('error', exit);
+}

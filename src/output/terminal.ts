@@ -59,10 +59,23 @@ export class Terminal implements ExecutorLogger {
   /** Writes a result to stdout; resolves once it is flushed, so piped output is never cut off. */
   result(text: string): Promise<void> {
     const data = text.endsWith('\n') ? text : `${text}\n`;
+    const stdout = this.stdout;
+    if (!this.#watchingStdout) {
+      this.#watchingStdout = true;
+      // `toolrun list | head -1`: the reader leaving is not toolrun's failure; stop writing quietly.
+      stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+        this.#stdoutClosed = true;
+      });
+    }
+    if (this.#stdoutClosed) return Promise.resolve();
     return new Promise((resolve) => {
-      this.stdout.write(data, () => resolve());
+      stdout.write(data, () => resolve());
     });
   }
+
+  #watchingStdout = false;
+  #stdoutClosed = false;
 
   /** One JSON document on stdout, on one line (SPEC §2), so scripts can read it line by line. */
   resultJson(value: unknown): Promise<void> {
