@@ -29,6 +29,12 @@ export function coerceArgWords(words: ArgWord[], propertySchemaFor: (key: string
   return args;
 }
 
+/** coerceArgWords against an object schema's `properties` (or none: every key=value a string). */
+export function coerceBySchema(words: ArgWord[], schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const properties = (schema?.properties ?? {}) as Record<string, unknown>;
+  return coerceArgWords(words, (key) => properties[key]);
+}
+
 /** The JSON types a property schema allows, looking through anyOf/oneOf/allOf. */
 function schemaTypes(schema: unknown, into = new Set<string>()): Set<string> {
   if (typeof schema !== 'object' || schema === null) return into;

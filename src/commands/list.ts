@@ -39,7 +39,12 @@ Examples:
         const callName = (tool: (typeof tools)[number]) => (registry.find(tool.definition.name) === tool && !registry.isAmbiguous(tool.definition.name) ? tool.definition.name : tool.qualifiedName);
         const format = options.format ?? (cli.globals.json ? 'json' : 'table');
         if (format === 'anthropic' || format === 'openai') {
-          await cli.terminal.resultJson(tools.map((tool) => formatDefinition(tool.definition, format)));
+          // Provider APIs need unique names of [A-Za-z0-9_-]: a tool reachable only as SERVER:TOOL
+          // (its plain name taken by another) cannot be offered to a model under its own name.
+          const offered = tools.filter((tool) => registry.find(tool.definition.name) === tool);
+          const left = tools.filter((tool) => !offered.includes(tool)).map((tool) => tool.qualifiedName);
+          if (left.length > 0) cli.terminal.warn(`left out (name taken by another tool): ${left.join(', ')}`);
+          await cli.terminal.resultJson(offered.map((tool) => formatDefinition(tool.definition, format)));
         } else if (format === 'json') {
           await cli.terminal.resultJson({
             tools: tools.map((tool) => ({

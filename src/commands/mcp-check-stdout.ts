@@ -2,11 +2,11 @@ import { createReadStream } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import { coerceArgWords } from '../args/coerce-args.js';
+import { coerceBySchema } from '../args/coerce-args.js';
 import { resolveServer } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
-import { openTools } from './open-tools.js';
+import { assertServerExists, openTools } from './open-tools.js';
 
 interface CheckStdoutOptions {
   file?: string;
@@ -62,14 +62,11 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     source = path === undefined ? { stdin: true } : { file: path };
   } else {
     const opened = await openTools(cli);
-    const raw = opened.config.servers[server!];
-    if (!raw) {
-      const names = Object.keys(opened.config.servers);
-      throw new UsageError(`unknown MCP server '${server}'; ${names.length ? `configured servers: ${names.join(', ')}` : 'no MCP servers are configured (pass --config)'}`);
-    }
-    const spec = resolveServer(opened.config, raw, cli.env);
+    assertServerExists(opened.config, server!);
+    const spec = resolveServer(opened.config, opened.config.servers[server!]!, cli.env);
     if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);
-    const call = options.call ? { tool: options.call, args: coerceArgWords(parseArgWords(words), () => undefined) } : undefined;
+    const parsedWords = parseArgWords(words);
+    const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
     const { recordSession } = await import('../scan/record-session.js');
     const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, keepCapture: options.save !== undefined, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
     report = recorded.report;

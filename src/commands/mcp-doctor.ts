@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { coerceArgWords } from '../args/coerce-args.js';
+import { coerceBySchema } from '../args/coerce-args.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import type { DoctorReport } from '../doctor/doctor-types.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
-import { openTools } from './open-tools.js';
+import { assertServerExists, openTools } from './open-tools.js';
 
 interface DoctorOptions {
   all?: boolean;
@@ -36,14 +36,15 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
   if (options.all && server) throw new UsageError('give a server name or --all, not both');
   if (options.all && options.call) throw new UsageError('--call applies to one server: name it instead of --all');
-  const call = options.call ? { tool: options.call, args: coerceArgWords(parseArgWords(words), () => undefined) } : undefined;
+  const parsedWords = parseArgWords(words);
+  const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
   const opened = await openTools(cli);
   const configured = Object.keys(opened.config.servers);
   if (configured.length === 0) throw new UsageError(`no MCP servers are configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
   let names: string[];
   if (options.all) names = configured;
   else if (server) {
-    if (!opened.config.servers[server]) throw new UsageError(`unknown MCP server '${server}'; configured servers: ${configured.join(', ')}`);
+    assertServerExists(opened.config, server);
     names = [server];
   } else if (configured.length === 1) names = configured;
   else throw new UsageError(`several servers are configured (${configured.join(', ')}): name one, or use --all`);

@@ -53,7 +53,8 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
   return { config, registry, executor, connect };
 }
 
-function assertServerExists(config: ToolrunConfig, name: string): void {
+/** UsageError naming the configured servers when `name` is not one of them. */
+export function assertServerExists(config: ToolrunConfig, name: string): void {
   if (config.servers[name]) return;
   const configured = Object.keys(config.servers);
   const known = configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;

@@ -20,7 +20,8 @@ export interface DoctorOptions {
   logger: RetryLogger;
   /** Builtin and config tool names, to report MCP tools that duplicate them. */
   localToolNames: string[];
-  call?: { tool: string; args: Record<string, unknown> };
+  /** One real call for the latency step; `args` gets the tool's input schema (to type key=value). */
+  call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
   timeoutMs: number;
   signal?: AbortSignal;
   /** Progress, for a spinner: called when a step starts. */
@@ -229,7 +230,8 @@ async function reportLatency(connection: ServerConnection, options: DoctorOption
   if (options.call) {
     const started = performance.now();
     try {
-      const result = await connection.client.callTool({ name: options.call.tool, arguments: options.call.args }, undefined, { timeout: options.timeoutMs });
+      const schema = connection.tools.find((tool) => tool.name === options.call!.tool)?.inputSchema as Record<string, unknown> | undefined;
+      const result = await connection.client.callTool({ name: options.call.tool, arguments: options.call.args(schema) }, undefined, { timeout: options.timeoutMs });
       const ms = performance.now() - started;
       data.call = { tool: options.call.tool, ms: Math.round(ms * 100) / 100, is_error: Boolean(result.isError) };
       parts.push(`${options.call.tool} ${result.isError ? 'returned an error' : 'answered'} in ${ms.toFixed(1)} ms`);

@@ -20,7 +20,8 @@ export interface RecordedSession {
 export interface RecordOptions {
   policy: RetryPolicy;
   logger: RetryLogger;
-  call?: { tool: string; args: Record<string, unknown> };
+  /** An optional tools/call; `args` gets the tool's input schema (to type key=value). */
+  call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
   /** Keep the raw bytes (for --save). A server's session is small; a capture file is scanned, not kept. */
   keepCapture?: boolean;
   signal?: AbortSignal;
@@ -64,7 +65,8 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
     await connection.client.ping({ timeout: options.timeoutMs });
     steps.push('ping');
     if (options.call) {
-      await connection.client.callTool({ name: options.call.tool, arguments: options.call.args }, undefined, { timeout: options.timeoutMs });
+      const schema = connection.tools.find((tool) => tool.name === options.call!.tool)?.inputSchema as Record<string, unknown> | undefined;
+      await connection.client.callTool({ name: options.call.tool, arguments: options.call.args(schema) }, undefined, { timeout: options.timeoutMs });
       steps.push(`tools/call ${options.call.tool}`);
     }
   } catch (error) {

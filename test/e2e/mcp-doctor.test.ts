@@ -1,16 +1,10 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
-async function runClean(args: string[], options: Parameters<typeof runToolrun>[1] = {}) {
-  const marker = newProcessMarker();
-  const result = await runToolrun(args, { ...options, env: { ...options.env, ...marker.env } });
-  expect(await waitForNoProcesses(marker.alive)).toEqual([]);
-  return result;
-}
 
 type Step = { id: string; status: string; finding: string; fix?: string; details: string[]; data: Record<string, unknown> };
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
@@ -18,7 +12,7 @@ const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps
 describe('toolrun mcp doctor', () => {
   it('finds server-everything healthy (exit 0) with all eight steps', async () => {
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { API_TOKEN: 'hunter2' } } } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'everything', '--call', 'get-sum', 'a:=2', 'b:=3']);
+    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ server: 'everything', verdict: 'healthy', problems: 0 });

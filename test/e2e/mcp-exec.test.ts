@@ -1,18 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const home = join(FIXTURES, 'home.json');
 
-/** Runs toolrun with a process marker and checks that nothing it started is left running. */
-async function runClean(args: string[], options: Parameters<typeof runToolrun>[1] = {}) {
-  const marker = newProcessMarker();
-  const result = await runToolrun(args, { ...options, env: { ...options.env, ...marker.env } });
-  expect(await waitForNoProcesses(marker.alive)).toEqual([]);
-  return result;
-}
 
 describe('MCP tools through exec (zwave fixture)', () => {
   it('normalizes arguments, calls the server, prints the result', async () => {
@@ -211,6 +204,12 @@ describe('@modelcontextprotocol/server-everything', () => {
     expect(result.exitCode).toBe(0);
     const names = JSON.parse(result.stdout).tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['everything:echo', 'get-sum', 'get-env']));
+    // Provider formats need unique plain names: the shadowed echo is left out, and said so.
+    const anthropic = await runClean(['--config', config(), 'list', '--format', 'anthropic']);
+    const toolNames = JSON.parse(anthropic.stdout).map((tool: { name: string }) => tool.name);
+    expect(toolNames.filter((name: string) => name === 'echo')).toHaveLength(1);
+    expect(toolNames).toContain('get-sum');
+    expect(anthropic.stderr).toContain('⚠ left out (name taken by another tool): everything:echo');
   });
 
   it('calls echo and get-sum (a=2 b=3 arrive as numbers)', async () => {

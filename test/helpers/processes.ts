@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { runToolrun } from './run-toolrun.js';
 
 /**
  * A fresh environment marker for one test. Every process toolrun starts inherits it, so a test can
@@ -37,4 +39,12 @@ export async function waitForNoProcesses(alive: () => number[], ms = 3000): Prom
     left = alive();
   }
   return left;
+}
+
+/** Runs toolrun with a process marker and fails the test if anything it started is left running. */
+export async function runClean(args: string[], options: Parameters<typeof runToolrun>[1] = {}) {
+  const marker = newProcessMarker();
+  const result = await runToolrun(args, { ...options, env: { ...options.env, ...marker.env } });
+  expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+  return result;
 }
