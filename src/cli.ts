@@ -30,6 +30,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   const stderr = options.stderr ?? process.stderr;
   const wantsJson = argv.includes('--json');
   let exitCode: number = ExitCode.OK;
+  let signalExitCode: number | undefined;
   const cleanups: Array<() => Promise<void>> = [];
   const abort = new AbortController();
 
@@ -53,6 +54,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     const onSignal = (signal: NodeJS.Signals) => {
       if (abort.signal.aborted) return;
       terminal.error(`✖ interrupted (${signal}); stopping`);
+      signalExitCode = SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED;
       abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
       // Children are ended before toolrun exits, whatever the command was doing.
       void runCleanups().finally(() => process.exit(SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED));
@@ -80,7 +82,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     if (wantsJson) stdout.write(`${JSON.stringify({ success: false, error: cleanCommanderMessage(error.message), error_kind: 'usage' })}\n`);
     return ExitCode.USAGE;
   }
-  return exitCode;
+  // Interrupted: whatever the command made of it, the exit code says so (130 for Ctrl-C).
+  return signalExitCode ?? exitCode;
 }
 
 function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>): Command {

@@ -21,7 +21,9 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     try {
       result = (await connection.client.callTool({ name: toolName, arguments: args }, undefined, { signal: linked?.signal, timeout: context.timeoutMs })) as CallToolResult;
     } catch (error) {
-      if ((error as { code?: number }).code === REQUEST_TIMEOUT && !context.signal?.aborted) throw new ToolTimeoutError(context.timeoutMs);
+      // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
+      if (context.signal?.aborted) throw context.signal.reason;
+      if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
       throw error;
     } finally {
       linked?.dispose();
