@@ -43,7 +43,7 @@ export const KIND_INFO: Record<FindingKind, KindInfo> = {
   bom: {
     severity: 'error',
     summary: 'starts with a UTF-8 byte order mark, which JSON.parse rejects',
-    clients: 'TS SDK 1.x: JSON.parse throws, onerror, message lost · TS SDK 2.x: skipped silently, message lost · Python SDK: not valid JSON for pydantic, exception pushed',
+    clients: "TS SDK 1.x: JSON.parse throws, onerror, message lost · TS SDK 2.x: skipped silently, message lost · Python SDK: the BOM is not stripped; the line goes to pydantic as is (its verdict on a BOM not verified)",
   },
   crlf: {
     severity: 'warning',
