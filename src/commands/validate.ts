@@ -60,10 +60,11 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
 }
 
 async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
-  const { checkConfigDeeply } = await import('../config/check-config-deeply.js');
+  const [{ checkConfigDeeply }, { checkInternalHandlers }] = await Promise.all([import('../config/check-config-deeply.js'), import('../config/check-internal-handlers.js')]);
   const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
   const { config, problems } = location.path === null ? checkConfig({}, null, cli.cwd) : await readConfigFile(location);
   problems.push(...checkConfigDeeply(config, cli.env));
+  if (problems.length === 0) problems.push(...(await checkInternalHandlers(config)));
   const serverNames = Object.keys(config.servers);
   // MCP tools are checked only when the config itself is sound and servers may be started.
   let unreachable: string[] = [];

@@ -149,6 +149,17 @@ describe('toolrun list and validate', () => {
     const result = await runToolrun(['--json', '--config', localTools, 'validate']);
     expect(result.exitCode).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, problems: [{ path: 'tools[11].implementation.handler', message: expect.stringMatching(/^Builtin handler 'nope' not found/) }] });
+    // Once the file itself is sound, each internal module is loaded and its handler looked for.
+    const { writeTempConfig } = await import('../helpers/temp-config.js');
+    const handlers = writeTempConfig({
+      tools: [
+        { name: 'ok', description: 'd', implementation: { type: 'internal', module: join(FIXTURES, 'tools', 'users.js'), handler: 'greet' } },
+        { name: 'missing', description: 'd', implementation: { type: 'internal', module: join(FIXTURES, 'tools', 'users.js'), handler: 'nope' } },
+      ],
+    });
+    const checked = await runToolrun(['--json', '--config', handlers, 'validate']);
+    expect(checked.exitCode).toBe(3);
+    expect(JSON.parse(checked.stdout).problems).toEqual([{ path: 'tools[1].implementation.handler', message: expect.stringMatching(/^Internal handler 'nope' not found in .*users\.js \(it exports: /) }]);
     const ok = await runToolrun(['validate']);
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toMatch(/valid$/);

@@ -196,6 +196,35 @@ describe('misbehaving servers', () => {
   });
 });
 
+describe('signals', () => {
+  async function interruptWhenRunning(args: string[], signal: NodeJS.Signals, processes: number) {
+    const marker = newProcessMarker();
+    const running = runToolrun(args, { env: marker.env });
+    const deadline = Date.now() + 10_000;
+    while (marker.alive().length < processes && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sentAt = Date.now();
+    running.kill(signal);
+    const result = await running;
+    return { result, afterSignalMs: Date.now() - sentAt, left: await waitForNoProcesses(marker.alive) };
+  }
+
+  it('stops a CPU-bound local tool on Ctrl-C at once (exit 130)', async () => {
+    const { result, afterSignalMs, left } = await interruptWhenRunning(['--config', join(FIXTURES, 'configs', 'local-tools.json'), '--timeout', '60000', 'exec', 'spin'], 'SIGINT', 1);
+    expect(result.exitCode).toBe(130);
+    expect(afterSignalMs).toBeLessThan(3000);
+    expect(left).toEqual([]);
+  });
+
+  it('ends the servers on SIGTERM (exit 143)', async () => {
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    const { result, left } = await interruptWhenRunning(['--config', config, 'time', 'slow_tool', 'ms=1000', '-n', '50'], 'SIGTERM', 2);
+    expect(result.exitCode).toBe(143);
+    expect(result.stderr).toContain('✖ interrupted (SIGTERM); stopping');
+    expect(left).toEqual([]);
+  });
+});
+
 describe('@modelcontextprotocol/server-everything', () => {
   const config = () => writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
 

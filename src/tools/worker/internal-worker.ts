@@ -1,5 +1,6 @@
 /** Worker thread entry for internal tools, the functions of a user's module (see serve-jobs.ts). */
-import { runInternalHandler } from '../internal-tool.js';
+import { loadInternalHandler, runInternalHandler } from '../internal-tool.js';
 import { serveJobs } from './serve-jobs.js';
 
-serveJobs<'internal'>((job) => runInternalHandler(job.module, job.handler, job.args));
+// checkOnly (toolrun validate): load the module and find the handler, without calling it.
+serveJobs<'internal'>(async (job) => (job.checkOnly ? (await loadInternalHandler(job.module, job.handler), true) : runInternalHandler(job.module, job.handler, job.args)));

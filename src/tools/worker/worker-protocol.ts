@@ -1,7 +1,7 @@
 /** Messages between toolrun and its tool worker thread. */
 export type WorkerJob =
   | { kind: 'math'; args: { expression: string } }
-  | { kind: 'internal'; module: string; handler: string; args: Record<string, unknown> };
+  | { kind: 'internal'; module: string; handler: string; args: Record<string, unknown>; checkOnly?: boolean };
 
 export type WorkerRequest = WorkerJob & { id: number };
 
