@@ -154,6 +154,13 @@ describe('toolrun mcp check-stdout', () => {
     expect(readFileSync(`${save}.stderr`, 'utf8')).toBe('');
   });
 
+  it('finds server-everything clean (exit 0)', async () => {
+    const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    const result = await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ clean: true, source: { steps: ['initialize', 'tools/list', 'ping', 'tools/call get-sum'] }, summary: { polluting_lines: 0 } });
+  });
+
   it('exits 0 for a clean server and 4 for one that cannot be reached', async () => {
     const clean = await runClean(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave']);
     expect(clean.exitCode).toBe(0);

@@ -72,6 +72,18 @@ describe('stdout scanner, one capture per kind', () => {
     expect(summary).toMatchObject({ lines: 2, messages: 1, bytes: 1448 });
   });
 
+  it("oversize: a capture with a line over the TS SDK's 10 MB buffer", async () => {
+    // Generated, not committed: an 11 MB fixture file would weigh on every clone.
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'toolrun-oversize-')), 'oversize.ndjson');
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"blob":"${'x'.repeat(11 * 1024 * 1024)}"}}`;
+    writeFileSync(path, `${LIST}\n${big}\n${LIST}\n`);
+    const { findings, summary } = await scanStream(createReadStream(path));
+    expect(findings).toEqual([{ line: 2, offset: LIST.length + 1, kind: 'oversize', severity: 'error', text: expect.stringMatching(/^\{"jsonrpc":"2\.0","id":1,"result":\{"blob":"x+…$/) }]);
+    expect(summary).toMatchObject({ lines: 3, messages: 2, pollutingLines: 1, bytes: LIST.length * 2 + big.length + 3 });
+  });
+
   it('goes on after every bad line, whatever the chunking', async () => {
     const bytes = Buffer.concat(['not-json', 'glued', 'empty', 'bom', 'crlf'].map((name) => readFileSync(capture(name))));
     const whole = new StdoutScanner();
