@@ -183,22 +183,26 @@ async function reportTools(connection: ServerConnection, options: DoctorOptions,
   }
   const counts: string[] = [`${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`];
   const data: Record<string, unknown> = { tools: connection.tools.length, tool_names: connection.tools.map((tool) => tool.name), findings };
-  if (connection.capabilities?.resources) {
+  // Resources and prompts are counted when offered, every page of them.
+  const client = connection.client;
+  const listings = [
+    { capability: 'resources', noun: 'resource', page: (cursor?: string) => client.listResources(cursor ? { cursor } : undefined, { timeout: options.timeoutMs }).then((r) => ({ count: r.resources.length, next: r.nextCursor })) },
+    { capability: 'prompts', noun: 'prompt', page: (cursor?: string) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: options.timeoutMs }).then((r) => ({ count: r.prompts.length, next: r.nextCursor })) },
+  ] as const;
+  for (const listing of listings) {
+    if (!connection.capabilities?.[listing.capability]) continue;
     try {
-      const { resources } = await connection.client.listResources(undefined, { timeout: options.timeoutMs });
-      counts.push(`${resources.length} resource${resources.length === 1 ? '' : 's'}`);
-      data.resources = resources.length;
+      let count = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await listing.page(cursor);
+        count += page.count;
+        cursor = page.next;
+      } while (cursor);
+      counts.push(`${count} ${listing.noun}${count === 1 ? '' : 's'}`);
+      data[listing.capability] = count;
     } catch (error) {
-      findings.push({ server: connection.name, tool: '(resources)', severity: 'warning', message: `resources/list failed: ${(error as Error).message}` });
-    }
-  }
-  if (connection.capabilities?.prompts) {
-    try {
-      const { prompts } = await connection.client.listPrompts(undefined, { timeout: options.timeoutMs });
-      counts.push(`${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`);
-      data.prompts = prompts.length;
-    } catch (error) {
-      findings.push({ server: connection.name, tool: '(prompts)', severity: 'warning', message: `prompts/list failed: ${(error as Error).message}` });
+      findings.push({ server: connection.name, tool: `(${listing.capability})`, severity: 'warning', message: `${listing.capability}/list failed: ${(error as Error).message}` });
     }
   }
   const details = findings.map((finding) => `${finding.severity === 'error' ? '✖' : '⚠'} ${finding.tool}: ${finding.message}`);
