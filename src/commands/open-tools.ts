@@ -32,10 +32,13 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     paramMappings: config.paramMappings,
     logger: cli.terminal,
   });
+  const failuresAmong = (names: string[]) =>
+    [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
   const connect = async (names = Object.keys(config.servers)) => {
     for (const name of names) assertServerExists(config, name);
+    // A server already asked for (connected or failed) is not started again.
     const pending = names.filter((name) => !registry.servers.has(name));
-    if (pending.length === 0) return [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
+    if (pending.length === 0) return failuresAmong(names);
     const [{ connectServers }, { formatConnectFailure }] = await Promise.all([import('../mcp/connect-servers.js'), import('../output/format-connect-failure.js')]);
     const { failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
@@ -48,7 +51,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
-    return failures;
+    return failuresAmong(names);
   };
   return { config, registry, executor, connect };
 }
