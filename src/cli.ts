@@ -22,7 +22,8 @@ const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: ExitCode.INTERRUPTED
 
 /**
  * Runs toolrun with `argv` (as process.argv: node, script, ...args) and resolves to the exit code.
- * Never calls process.exit itself, so tests can run it in-process.
+ * It calls process.exit only on SIGINT/SIGTERM, once every child is ended, so tests can run it
+ * in-process.
  */
 export async function runCli(argv: string[], options: RunCliOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
@@ -52,7 +53,12 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       onExit: (cleanup) => cleanups.push(cleanup),
     };
     const onSignal = (signal: NodeJS.Signals) => {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) {
+        // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of
+        // process-group.ts SIGKILLs every server process group that is still alive.
+        terminal.error(`✖ interrupted again (${signal}); killing servers`);
+        process.exit(signalExitCode ?? ExitCode.INTERRUPTED);
+      }
       terminal.error(`✖ interrupted (${signal}); stopping`);
       signalExitCode = SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED;
       abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
