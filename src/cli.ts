@@ -18,7 +18,7 @@ export interface RunCliOptions {
   stderr?: NodeJS.WriteStream;
 }
 
-const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: ExitCode.INTERRUPTED, SIGTERM: 143 };
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: ExitCode.INTERRUPTED, SIGTERM: 143, SIGHUP: 129 };
 
 /**
  * Runs toolrun with `argv` (as process.argv: node, script, ...args) and resolves to the exit code.
@@ -65,8 +65,10 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       // Children are ended before toolrun exits, whatever the command was doing.
       void runCleanups().finally(() => process.exit(SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED));
     };
+    // SIGHUP too: a closed terminal must not leave servers behind.
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
     try {
       exitCode = await action(cli);
     } catch (error) {
@@ -75,6 +77,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       await runCleanups();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
     }
   });
 

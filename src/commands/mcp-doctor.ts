@@ -51,7 +51,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
 
   const [{ runDoctor }, { formatDoctorReport }] = await Promise.all([import('../doctor/run-doctor.js'), import('../output/format-doctor-report.js')]);
   const localToolNames = opened.registry.list().filter((tool) => tool.source !== 'mcp').map((tool) => tool.definition.name);
-  const spinner = cli.terminal.animate ? (await import('ora')).default({ stream: cli.terminal.stderr, text: 'starting' }).start() : undefined;
+  const spinner = await cli.terminal.startSpinner('starting');
   cli.onExit(async () => {
     spinner?.stop();
   });
@@ -66,7 +66,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
         call,
         timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
         signal: cli.signal,
-        onStep: spinner ? (step) => (spinner.text = `${name}: ${step}`) : undefined,
+        onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,
       }),
     ),
   );

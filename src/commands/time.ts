@@ -55,7 +55,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
         // Validated once, before the first call: a bad argument exits 2 with nothing run.
         const prepared = await opened.executor.prepare(tool, args, { validate: options.validate });
         const iterations = options.iterations;
-        const progress = cli.terminal.animate ? (await import('ora')).default({ stream: cli.terminal.stderr, text: `0/${iterations} calls` }).start() : undefined;
+        const progress = await cli.terminal.startSpinner(`0/${iterations} calls`);
         cli.onExit(async () => {
           progress?.stop();
         });
@@ -70,7 +70,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
                 const now = Date.now();
                 if (now - lastUpdate > 100 || done === iterations) {
                   lastUpdate = now;
-                  progress.text = `${done}/${iterations} calls`;
+                  progress.update(`${done}/${iterations} calls`);
                 }
               }
             : undefined,

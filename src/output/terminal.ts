@@ -107,6 +107,29 @@ export class Terminal implements ExecutorLogger {
     for (const line of lines) this.#line(this.errStyle.dim(`[${server}] ${line}`));
   }
 
+  /**
+   * A spinner on stderr (ora), or undefined when there must be none (not a TTY, --json, CI,
+   * --quiet, or a terminal that reports no width). While it spins, stderr lines clear it first.
+   */
+  async startSpinner(text: string): Promise<Spinner | undefined> {
+    if (!this.animate || !(this.stderr.columns > 0)) return undefined;
+    const { default: ora } = await import('ora');
+    // discardStdin: false, so that stdin keeps its mode and Ctrl-C reaches toolrun's own handler.
+    const spinner = ora({ stream: this.stderr, text, discardStdin: false }).start();
+    this.#spinner = spinner;
+    return {
+      update: (next) => {
+        spinner.text = next;
+      },
+      stop: () => {
+        spinner.stop();
+        if (this.#spinner === spinner) this.#spinner = undefined;
+      },
+    };
+  }
+
+  #spinner: { clear(): unknown; render(): unknown } | undefined;
+
   /** Free-form stderr text (already styled by the caller). */
   note(text: string): void {
     if (!this.quiet) this.#line(text);
@@ -114,6 +137,12 @@ export class Terminal implements ExecutorLogger {
 
   #line(text: string): void {
     const line = text.endsWith('\n') ? text : `${text}\n`;
+    if (this.#spinner) {
+      this.#spinner.clear();
+      this.stderr.write(line);
+      this.#spinner.render();
+      return;
+    }
     if (this.#options.stderr || this.#stderrStreamInUse) return void this.stderr.write(line);
     try {
       // Straight to the descriptor: synchronous, so lines keep their order with what a child writes.
@@ -126,6 +155,11 @@ export class Terminal implements ExecutorLogger {
   }
 
   #stderrStreamInUse = false;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  stop(): void;
 }
 
 /** JSON for stdout: BigInt as strings; indented for people, compact for --json. */
