@@ -1,7 +1,7 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { ConfigError, ExitCode } from '../errors.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { NPX_DOWNLOAD, type ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { StdoutScanner } from '../scan/stdout-scanner.js';
@@ -26,7 +26,6 @@ export interface DoctorOptions {
 }
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
-const NPX_FETCH = /Need to install the following packages|npm (warn|WARN) exec|npx: installed/;
 
 /** Diagnoses one server step by step (SPEC §5). Never throws for the server's faults: they are findings. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -96,7 +95,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const initFinding = `answered in ${Math.round(live.timings.initializeMs)} ms · protocol ${live.protocolVersion ?? '?'} · ${server} · capabilities: ${capabilities.join(', ') || 'none'}`;
   const initData = { initialize_ms: live.timings.initializeMs, protocol_version: live.protocolVersion, server_info: live.serverInfo, capabilities: live.capabilities, attempt: live.attempt };
   if (live.attempt > 1) set('initialize', 'warn', `connected on attempt ${live.attempt} of ${options.config.retry.attempts}: flaky start · ${initFinding}`, { fix: 'make the server start reliably (see stderr), or keep retry.attempts high enough', data: initData });
-  else if (NPX_FETCH.test(stderrText())) set('initialize', 'warn', `${initFinding} · npx fetched the package first (cold cache)`, { fix: 'the first start is slow while npx downloads: install the package, or raise connectTimeoutMs', data: initData });
+  else if (NPX_DOWNLOAD.test(stderrText())) set('initialize', 'warn', `${initFinding} · npx fetched the package first (cold cache)`, { fix: 'the first start is slow while npx downloads: install the package, or raise connectTimeoutMs', data: initData });
   else set('initialize', 'ok', initFinding, { data: initData });
 
   // 4. tools

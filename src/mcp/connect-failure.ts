@@ -17,6 +17,9 @@ export interface ConnectFailure {
   pollution: string[];
 }
 
+/** npx announcing that it downloads the package: a slow first start, not a broken server. */
+export const NPX_DOWNLOAD = /Need to install the following packages|npm (warn|WARN) exec/;
+
 interface Signature {
   pattern: RegExp;
   check: (match: RegExpMatchArray) => string;
@@ -32,7 +35,7 @@ const SIGNATURES: Signature[] = [
   { pattern: /ModuleNotFoundError: No module named '([^']+)'/, check: (m) => `Python module '${m[1]}' is not installed in the server's environment (pip install ${m[1]}, or use the right venv)` },
   { pattern: /EACCES|permission denied/i, check: () => 'permission denied: check file permissions of the command and its files' },
   { pattern: /npm (ERR|error)! (code E404|404)/, check: () => 'npx could not find the package: check its name' },
-  { pattern: /Need to install the following packages|npm (warn|WARN) exec/, check: () => 'npx is downloading the package first (cold cache): the first start is slow; install the package, or raise connectTimeoutMs' },
+  { pattern: NPX_DOWNLOAD, check: () => 'npx is downloading the package first (cold cache): the first start is slow; install the package, or raise connectTimeoutMs' },
   { pattern: /\b(401|403)\b|Unauthorized|Forbidden/, check: () => 'the server refused the credentials: check the Authorization header in "headers" (and the ${VAR} it uses)' },
 ];
 
