@@ -8,9 +8,10 @@ export class ToolTimeoutError extends Error {
 }
 
 /**
- * Runs `task` with a deadline. At the deadline the context's signal is aborted (MCP calls send
- * notifications/cancelled, worker threads are terminated) and the promise rejects at once, without
- * waiting for a tool that ignores the signal. An outer signal (Ctrl-C) aborts the same way.
+ * Runs `task` with a deadline. At the deadline the context's signal is aborted (worker threads are
+ * terminated) and the promise rejects at once, without waiting for a tool that ignores the signal.
+ * An outer signal (Ctrl-C) aborts the same way. MCP tools do not come here: the SDK's own request
+ * timeout enforces their deadline (see mcp-tool-runner.ts).
  */
 export async function runWithTimeout<T>(task: (context: ToolCallContext) => Promise<T>, timeoutMs: number, outerSignal?: AbortSignal): Promise<T> {
   const controller = new AbortController();

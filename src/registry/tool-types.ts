@@ -14,7 +14,10 @@ export interface ToolDefinition {
 }
 
 export interface ToolCallContext {
-  /** Aborted when the call times out or the user interrupts; tools that can cancel should. */
+  /**
+   * Aborted when the user interrupts and, for tools without enforcesTimeout, at the deadline;
+   * tools that can cancel should. Absent when nothing can abort the call.
+   */
   signal?: AbortSignal;
   /** The time this call is allowed, for tools that run elsewhere and must be told. */
   timeoutMs: number;

@@ -40,5 +40,3 @@ export const BUILTIN_TOOLS: Record<string, BuiltinTool> = {
     validator: adaptValidator(generatedValidators.echo),
   },
 };
-
-export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS);
