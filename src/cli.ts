@@ -35,10 +35,14 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   const cleanups: Array<() => Promise<void>> = [];
   const abort = new AbortController();
 
-  const runCleanups = async () => {
-    const pending = cleanups.splice(0).reverse();
-    await Promise.allSettled(pending.map((cleanup) => cleanup()));
-  };
+  // One run of the cleanups, whoever asks first (the command's finally, or a signal): the other waits for it.
+  let cleanupRun: Promise<void> | undefined;
+  const runCleanups = () =>
+    (cleanupRun ??= (async () => {
+      const pending = cleanups.splice(0).reverse();
+      await Promise.allSettled(pending.map((cleanup) => cleanup()));
+    })());
+  let signalShutdown: Promise<void> | undefined;
 
   const program = buildProgram(stdout, stderr, async (action: CommandAction) => {
     const globals = readGlobals(program);
@@ -55,15 +59,21 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     const onSignal = (signal: NodeJS.Signals) => {
       if (abort.signal.aborted) {
         // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of
-        // process-group.ts SIGKILLs every server process group that is still alive.
+        // process-group.ts SIGKILLs every server (and its descendants) that is still alive.
         terminal.error(`✖ interrupted again (${signal}); killing servers`);
         process.exit(signalExitCode ?? ExitCode.INTERRUPTED);
       }
       terminal.error(`✖ interrupted (${signal}); stopping`);
       signalExitCode = SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED;
       abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
-      // Children are ended before toolrun exits, whatever the command was doing.
-      void runCleanups().finally(() => process.exit(SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED));
+      // The same polite ladder as on success (stdin closed, SIGTERM, SIGKILL after the grace), for
+      // every server toolrun started, a connection still being made included (SPEC §8). Then exit,
+      // even if the command itself is stuck.
+      signalShutdown = (async () => {
+        const { shutdownAllServers } = await import('./mcp/process-group.js');
+        await Promise.allSettled([runCleanups(), shutdownAllServers()]);
+      })();
+      void signalShutdown.finally(() => process.exit(signalExitCode ?? ExitCode.INTERRUPTED));
     };
     // SIGHUP too: a closed terminal must not leave servers behind.
     process.on('SIGINT', onSignal);
@@ -75,6 +85,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       exitCode = await reportError(error, terminal, globals.json);
     } finally {
       await runCleanups();
+      // Interrupted: toolrun's exit must not cut the servers' shutdown short (its exit hook SIGKILLs).
+      if (signalShutdown) await signalShutdown;
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);

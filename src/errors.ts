@@ -28,10 +28,13 @@ export type ErrorKind =
  */
 export class ToolrunError extends Error {
   readonly kind: ErrorKind;
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+  /** Supporting lines shown under the message (a dead server's stderr tail), never part of it. */
+  readonly details: string[];
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; details?: string[] }) {
     super(message, options);
     this.name = 'ToolrunError';
     this.kind = kind;
+    this.details = options?.details ?? [];
   }
 }
 

@@ -65,6 +65,9 @@ Examples:
           terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
         } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
         else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
+        if (!cli.globals.json && !envelope.success && envelope.server_stderr) {
+          terminal.note(`  MCP server stderr (last ${envelope.server_stderr.length} line${envelope.server_stderr.length === 1 ? '' : 's'}):\n${envelope.server_stderr.map((line) => `    ${line}`).join('\n')}`);
+        }
         return envelope.success ? ExitCode.OK : exitCodeForKind(envelope.error_kind);
       }),
     );

@@ -3,6 +3,7 @@ import { parseArgWords } from '../args/parse-tool-args.js';
 import { ExitCode } from '../errors.js';
 import { formatTimingReport, type TimingReport } from '../output/format-timing-report.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import { computeStats } from '../timing/latency-stats.js';
 import { runTimedCalls } from '../timing/run-timed-calls.js';
 import type { CommandRunner } from './cli-context.js';
@@ -60,11 +61,14 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
           progress?.stop();
         });
         let lastUpdate = 0;
+        const serverStatus = tool.server ? opened.registry.servers.get(tool.server) : undefined;
+        const connection = serverStatus?.status === 'connected' ? serverStatus.connection : undefined;
         const result = await runTimedCalls(opened.executor, prepared, {
           iterations,
           warmup: options.warmup,
           concurrency: options.concurrency,
           signal: cli.signal,
+          isFatal: connection ? () => isConnectionLost(connection) : undefined,
           onProgress: progress
             ? (done) => {
                 const now = Date.now();
@@ -76,7 +80,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
             : undefined,
         });
         progress?.stop();
-        const status = tool.server ? opened.registry.servers.get(tool.server) : undefined;
+        const status = serverStatus;
         const report: TimingReport = {
           tool: tool.definition.name,
           source: tool.source,
@@ -87,6 +91,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
           concurrency: options.concurrency,
           stats: computeStats(result.durations, result.errorCount, result.wallMs),
           errors: result.errors,
+          ...(result.stoppedBy ? { stopped: `stopped after ${result.calls} of ${iterations} calls: ${result.stoppedBy}` } : {}),
           durations_ms: result.durations.map((ms) => Math.round(ms * 1000) / 1000),
           slow_tool_ms: opened.executor.slowToolMs,
           ...(options.maxP95 !== undefined ? { max_p95: options.maxP95 } : {}),

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_INSTALL_TIMEOUT_MS,
   DEFAULT_PARAM_MAPPINGS,
   DEFAULT_RETRY,
   DEFAULT_SLOW_TOOL_MS,
@@ -43,6 +44,7 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
     timeoutMs: DEFAULT_TIMEOUT_MS,
     slowToolMs: DEFAULT_SLOW_TOOL_MS,
     connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+    installTimeoutMs: DEFAULT_INSTALL_TIMEOUT_MS,
   };
   if (!isObject(raw)) {
     report('$', `the top level must be an object, found ${typeName(raw)}`);
@@ -82,6 +84,7 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
   config.timeoutMs = positiveInteger(raw.timeoutMs, 'timeoutMs') ?? config.timeoutMs;
   config.slowToolMs = positiveInteger(raw.slowToolMs, 'slowToolMs', { allowZero: true }) ?? config.slowToolMs;
   config.connectTimeoutMs = positiveInteger(raw.connectTimeoutMs, 'connectTimeoutMs') ?? config.connectTimeoutMs;
+  config.installTimeoutMs = positiveInteger(raw.installTimeoutMs, 'installTimeoutMs') ?? config.installTimeoutMs;
 
   if (raw.retry !== undefined) {
     if (!isObject(raw.retry)) report('retry', `must be an object like {"attempts": 3, "baseDelayMs": 2000}, found ${typeName(raw.retry)}`);
@@ -174,7 +177,8 @@ function checkServer(name: string, entry: unknown, path: string, helpers: CheckH
       });
   }
   const cwd = optionalString(entry.cwd, `${path}.cwd`);
-  return { transport: 'stdio', name, command, args, env: stringMap(entry.env, `${path}.env`), cwd: cwd ?? baseDir, hint, connectTimeoutMs };
+  const installTimeoutMs = positiveInteger(entry.installTimeoutMs, `${path}.installTimeoutMs`);
+  return { transport: 'stdio', name, command, args, env: stringMap(entry.env, `${path}.env`), cwd: cwd ?? baseDir, hint, connectTimeoutMs, installTimeoutMs };
 }
 
 function checkTool(entry: unknown, path: string, report: CheckHelpers['report'], baseDir: string): ConfiguredTool | undefined {

@@ -16,6 +16,8 @@ export interface RawStdioServer {
   cwd?: string;
   hint?: string;
   connectTimeoutMs?: number;
+  /** How long an npx-style runner may spend installing the package before the server runs. */
+  installTimeoutMs?: number;
 }
 
 export interface RawRemoteServer {
@@ -54,12 +56,15 @@ export interface ToolrunConfig {
   timeoutMs: number;
   slowToolMs: number;
   connectTimeoutMs: number;
+  installTimeoutMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_SLOW_TOOL_MS = 1000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** SPEC §8: a cold npx cache may take minutes on a slow network; killing it mid-install corrupts the cache. */
+export const DEFAULT_INSTALL_TIMEOUT_MS = 120_000;
 
 /** The seed's static mapping for the Z-Wave tool; config `paramMappings` add to it and win. */
 export const DEFAULT_PARAM_MAPPINGS: Record<string, Record<string, string>> = {

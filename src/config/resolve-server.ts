@@ -12,6 +12,7 @@ export interface StdioServerSpec {
   cwd: string;
   hint?: string;
   connectTimeoutMs: number;
+  installTimeoutMs: number;
 }
 
 export interface RemoteServerSpec {
@@ -42,6 +43,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       cwd: isAbsolute(cwd) ? cwd : resolve(config.baseDir, cwd),
       hint: raw.hint,
       connectTimeoutMs,
+      installTimeoutMs: raw.installTimeoutMs ?? config.installTimeoutMs,
     };
   }
   return {

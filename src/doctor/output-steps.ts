@@ -1,12 +1,10 @@
 import type { ServerSpec } from '../config/resolve-server.js';
-import { inferChecks } from '../mcp/connect-failure.js';
+import { ERROR_LIKE_LINE } from '../mcp/stderr-log.js';
 import { FIX_ADVICE, KIND_INFO } from '../scan/finding-kinds.js';
 import type { StdoutScanner } from '../scan/stdout-scanner.js';
 import type { SetStep } from './set-step.js';
 
 /** Steps 5 and 6 of doctor: what the server wrote to stdout (the pollution scan) and to stderr. */
-
-const ERROR_LINE = /\b(error|exception|traceback|fatal|panic|ECONNREFUSED|EADDRINUSE|ENOENT|cannot find|failed|denied)\b/i;
 
 export function reportStdout(spec: ServerSpec, scanner: StdoutScanner, set: SetStep): void {
   if (spec.transport !== 'stdio') return set('stdout', 'skip', 'remote server: no stdout to check');
@@ -24,15 +22,23 @@ export function reportStdout(spec: ServerSpec, scanner: StdoutScanner, set: SetS
   set('stdout', 'ok', `${lines} line${lines === 1 ? '' : 's'}, all JSON-RPC`, { data });
 }
 
-export function reportStderr(spec: ServerSpec, stderrLines: string[], set: SetStep): void {
-  if (spec.transport !== 'stdio') return set('stderr', 'skip', 'remote server: no stderr to read');
-  const marked = stderrLines.map((line) => (ERROR_LINE.test(line) ? `! ${line}` : `  ${line}`));
-  const errorLines = stderrLines.filter((line) => ERROR_LINE.test(line));
-  const checks = inferChecks(stderrLines.join('\n'));
-  const data = { lines: stderrLines, error_lines: errorLines.length };
-  if (stderrLines.length === 0) return set('stderr', 'ok', 'nothing written', { data });
-  const count = `${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}`;
-  if (errorLines.length > 0) return set('stderr', 'warn', `${count}, ${errorLines.length} error-like (marked !)`, { details: marked, fix: checks.join('; ') || undefined, data });
-  set('stderr', 'ok', `${count}, no errors`, { details: marked, data });
+/** What doctor knows of a server's stderr: every line counted and matched, the tail to show. */
+export interface StderrSummary {
+  /** The last lines, shortened for display. */
+  tail: string[];
+  lineCount: number;
+  errorLikeCount: number;
+  /** Fixes for the causes the cause table found in any line. */
+  fixes: string[];
 }
 
+export function reportStderr(spec: ServerSpec, summary: StderrSummary, set: SetStep): void {
+  if (spec.transport !== 'stdio') return set('stderr', 'skip', 'remote server: no stderr to read');
+  const { tail, lineCount, errorLikeCount, fixes } = summary;
+  const marked = tail.map((line) => (ERROR_LIKE_LINE.test(line) ? `! ${line}` : `  ${line}`));
+  const data = { lines: tail, line_count: lineCount, error_lines: errorLikeCount };
+  if (lineCount === 0) return set('stderr', 'ok', 'nothing written', { data });
+  const count = `${lineCount} line${lineCount === 1 ? '' : 's'}${tail.length < lineCount ? ` (the last ${tail.length} shown)` : ''}`;
+  if (errorLikeCount > 0 || fixes.length > 0) return set('stderr', 'warn', `${count}, ${errorLikeCount} error-like (marked ! where shown)`, { details: marked, fix: fixes.join('; ') || undefined, data });
+  set('stderr', 'ok', `${count}, no errors`, { details: marked, data });
+}

@@ -1,7 +1,7 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { ConfigError, ExitCode } from '../errors.js';
-import { NPX_DOWNLOAD, type ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { StdoutScanner } from '../scan/stdout-scanner.js';
@@ -77,12 +77,11 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set('latency', 'skip', 'not run: no connection');
     set('shutdown', 'skip', failure.exit ? 'the process had already exited' : 'not run: no connection');
     reportStdout(spec, scanner, set);
-    reportStderr(spec, failure.stderrLines, set);
+    reportStderr(spec, { tail: failure.stderrLines, lineCount: failure.stderrLineCount, errorLikeCount: failure.stderrErrorLikeCount, fixes: [] }, set);
     return finish(ExitCode.UNREACHABLE);
   }
 
   const live = connection!;
-  const stderrText = () => live.stdio?.stderrTail.text() ?? '';
   set(
     'spawn',
     'ok',
@@ -95,7 +94,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const initFinding = `answered in ${Math.round(live.timings.initializeMs)} ms · protocol ${live.protocolVersion ?? '?'} · ${server} · capabilities: ${capabilities.join(', ') || 'none'}`;
   const initData = { initialize_ms: live.timings.initializeMs, protocol_version: live.protocolVersion, server_info: live.serverInfo, capabilities: live.capabilities, attempt: live.attempt };
   if (live.attempt > 1) set('initialize', 'warn', `connected on attempt ${live.attempt} of ${options.config.retry.attempts}: flaky start · ${initFinding}`, { fix: 'make the server start reliably (see stderr), or keep retry.attempts high enough', data: initData });
-  else if (NPX_DOWNLOAD.test(stderrText())) set('initialize', 'warn', `${initFinding} · npx fetched the package first (cold cache)`, { fix: 'the first start is slow while npx downloads: install the package, or raise connectTimeoutMs', data: initData });
+  else if (live.installed) set('initialize', 'ok', `${initFinding} · the package runner installed the package first (cold cache; not counted against connectTimeoutMs)`, { data: initData });
   else set('initialize', 'ok', initFinding, { data: initData });
 
   // 4. tools
@@ -111,19 +110,35 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const shutdownStarted = performance.now();
   const outcome = await live.close();
   const shutdownMs = Math.round(performance.now() - shutdownStarted);
+  const leftBehind = live.stdio?.leftBehind ?? [];
+  const shutdownData = { outcome, shutdown_ms: shutdownMs, left_behind: leftBehind.map(({ pid, command }) => ({ pid, command })) };
   if (spec.transport !== 'stdio') set('shutdown', 'skip', 'remote server: the session was closed; nothing to stop');
-  else if (outcome === 'stdin-closed') set('shutdown', 'ok', `exited when its stdin closed (${shutdownMs} ms)`, { data: { outcome, shutdown_ms: shutdownMs } });
-  else if (outcome === 'SIGTERM') set('shutdown', 'warn', `did not exit when its stdin closed; ended by SIGTERM (${shutdownMs} ms)`, { fix: 'exit when stdin closes (clients close stdin first, then wait)', data: { outcome, shutdown_ms: shutdownMs } });
-  else if (outcome === 'SIGKILL') set('shutdown', 'fail', `ignored stdin close and SIGTERM; needed SIGKILL (${shutdownMs} ms)`, { fix: 'exit on stdin close, and do not ignore SIGTERM: clients kill servers that linger', data: { outcome, shutdown_ms: shutdownMs } });
-  else set('shutdown', 'fail', `the process exited by itself during the session${live.stdio?.exitInfo ? ` (code ${live.stdio.exitInfo.code}, signal ${live.stdio.exitInfo.signal})` : ''}`, { fix: 'see stderr: the server crashed while it was being used', data: { outcome } });
+  else if (leftBehind.length > 0) {
+    const listed = leftBehind.slice(0, 3).map(({ pid, command }) => `pid ${pid} (${command.slice(0, 80)})`).join(', ');
+    set('shutdown', 'fail', `${describeOutcome(outcome, shutdownMs)}, but left ${leftBehind.length} process${leftBehind.length === 1 ? '' : 'es'} running: ${listed}; toolrun ended ${leftBehind.length === 1 ? 'it' : 'them'}`, {
+      fix: 'end every child process when the server exits: a detached (setsid) helper outlives the server in other clients',
+      data: shutdownData,
+    });
+  } else if (outcome === 'stdin-closed') set('shutdown', 'ok', describeOutcome(outcome, shutdownMs), { data: shutdownData });
+  else if (outcome === 'SIGTERM') set('shutdown', 'warn', describeOutcome(outcome, shutdownMs), { fix: 'exit when stdin closes (clients close stdin first, then wait)', data: shutdownData });
+  else if (outcome === 'SIGKILL') set('shutdown', 'fail', describeOutcome(outcome, shutdownMs), { fix: 'exit on stdin close, and do not ignore SIGTERM: clients kill servers that linger', data: shutdownData });
+  else set('shutdown', 'fail', `the process exited by itself during the session${live.stdio?.exitInfo ? ` (code ${live.stdio.exitInfo.code}, signal ${live.stdio.exitInfo.signal})` : ''}`, { fix: 'see stderr: the server crashed while it was being used', data: shutdownData });
 
   // 5 + 6. stdout and stderr, now that the process is gone and every line was seen
   options.onStep?.('stdout');
   reportStdout(spec, scanner, set);
-  reportStderr(spec, live.stdio?.stderrTail.lastLines(20) ?? [], set);
+  const stderr = live.stdio?.stderr;
+  reportStderr(spec, { tail: stderr?.lastLines(20) ?? [], lineCount: stderr?.lineCount ?? 0, errorLikeCount: stderr?.errorLikeCount ?? 0, fixes: [...(stderr?.causes.values() ?? [])].map((cause) => cause.fix) }, set);
   return finish();
 }
 
+
+function describeOutcome(outcome: string | undefined, ms: number): string {
+  if (outcome === 'SIGTERM') return `did not exit when its stdin closed; ended by SIGTERM (${ms} ms)`;
+  if (outcome === 'SIGKILL') return `ignored stdin close and SIGTERM; needed SIGKILL (${ms} ms)`;
+  if (outcome === 'stdin-closed') return `exited when its stdin closed (${ms} ms)`;
+  return 'had already exited';
+}
 
 function buildReport(server: string, transport: string, steps: Map<DoctorStepId, DoctorStep>, startedAt: number, forcedExit?: number): DoctorReport {
   const ordered = STEP_ORDER.map((id) => steps.get(id) ?? { id, status: 'skip' as const, finding: 'not run', details: [], data: {} });

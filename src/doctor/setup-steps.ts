@@ -38,14 +38,13 @@ function collectVariables(raw: DoctorOptions['config']['servers'][string]): stri
 
 export function reportConnectFailure(spec: ServerSpec, failure: ConnectFailure, attemptsText: string, set: SetStep): void {
   const fix = failure.checks.join('; ') || undefined;
-  const data = { attempts: failure.attempts, exit: failure.exit ?? null, reason: failure.reason };
-  const notStarted = /^(command not found|command not executable|working directory|could not start)/.test(failure.reason);
-  if (notStarted) {
+  const data = { attempts: failure.attempts, exit: failure.exit ?? null, reason: failure.reason, cause: failure.causeId, retryable: failure.retryable };
+  if (failure.phase === 'spawn') {
     set('spawn', 'fail', failure.reason, { fix, data });
     set('initialize', 'skip', 'not run: the process did not start');
   } else if (failure.exit && spec.transport === 'stdio') {
-    const how = failure.exit.signal ? `killed by ${failure.exit.signal}` : `exited with code ${failure.exit.code}`;
-    set('spawn', 'fail', `the process started, then ${how} before answering initialize (attempt ${attemptsText})`, { fix, data });
+    // The same Reason line as exec's failure box and mcp list --check.
+    set('spawn', 'fail', `the process started, then failed: ${failure.reason} (attempt ${attemptsText})`, { fix, data });
     set('initialize', 'skip', 'not reached: the process exited');
   } else {
     set('spawn', spec.transport === 'stdio' ? 'ok' : 'fail', spec.transport === 'stdio' ? 'process started' : failure.reason, spec.transport === 'stdio' ? {} : { fix, data });

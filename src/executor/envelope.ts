@@ -20,6 +20,8 @@ export interface FailureEnvelope extends EnvelopeBase {
   error_kind: ErrorKind;
   /** With `raw`: the tool's own error result (an MCP result with isError: true). */
   result?: unknown;
+  /** The server died during the call: the last lines of its stderr (the evidence). */
+  server_stderr?: string[];
 }
 
 /** What `executor.execute()` returns for every outcome; it never throws for a tool's failure. */

@@ -133,6 +133,7 @@ export class ToolExecutor {
       execution_time_ms: elapsedMs(startedAt),
       ...(tool ? origin(tool) : {}),
       ...(options.raw && error instanceof ToolReportedError ? { result: error.raw } : {}),
+      ...(error instanceof ToolrunError && error.details.length > 0 ? { server_stderr: error.details } : {}),
     };
     if (!options.silent) this.#afterCall(envelope);
     return envelope;

@@ -1,10 +1,14 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerSpec, ServerSpec, StdioServerSpec } from '../config/resolve-server.js';
+import { AttemptDeadline } from './attempt-deadline.js';
+import { classifyAttempt, type AttemptPhase } from './classify-attempt.js';
+import type { Cause } from './failure-causes.js';
 import type { RawLine } from './line-splitter.js';
+import { detectPackageRunner, listNpxCache, npxCacheFolder, packageNameOf, readRunnerPhase, removeHalfInstalledPackage, type PackageRunner } from './package-runner.js';
 import { createRemoteTransport, suggestsSseFallback } from './remote-transport.js';
 import type { ServerConnection } from './server-connection.js';
-import { StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
+import { SpawnError, StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
 import { readVersion } from '../version.js';
 
 export interface ConnectHooks {
@@ -12,22 +16,32 @@ export interface ConnectHooks {
   onStderr?: (server: string, chunk: Buffer) => void;
   onStdoutLine?: (server: string, line: RawLine) => void;
   onStdoutChunk?: (server: string, chunk: Buffer) => void;
+  /** An npx-style runner is still installing the package (said once per attempt, after a second). */
+  onInstalling?: (server: string, runner: PackageRunner) => void;
+  /** toolrun had to end a runner mid-install and removed what it left in the npx cache. */
+  onCacheRepaired?: (server: string, folders: string[]) => void;
   shutdownGraceMs?: number;
+  /** Ctrl-C: ends the attempt at once, the server politely. */
+  signal?: AbortSignal;
 }
 
-/** Thrown by one failed attempt; carries what connect-with-retry needs to explain it. */
+/** Thrown by one failed attempt, classified once (classify-attempt.ts): the cause says what to do. */
 export class AttemptError extends Error {
   /** How the process had exited when the attempt failed; undefined if toolrun had to end it. */
   readonly exit: ExitInfo | undefined;
   constructor(
-    message: string,
-    readonly retryable: boolean,
+    readonly failureCause: Cause,
+    readonly phase: AttemptPhase,
     readonly stdio?: StdioTapTransport,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(failureCause.reason, options);
     this.name = 'AttemptError';
     this.exit = stdio?.exitInfo;
+  }
+
+  get retryable(): boolean {
+    return this.failureCause.retryable;
   }
 }
 
@@ -38,64 +52,106 @@ export async function connectOnce(spec: ServerSpec, hooks: ConnectHooks = {}): P
   if (spec.transport === 'stdio') return connectStdio(spec, hooks);
   if (spec.transport === 'auto') {
     try {
-      return await connectRemote(spec, 'http');
+      return await connectRemote(spec, 'http', hooks);
     } catch (error) {
       if (!(error instanceof AttemptError) || !suggestsSseFallback(error.cause)) throw error;
-      return connectRemote(spec, 'sse');
+      return connectRemote(spec, 'sse', hooks);
     }
   }
-  return connectRemote(spec, spec.transport);
+  return connectRemote(spec, spec.transport, hooks);
 }
 
 async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise<ServerConnection> {
   const startedAt = performance.now();
+  const runner = detectPackageRunner(spec.command, spec.args);
+  const env = { ...process.env, ...spec.env };
+  const cacheRepair = runner?.kind === 'npm' ? prepareCacheRepair(runner, env, spec.name, hooks) : undefined;
   const transport = new StdioTapTransport({
     command: spec.command,
     args: spec.args,
     cwd: spec.cwd,
     // The parent's whole environment plus the server's own: HTTPS_PROXY, NODE_EXTRA_CA_CERTS and
     // friends reach the server (the SDK passes only six variables).
-    env: { ...process.env, ...spec.env },
+    env,
     onPollution: hooks.onPollution && ((line, reason) => hooks.onPollution!(spec.name, line, reason)),
     onStderr: hooks.onStderr && ((chunk) => hooks.onStderr!(spec.name, chunk)),
     onStdoutLine: hooks.onStdoutLine && ((line) => hooks.onStdoutLine!(spec.name, line)),
     onStdoutChunk: hooks.onStdoutChunk && ((chunk) => hooks.onStdoutChunk!(spec.name, chunk)),
     shutdownGraceMs: hooks.shutdownGraceMs,
+    causeContext: { packageName: runner?.packageSpec },
+    shutdownHooks: cacheRepair && { before: () => cacheRepair.noteShutdownStart(transport.exitInfo ? undefined : transport.pid), after: () => cacheRepair.repairIfNeeded() },
   });
-  const connection = await initialize(spec, transport, 'stdio', startedAt, transport);
+  const deadline = new AttemptDeadline({
+    connectTimeoutMs: spec.connectTimeoutMs,
+    installTimeoutMs: spec.installTimeoutMs,
+    outer: hooks.signal,
+    runner: runner && { info: runner, pid: () => transport.pid },
+    onInstalling: (info) => hooks.onInstalling?.(spec.name, info),
+  });
+  transport.stderr.onCause = (cause) => deadline.noteCause(cause);
+  const connection = await initialize(spec, transport, 'stdio', startedAt, transport, deadline, runner);
+  // It answered: whatever the runner installed is complete.
+  cacheRepair?.forget();
   connection.timings.spawnMs = round((transport.spawnedAt ?? startedAt) - startedAt);
   return connection;
 }
 
-async function connectRemote(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<ServerConnection> {
+async function connectRemote(spec: RemoteServerSpec, kind: 'http' | 'sse', hooks: ConnectHooks): Promise<ServerConnection> {
   const startedAt = performance.now();
   const transport = await createRemoteTransport(spec, kind);
-  return initialize(spec, transport, kind, startedAt, undefined);
+  const deadline = new AttemptDeadline({ connectTimeoutMs: spec.connectTimeoutMs, installTimeoutMs: 0, outer: hooks.signal });
+  return initialize(spec, transport, kind, startedAt, undefined, deadline, undefined);
 }
 
-async function initialize(spec: ServerSpec, transport: Transport, kind: ServerConnection['transportKind'], startedAt: number, stdio: StdioTapTransport | undefined): Promise<ServerConnection> {
+async function initialize(
+  spec: ServerSpec,
+  transport: Transport,
+  kind: ServerConnection['transportKind'],
+  startedAt: number,
+  stdio: StdioTapTransport | undefined,
+  deadline: AttemptDeadline,
+  runner: PackageRunner | undefined,
+): Promise<ServerConnection> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {} });
   // The SDK reports transport-level trouble here; toolrun reports it through the attempt's outcome.
   client.onerror = () => {};
-  const timeout = spec.connectTimeoutMs;
-  try {
-    await client.connect(transport, { timeout });
-  } catch (error) {
-    // Described before closing: closing a hung server gives it an exit signal that is toolrun's doing.
-    const attemptError = new AttemptError(describeInitializeFailure(error, stdio, timeout, spec), isRetryable(error, stdio), stdio, { cause: error });
-    await closeQuietly(client, stdio);
+  const fail = async (error: unknown, phase: AttemptPhase): Promise<never> => {
+    deadline.dispose();
+    if (deadline.stop?.kind === 'interrupted') {
+      await closeQuietly(client, stdio, undefined);
+      throw deadline.stop.reason;
+    }
+    // Classified before closing: closing a hung server gives it an exit signal that is toolrun's doing.
+    const failureCause = classifyAttempt({
+      phase: error instanceof SpawnError ? 'spawn' : deadline.stop?.kind === 'install-timeout' ? 'install' : phase,
+      error,
+      stop: deadline.stop,
+      exit: stdio?.exitInfo,
+      stderrCauses: stdio ? [...stdio.stderr.causes.values()] : [],
+      url: stdio ? undefined : (spec as RemoteServerSpec).url,
+      runner,
+    });
+    const attemptError = new AttemptError(failureCause, error instanceof SpawnError ? 'spawn' : phase, stdio, { cause: error });
+    // A runner still installing gets the full grace: its cache must not be cut mid-write.
+    await closeQuietly(client, stdio, deadline.sawInstall ? undefined : FAILED_ATTEMPT_GRACE_MS);
     throw attemptError;
+  };
+  if (stdio) stdio.closeOnRequest = false;
+  try {
+    await client.connect(transport, { signal: deadline.signal, timeout: deadline.backstopMs });
+  } catch (error) {
+    return fail(error, 'initialize');
   }
   const initializedAt = performance.now();
   let tools: ListToolsResult['tools'] = [];
   try {
-    if (client.getServerCapabilities()?.tools) tools = await listAllTools(client, timeout);
+    if (client.getServerCapabilities()?.tools) tools = await listAllTools(client, deadline.signal, spec.connectTimeoutMs);
   } catch (error) {
-    const attemptError = new AttemptError(`tools/list failed: ${describeError(error, stdio, timeout, 'tools/list')}`, true, stdio, { cause: error });
-    await closeQuietly(client, stdio);
-    throw attemptError;
+    return fail(error, 'tools/list');
   }
+  deadline.dispose();
+  if (stdio) stdio.closeOnRequest = true;
   const listedAt = performance.now();
   return {
     name: spec.name,
@@ -109,6 +165,7 @@ async function initialize(spec: ServerSpec, transport: Transport, kind: ServerCo
     capabilities: client.getServerCapabilities(),
     instructions: client.getInstructions(),
     tools,
+    installed: deadline.sawInstall,
     timings: { initializeMs: round(initializedAt - startedAt), listToolsMs: round(listedAt - initializedAt), totalMs: round(listedAt - startedAt) },
     attempt: 1,
     close: async () => {
@@ -119,57 +176,47 @@ async function initialize(spec: ServerSpec, transport: Transport, kind: ServerCo
   };
 }
 
-async function listAllTools(client: import('@modelcontextprotocol/sdk/client/index.js').Client, timeout: number): Promise<ListToolsResult['tools']> {
+async function listAllTools(client: import('@modelcontextprotocol/sdk/client/index.js').Client, signal: AbortSignal, timeout: number): Promise<ListToolsResult['tools']> {
   const tools: ListToolsResult['tools'] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout });
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
 }
 
-async function closeQuietly(client: { close(): Promise<void> }, stdio: StdioTapTransport | undefined): Promise<void> {
+async function closeQuietly(client: { close(): Promise<void> }, stdio: StdioTapTransport | undefined, graceMs: number | undefined): Promise<void> {
   // A failed attempt is followed by a retry or an error message: no need to wait long for it.
-  if (stdio) await stdio.shutdown(FAILED_ATTEMPT_GRACE_MS).catch(() => {});
+  if (stdio) await stdio.shutdown(graceMs).catch(() => {});
   await client.close().catch(() => {});
 }
 
-function describeInitializeFailure(error: unknown, stdio: StdioTapTransport | undefined, timeout: number, spec: ServerSpec): string {
-  if ((error as { name?: string })?.name === 'SpawnError') return (error as Error).message;
-  if (!stdio && isConnectionRefused(error)) return `connection refused at ${(spec as RemoteServerSpec).url}: is the server running?`;
-  return describeError(error, stdio, timeout, 'initialize');
-}
-
-function describeError(error: unknown, stdio: StdioTapTransport | undefined, timeout: number, request: string): string {
-  const exit = stdio?.exitInfo;
-  if (exit) {
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    return `server ${how} before answering ${request}`;
-  }
-  const message = oneLine((error as Error)?.message ?? String(error));
-  if (/timed out|RequestTimeout|-32001/i.test(message)) return `no answer to ${request} within ${timeout} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`;
-  if (/Connection closed/i.test(message)) return `the connection closed before ${request} was answered`;
-  return message.replace(/^MCP error -?\d+: /, '');
-}
-
-function isRetryable(error: unknown, stdio: StdioTapTransport | undefined): boolean {
-  const code = (error as { code?: string })?.code;
-  if ((error as { name?: string })?.name === 'SpawnError') return code !== 'ENOENT' && code !== 'ENOCWD' && code !== 'EACCES';
-  if (/protocol version is not supported/i.test((error as Error)?.message ?? '')) return false;
-  return stdio !== undefined || !/\b(401|403)\b/.test((error as Error)?.message ?? '');
-}
-
-function isConnectionRefused(error: unknown): boolean {
-  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
-  return /ECONNREFUSED|fetch failed/i.test(text);
-}
-
-/** Error texts can carry a whole HTML error page: keep one readable line. */
-function oneLine(text: string): string {
-  const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+/**
+ * npx keeps each package in `_npx/<hash>`; a runner ended mid-install leaves that folder half-written
+ * and breaks the next `npx` of the package for every client. When toolrun has to end a runner that
+ * is still installing (Ctrl-C, the install timeout), it removes the folder this install created.
+ */
+function prepareCacheRepair(runner: PackageRunner, env: NodeJS.ProcessEnv, server: string, hooks: ConnectHooks) {
+  const folder = npxCacheFolder(env);
+  const before = listNpxCache(folder);
+  let endedMidInstall = false;
+  let answered = false;
+  return {
+    forget: () => {
+      answered = true;
+    },
+    /** `pid` of a runner still alive when its shutdown starts. */
+    noteShutdownStart: (pid: number | undefined) => {
+      endedMidInstall = !answered && pid !== undefined && readRunnerPhase(runner, pid) === 'installing';
+    },
+    repairIfNeeded: () => {
+      if (!endedMidInstall) return;
+      const removed = removeHalfInstalledPackage(folder, before, packageNameOf(runner.packageSpec));
+      if (removed.length > 0) hooks.onCacheRepaired?.(server, removed);
+    },
+  };
 }
 
 function round(ms: number): number {

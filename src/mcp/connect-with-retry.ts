@@ -2,7 +2,7 @@ import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import { ServerUnavailableError } from '../errors.js';
 import { AttemptError, connectOnce, type ConnectHooks } from './connect-once.js';
-import { inferChecks, type ConnectFailure } from './connect-failure.js';
+import { buildConnectFailure, type ConnectFailure } from './connect-failure.js';
 import type { ServerConnection } from './server-connection.js';
 
 export interface RetryLogger {
@@ -43,6 +43,12 @@ export async function connectWithRetry(
   const pollution: string[] = [];
   const hooks: ConnectHooks = {
     ...options.hooks,
+    signal: options.signal,
+    onInstalling:
+      options.hooks?.onInstalling ??
+      ((server, runner) => options.logger.info(`${runner.label} is downloading ${runner.packageSpec}… (server '${server}'; waiting up to ${Math.round(spec.transport === 'stdio' ? spec.installTimeoutMs / 1000 : 0)} s: installTimeoutMs)`)),
+    onCacheRepaired:
+      options.hooks?.onCacheRepaired ?? ((server, folders) => options.logger.warn(`MCP server '${server}': its install was interrupted; removed the half-written npx cache entry ${folders.join(', ')}`)),
     onPollution: (server, line, reason) => {
       if (pollution.length < 20) pollution.push(line.bytes.toString('utf8').slice(0, 200));
       options.hooks?.onPollution?.(server, line, reason);
@@ -60,10 +66,11 @@ export async function connectWithRetry(
       if (attempt > 1) options.logger.info(`MCP connection succeeded on attempt ${attempt}: server '${spec.name}'`);
       return connection;
     } catch (error) {
-      lastError = error instanceof AttemptError ? error : new AttemptError((error as Error).message ?? String(error), true, undefined, { cause: error });
+      if (!(error instanceof AttemptError)) throw error;
+      lastError = error;
       if (!lastError.retryable) {
         if (attempt < policy.attempts) options.logger.warn(`MCP server '${spec.name}': ${lastError.message}; not retried (it would fail the same way)`);
-        throw new ServerConnectError(buildFailure(spec, lastError, attempt, pollution));
+        throw new ServerConnectError(buildConnectFailure(spec, lastError, attempt, pollution));
       }
       if (attempt < policy.attempts) {
         const next = retryDelayMs(attempt + 1, policy);
@@ -71,15 +78,7 @@ export async function connectWithRetry(
       }
     }
   }
-  throw new ServerConnectError(buildFailure(spec, lastError!, policy.attempts, pollution));
-}
-
-function buildFailure(spec: ServerSpec, error: AttemptError, attempts: number, pollution: string[]): ConnectFailure {
-  const stderrLines = error.stdio?.stderrTail.lastLines(20) ?? [];
-  const checks = [...(spec.hint ? [spec.hint] : []), ...inferChecks(`${error.message}\n${stderrLines.join('\n')}`)];
-  if (error.message.startsWith('command not found')) checks.push(`install '${(spec as { command?: string }).command}' or give its absolute path in "command"`);
-  if (pollution.length > 0) checks.push('the server writes non-JSON-RPC text to stdout (e.g. console.log): write logs to stderr (console.error)');
-  return { server: spec.name, reason: error.message, retryable: error.retryable, attempts, exit: error.exit, stderrLines, checks, pollution };
+  throw new ServerConnectError(buildConnectFailure(spec, lastError!, policy.attempts, pollution));
 }
 
 function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {

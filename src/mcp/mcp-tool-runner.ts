@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolrunError } from '../errors.js';
 import { ToolTimeoutError } from '../executor/run-with-timeout.js';
+import { describeExit } from './classify-attempt.js';
 import { ToolOutput, ToolReportedError } from '../executor/tool-output.js';
 import type { ToolRunner } from '../registry/tool-types.js';
 import type { ServerConnection } from './server-connection.js';
@@ -24,7 +26,7 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
       // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
       if (context.signal?.aborted) throw context.signal.reason;
       if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
-      throw error;
+      throw serverGoneError(connection, toolName) ?? error;
     } finally {
       linked?.dispose();
     }
@@ -42,6 +44,26 @@ export function simplifyCallResult(result: CallToolResult): unknown {
   const content = result.content ?? [];
   if (content.every((item) => item.type === 'text')) return content.map((item) => (item as { text: string }).text).join('\n');
   return content;
+}
+
+/** Lines of a dead server's stderr shown with the error (the same evidence doctor shows). */
+const STDERR_TAIL_LINES = 10;
+
+/**
+ * When the server died during the call, the SDK says only "Connection closed": say how it exited,
+ * with its stderr tail, as doctor does.
+ */
+function serverGoneError(connection: ServerConnection, toolName: string): ToolrunError | undefined {
+  const stdio = connection.stdio;
+  if (!stdio?.exitInfo) return undefined;
+  const tail = stdio.stderr.lastLines(STDERR_TAIL_LINES);
+  const last = tail.at(-1);
+  return new ToolrunError('tool_error', `MCP server '${connection.name}' ${describeExit(stdio.exitInfo)} during the call to '${toolName}'${last ? `; its stderr ends: ${last}` : ' (it wrote nothing to stderr)'}`, { details: tail });
+}
+
+/** True once the server behind this connection is gone: no later call can succeed. */
+export function isConnectionLost(connection: ServerConnection): boolean {
+  return connection.stdio?.exitInfo !== undefined;
 }
 
 function linkSignal(outer: AbortSignal): { signal: AbortSignal; dispose(): void } {

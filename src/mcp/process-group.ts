@@ -1,25 +1,50 @@
+import { findServerProcesses, signalProcess } from './process-tree.js';
+
 /**
  * Servers are spawned as leaders of their own process group (detached), so that ending one ends
  * what it started too: `npx some-server` is npm, a shell and node; SIGTERM to npm alone orphans node.
  * And Ctrl-C in the terminal reaches toolrun only, which then shuts servers down in order.
+ * Processes that left the group (`setsid()` helpers) are found by parent pid and by the server's
+ * environment marker (process-tree.ts).
  */
-const liveGroups = new Set<number>();
+
+/** A spawned server as this module knows it: enough to end it politely, or to kill it at exit. */
+export interface LiveServer {
+  pid: number;
+  marker: string;
+  /** The polite ladder: stdin closed, SIGTERM, SIGKILL, descendants included. */
+  shutdown(): Promise<unknown>;
+}
+
+const liveServers = new Set<LiveServer>();
 let exitHookInstalled = false;
 
-/** Remembers a group so that, whatever happens, it is killed when toolrun's process exits. */
-export function trackProcessGroup(pid: number): void {
-  liveGroups.add(pid);
+/** Remembers a server so that, whatever happens, it is killed when toolrun's process exits. */
+export function trackServer(server: LiveServer): void {
+  liveServers.add(server);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     // Last resort, synchronous: the orderly shutdown (stdin, SIGTERM, SIGKILL) has normally run already.
     process.on('exit', () => {
-      for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
+      for (const live of liveServers) killServerNow(live);
     });
   }
 }
 
-export function untrackProcessGroup(pid: number): void {
-  liveGroups.delete(pid);
+export function untrackServer(server: LiveServer): void {
+  liveServers.delete(server);
+}
+
+/** Ends every server still running, politely and in parallel (Ctrl-C, SIGTERM, SIGHUP). */
+export async function shutdownAllServers(): Promise<void> {
+  await Promise.allSettled([...liveServers].map((server) => server.shutdown()));
+}
+
+/** SIGKILL to the server's group and to every process of it outside the group. */
+export function killServerNow(server: Pick<LiveServer, 'pid' | 'marker'>): void {
+  const others = findServerProcesses(server.pid, server.marker);
+  signalProcessGroup(server.pid, 'SIGKILL');
+  for (const other of others) signalProcess(other.pid, 'SIGKILL');
 }
 
 /** Sends a signal to the whole group; falls back to the process alone where groups do not exist. */

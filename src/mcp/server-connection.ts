@@ -30,6 +30,8 @@ export interface ServerConnection {
   capabilities?: ServerCapabilities;
   instructions?: string;
   tools: Tool[];
+  /** An npx-style runner installed the package first (a cold cache) before the server ran. */
+  installed: boolean;
   timings: ConnectionTimings;
   /** Which attempt succeeded (1 = first). */
   attempt: number;

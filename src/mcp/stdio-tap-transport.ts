@@ -1,12 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
-import { ByteTail } from './byte-tail.js';
+import type { CauseContext } from './failure-causes.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
-import { isProcessGroupAlive, signalProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-group.js';
+import { isProcessGroupAlive, killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
+import { findServerProcesses, isProcessAlive, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
+import { StderrLog } from './stderr-log.js';
 
 export interface StdioTapOptions {
   command: string;
@@ -24,6 +27,10 @@ export interface StdioTapOptions {
   onStderr?: (chunk: Buffer) => void;
   /** How long to wait after closing stdin, and after SIGTERM, before the next step. */
   shutdownGraceMs?: number;
+  /** What the stderr cause table may name (the package of an npx-style runner). */
+  causeContext?: CauseContext;
+  /** Called when a shutdown starts (before stdin is closed) and once it is complete. */
+  shutdownHooks?: { before?: () => void; after?: () => void };
 }
 
 export interface ExitInfo {
@@ -38,6 +45,7 @@ export class SpawnError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,
+    readonly command?: string,
   ) {
     super(message);
     this.name = 'SpawnError';
@@ -54,16 +62,23 @@ export class StdioTapTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  readonly stderrTail = new ByteTail();
+  /** Every stderr line counted and matched against the cause table; the last 64 kB kept. */
+  readonly stderr: StderrLog;
   exitInfo: ExitInfo | undefined;
   spawnedAt: number | undefined;
+  /** Processes of the server still running after it exited, which toolrun then ended (SPEC §8). */
+  leftBehind: ProcessInfo[] = [];
+  /** Inherited by every process the server starts: finds them even once they left its group. */
+  readonly marker = randomUUID();
   #child: ChildProcess | undefined;
   #exited: Promise<ExitInfo> | undefined;
-  #closing = false;
+  #shutdown: Promise<ShutdownOutcome> | undefined;
+  #live: LiveServer | undefined;
   readonly #options: StdioTapOptions;
 
   constructor(options: StdioTapOptions) {
     this.#options = options;
+    this.stderr = new StderrLog(options.causeContext);
   }
 
   get pid(): number | undefined {
@@ -80,10 +95,10 @@ export class StdioTapTransport implements Transport {
   async start(): Promise<void> {
     const { command, args, cwd, env } = this.#options;
     // spawn reports a missing cwd as ENOENT of the command, which would send the user looking for the wrong thing.
-    if (!existsSync(cwd)) throw new SpawnError(`working directory does not exist: ${cwd}`, 'ENOCWD');
+    if (!existsSync(cwd)) throw new SpawnError(`working directory does not exist: ${cwd}`, 'ENOCWD', command);
     const child = execa(command, args, {
       cwd,
-      env,
+      env: { ...env, [SERVER_MARKER_VARIABLE]: this.marker },
       extendEnv: false,
       stdin: 'pipe',
       stdout: 'pipe',
@@ -95,20 +110,22 @@ export class StdioTapTransport implements Transport {
       windowsHide: true,
     });
     this.#child = child;
-    // 'close', not 'exit': it comes after stdout has ended, so every line has been seen by then.
+    // 'exit', not 'close': a helper the server started may hold its stdout open long after it exited.
     this.#exited = new Promise((resolve) => {
-      child.once('close', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
       child.once('error', () => resolve({ code: null, signal: null }));
     });
+    const streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     // execa's own promise settles with the same outcome; it must not be left unhandled.
     void child.catch(() => {});
 
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', (error: NodeJS.ErrnoException) => reject(new SpawnError(describeSpawnError(error, command), error.code)));
+      child.once('error', (error: NodeJS.ErrnoException) => reject(new SpawnError(describeSpawnError(error, command), error.code, command)));
     });
     this.spawnedAt = performance.now();
-    trackProcessGroup(child.pid!);
+    this.#live = { pid: child.pid!, marker: this.marker, shutdown: () => this.shutdown() };
+    trackServer(this.#live);
 
     const splitter = new LineSplitter((line) => this.#handleLine(line));
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -117,14 +134,16 @@ export class StdioTapTransport implements Transport {
     });
     child.stdout!.on('end', () => splitter.end());
     child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderrTail.push(chunk);
+      this.stderr.push(chunk);
       this.#options.onStderr?.(chunk);
     });
+    child.stderr!.on('end', () => this.stderr.end());
     // A server that exits while we write gives EPIPE: that is its exit, reported by onclose.
     child.stdin!.on('error', () => {});
-    void this.#exited.then((info) => {
+    void this.#exited.then(async (info) => {
       this.exitInfo = info;
-      untrackProcessGroup(child.pid!);
+      // The last lines it wrote are normally read by then; a pipe held open by a helper is not waited for.
+      await Promise.race([streamsClosed, new Promise((resolve) => setTimeout(resolve, 200).unref())]);
       this.onclose?.();
     });
   }
@@ -137,34 +156,53 @@ export class StdioTapTransport implements Transport {
     if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
+  /**
+   * False while a connection attempt owns the shutdown: the SDK's Client closes the transport itself
+   * when initialize fails, and the attempt then ends the server with the grace it chooses (short for
+   * a server that already failed, long for an npx install that must not be cut).
+   */
+  closeOnRequest = true;
+
   /** Ends the server: stdin closed, then SIGTERM, then SIGKILL, each after a grace period; waits for it. */
   async close(): Promise<void> {
-    await this.shutdown();
+    if (this.closeOnRequest) await this.shutdown();
   }
 
-  /** `graceMs` overrides the configured grace: a server that already misbehaved gets less patience. */
-  async shutdown(graceMs?: number): Promise<ShutdownOutcome> {
-    const child = this.#child;
-    if (!child || !this.#exited) return 'already-exited';
-    if (this.#closing) {
-      await this.#exited;
-      return 'already-exited';
+  /**
+   * Ends the server and everything it started (SPEC §8): stdin closed, then SIGTERM, then SIGKILL,
+   * each after the grace period; then any of its processes still running after it (a `setsid()`
+   * helper) is recorded in `leftBehind` and ended the same way. `graceMs` overrides the configured
+   * grace: a server that already misbehaved gets less patience. Safe to call more than once.
+   */
+  shutdown(graceMs?: number): Promise<ShutdownOutcome> {
+    if (!this.#child || !this.#exited) return Promise.resolve('already-exited');
+    this.#shutdown ??= this.#runShutdown(this.#child, this.#exited, graceMs ?? this.#options.shutdownGraceMs ?? 1000);
+    return this.#shutdown;
+  }
+
+  async #runShutdown(child: ChildProcess, exited: Promise<ExitInfo>, grace: number): Promise<ShutdownOutcome> {
+    this.#options.shutdownHooks?.before?.();
+    const pid = child.pid!;
+    // Taken while the server still runs: once it exits, its helpers' parent is init.
+    const family = findServerProcesses(pid, this.marker);
+    let outcome: ShutdownOutcome = 'already-exited';
+    if (!this.exitInfo) {
+      child.stdin?.end();
+      if (await exitsWithin(exited, grace)) outcome = 'stdin-closed';
+      else {
+        signalProcessGroup(pid, 'SIGTERM');
+        for (const member of family) if (member.pgid !== pid) signalProcess(member.pid, 'SIGTERM');
+        if (await exitsWithin(exited, grace)) outcome = 'SIGTERM';
+        else {
+          killServerNow({ pid, marker: this.marker });
+          await exited;
+          outcome = 'SIGKILL';
+        }
+      }
     }
-    this.#closing = true;
-    if (this.exitInfo && !isProcessGroupAlive(child.pid!)) return 'already-exited';
-    const grace = graceMs ?? this.#options.shutdownGraceMs ?? 1000;
-    child.stdin?.end();
-    if (await exitsWithin(this.#exited, grace)) return this.#finish(child, 'stdin-closed');
-    signalProcessGroup(child.pid!, 'SIGTERM');
-    if (await exitsWithin(this.#exited, grace)) return this.#finish(child, 'SIGTERM');
-    signalProcessGroup(child.pid!, 'SIGKILL');
-    await this.#exited;
-    return this.#finish(child, 'SIGKILL');
-  }
-
-  #finish(child: ChildProcess, outcome: ShutdownOutcome): ShutdownOutcome {
-    // The leader is gone; anything it started in its group goes with it.
-    if (isProcessGroupAlive(child.pid!)) signalProcessGroup(child.pid!, 'SIGKILL');
+    this.leftBehind = await endLeftovers(pid, this.marker, family, grace);
+    if (this.#live) untrackServer(this.#live);
+    this.#options.shutdownHooks?.after?.();
     return outcome;
   }
 
@@ -184,6 +222,40 @@ export class StdioTapTransport implements Transport {
     }
     this.onmessage?.(message);
   }
+}
+
+/** How long a server's own processes get to exit by themselves after it did. */
+const SETTLE_MS = 300;
+
+/**
+ * The processes of a server still alive once it exited: given a moment to follow it, then recorded
+ * and ended (SIGTERM, then SIGKILL after the grace period). Returns what had to be ended.
+ */
+async function endLeftovers(pid: number, marker: string, family: ProcessInfo[], grace: number): Promise<ProcessInfo[]> {
+  const known = new Map(family.map((member) => [member.pid, member]));
+  for (const member of findServerProcesses(pid, marker)) known.set(member.pid, member);
+  let left = [...known.values()].filter((member) => isProcessAlive(member.pid));
+  const settleUntil = Date.now() + Math.min(grace, SETTLE_MS);
+  while (left.length > 0 && Date.now() < settleUntil) {
+    await sleep(25);
+    left = left.filter((member) => isProcessAlive(member.pid));
+  }
+  if (left.length === 0) return [];
+  if (isProcessGroupAlive(pid)) signalProcessGroup(pid, 'SIGTERM');
+  for (const member of left) signalProcess(member.pid, 'SIGTERM');
+  const killAt = Date.now() + grace;
+  let stubborn = left;
+  while (stubborn.length > 0 && Date.now() < killAt) {
+    await sleep(25);
+    stubborn = stubborn.filter((member) => isProcessAlive(member.pid));
+  }
+  if (isProcessGroupAlive(pid)) signalProcessGroup(pid, 'SIGKILL');
+  for (const member of stubborn) signalProcess(member.pid, 'SIGKILL');
+  return left;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function exitsWithin(exited: Promise<ExitInfo>, ms: number): Promise<boolean> {

@@ -28,15 +28,19 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
 }
 
-/** Stats over every call's duration (failed calls included: their time was spent too). */
-export function computeStats(durations: number[], errors: number, wallMs: number): LatencyStats {
-  const sorted = [...durations].sort((a, b) => a - b);
-  const count = sorted.length;
-  const mean = count ? sorted.reduce((sum, value) => sum + value, 0) / count : NaN;
-  const variance = count ? sorted.reduce((sum, value) => sum + (value - mean) ** 2, 0) / count : NaN;
+/**
+ * Latency stats over the successful calls' durations; failed calls are counted apart (a call that
+ * failed in 0.01 ms on a dead connection is not a latency), and in calls/s.
+ */
+export function computeStats(successDurations: number[], errors: number, wallMs: number): LatencyStats {
+  const sorted = [...successDurations].sort((a, b) => a - b);
+  const ok = sorted.length;
+  const count = ok + errors;
+  const mean = ok ? sorted.reduce((sum, value) => sum + value, 0) / ok : NaN;
+  const variance = ok ? sorted.reduce((sum, value) => sum + (value - mean) ** 2, 0) / ok : NaN;
   return {
     count,
-    ok: count - errors,
+    ok,
     errors,
     min: sorted[0] ?? NaN,
     mean,
@@ -44,7 +48,7 @@ export function computeStats(durations: number[], errors: number, wallMs: number
     p90: percentile(sorted, 90),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
-    max: sorted[count - 1] ?? NaN,
+    max: sorted[ok - 1] ?? NaN,
     stddev: Math.sqrt(variance),
     calls_per_second: wallMs > 0 ? (count / wallMs) * 1000 : NaN,
   };

@@ -7,11 +7,17 @@ export interface TimedCallsOptions {
   signal?: AbortSignal;
   /** After each measured call (for a progress display); keep it cheap. */
   onProgress?: (done: number) => void;
+  /** Asked after a failed call: true when no later call can succeed (the server is gone). */
+  isFatal?: () => boolean;
 }
 
 export interface TimedCallsResult {
-  /** Each measured call's duration in ms, in completion order. */
+  /** Each successful measured call's duration in ms, in completion order. */
   durations: number[];
+  /** Calls made, failed ones included. */
+  calls: number;
+  /** The failure that ended the run early (the server died), if any. */
+  stoppedBy?: string;
   /** Error message → how many calls failed with it. */
   errors: Record<string, number>;
   errorCount: number;
@@ -31,20 +37,23 @@ export async function runTimedCalls(executor: ToolExecutor, prepared: PreparedCa
   const errors: Record<string, number> = {};
   let errorCount = 0;
   let started = 0;
+  let stoppedBy: string | undefined;
   const startedAt = process.hrtime.bigint();
   const worker = async () => {
-    while (started < options.iterations && !options.signal?.aborted) {
+    while (started < options.iterations && !options.signal?.aborted && stoppedBy === undefined) {
       started++;
       const before = process.hrtime.bigint();
       const envelope = await executor.executePrepared(prepared, { silent: true });
-      durations.push(Number(process.hrtime.bigint() - before) / 1e6);
-      if (!envelope.success) {
+      const ms = Number(process.hrtime.bigint() - before) / 1e6;
+      if (envelope.success) durations.push(ms);
+      else {
         errorCount++;
         errors[envelope.error] = (errors[envelope.error] ?? 0) + 1;
+        if (options.isFatal?.()) stoppedBy ??= envelope.error;
       }
-      options.onProgress?.(durations.length);
+      options.onProgress?.(durations.length + errorCount);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.iterations)) }, worker));
-  return { durations, errors, errorCount, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
+  return { durations, calls: durations.length + errorCount, stoppedBy, errors, errorCount, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
 }

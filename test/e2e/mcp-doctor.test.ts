@@ -50,9 +50,9 @@ describe('toolrun mcp doctor', () => {
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { crash: fixtureServer('crash-server.js') } });
     const result = await runClean(['--config', config, 'mcp', 'doctor', 'crash']);
     expect(result.exitCode).toBe(4);
-    expect(result.stdout).toContain('✖ spawn       the process started, then exited with code 1 before answering initialize (attempt 1 of 1)');
+    expect(result.stdout).toContain("✖ spawn       the process started, then failed: the module 'mqtt' is not installed (Node: Cannot find module); the server exited with code 1 (attempt 1 of 1)");
     expect(result.stdout).toContain("    ! Error: Cannot find module 'mqtt'");
-    expect(result.stdout).toContain("    fix: module 'mqtt' not found: install the server's dependencies (npm install in its folder) or fix the path in args");
+    expect(result.stdout).toContain("    fix: install the server's dependencies (npm install in its folder): 'mqtt' is missing");
     expect(result.stdout.split('\n').at(-1)).toMatch(/^Unreachable: /);
   });
 

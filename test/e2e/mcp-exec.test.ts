@@ -113,16 +113,16 @@ describe('connection failures and retry', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n');
-    expect(lines).toContain("⚠ MCP server 'zwave': attempt 2 of 3 failed (server exited with code 1 before answering initialize); retrying in 100 ms");
+    expect(lines).toContain("⚠ MCP server 'zwave': attempt 2 of 3 failed (the server could not connect to 127.0.0.1:9 (connection refused: nothing listens there); the server exited with code 1); retrying in 100 ms");
     const box = lines.slice(lines.indexOf("✖ MCP connection failed after 3 attempts: server 'zwave'"));
     expect(box).toEqual([
       "✖ MCP connection failed after 3 attempts: server 'zwave'",
-      '  Reason: server exited with code 1 before answering initialize',
+      '  Reason: the server could not connect to 127.0.0.1:9 (connection refused: nothing listens there); the server exited with code 1',
       '  MCP server stderr (last 2 lines):',
       '    Error: connect ECONNREFUSED 127.0.0.1:9',
       '    zwave-mcp-server: cannot reach the MQTT broker at mqtt://127.0.0.1:9',
       '  Check: MQTT broker running, zwave-mcp-server installed',
-      '  Check: connection refused at 127.0.0.1:9: is the service the server needs running?',
+      '  Check: start the service the server needs at 127.0.0.1:9, or point the server at the right address',
       "✖ control_zwave_device: Tool 'control_zwave_device' not found among the available tools; MCP server 'zwave' could not be connected, so its tools are unknown",
     ]);
   });
@@ -151,7 +151,7 @@ describe('connection failures and retry', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toMatch(/^NAME/);
     expect(result.stderr).toContain("    Error: Cannot find module 'mqtt'");
-    expect(result.stderr).toContain("  Check: module 'mqtt' not found: install the server's dependencies (npm install in its folder) or fix the path in args");
+    expect(result.stderr).toContain("  Check: install the server's dependencies (npm install in its folder): 'mqtt' is missing");
     expect(result.stderr).toContain('⚠ Continuing with local tools only (get_current_datetime, math_eval, echo)');
   });
 });

@@ -1,0 +1,90 @@
+import type { AttemptStop } from './attempt-deadline.js';
+import { mainCause, type Cause } from './failure-causes.js';
+import type { PackageRunner } from './package-runner.js';
+import type { ExitInfo } from './stdio-tap-transport.js';
+
+/** Where in a connection attempt something went wrong. */
+export type AttemptPhase = 'spawn' | 'install' | 'initialize' | 'tools/list';
+
+export interface AttemptEvidence {
+  phase: AttemptPhase;
+  /** The error the SDK or the transport threw. */
+  error: unknown;
+  /** Why toolrun stopped waiting, when it did. */
+  stop?: AttemptStop;
+  exit?: ExitInfo;
+  /** Causes the server's stderr named, in the order they appeared. */
+  stderrCauses: Cause[];
+  /** Set for remote servers. */
+  url?: string;
+  runner?: PackageRunner;
+}
+
+const cause = (id: string, reason: string, fix: string, retryable: boolean): Cause => ({ id, reason, fix, retryable, endsAttempt: true });
+
+/**
+ * The one place a failed connection attempt is classified, from fields only: the spawn error's
+ * errno code, why toolrun stopped waiting, the exit status, the causes the stderr table found, an
+ * HTTP status, the MCP error's code and data. Gives the Reason line, the fix and the retry decision.
+ */
+export function classifyAttempt(evidence: AttemptEvidence): Cause {
+  const { error, stop, exit, phase } = evidence;
+  const code = (error as { code?: unknown })?.code;
+  if (phase === 'spawn') return spawnCause(error as { code?: string; message?: string; command?: string });
+  if (stop?.kind === 'install-timeout') {
+    const { label, packageSpec } = stop.runner;
+    return cause('install-timeout', `${label} was still installing '${packageSpec}' after ${Math.round(stop.ms / 1000)} s`, `install it once by hand (${label === 'npx' ? `npx -y ${packageSpec} --help` : `${label} ${packageSpec}`}), or raise installTimeoutMs`, false);
+  }
+  const exited = exit ? `; the server ${describeExit(exit)}` : '';
+  const named = stop?.kind === 'cause' ? stop.cause : mainCause(evidence.stderrCauses.filter((item) => item.endsAttempt || exit));
+  if (named) return { ...named, reason: `${named.reason}${exited}` };
+  const versionRefused = protocolVersionRefused(error);
+  if (versionRefused) return cause('protocol-version', versionRefused, 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version', false);
+  if (code === 401 || code === 403) {
+    return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
+  }
+  if (evidence.url && isConnectionRefused(error)) return cause('remote-refused', `connection refused at ${evidence.url}: is the server running?`, 'start the server, or fix "url" (host and port)', true);
+  if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr above: it says why it exited", true);
+  if (stop?.kind === 'timeout') return cause('timeout', `no answer to ${phase} within ${stop.ms} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'if the server is slow to start, raise connectTimeoutMs; if it hangs, see its stderr', true);
+  if (code === -32001) return cause('timeout', `no answer to ${phase} in time (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'raise connectTimeoutMs, or see the stderr of the server', true);
+  const message = oneLine((error as Error)?.message ?? String(error));
+  if (code === -32000 || /Connection closed/i.test(message)) return cause('closed', `the connection closed before ${phase} was answered`, "read the server's stderr: it closed its stdout", true);
+  return cause('other', message.replace(/^MCP error -?\d+: /, ''), 'see the server\'s stderr and the message above', true);
+}
+
+/** "exited with code 1" or "was killed by SIGSEGV". */
+export function describeExit(exit: ExitInfo): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+function spawnCause(error: { code?: string; message?: string; command?: string }): Cause {
+  const command = error.command ?? 'the command';
+  if (error.code === 'ENOENT') return cause('command-not-found', `command not found: '${command}' (not on PATH, or the file does not exist)`, `install '${command}' or give its absolute path in "command"`, false);
+  if (error.code === 'ENOCWD') return cause('cwd-missing', error.message ?? 'working directory does not exist', 'fix "cwd" in the config (relative paths start at the config file)', false);
+  if (error.code === 'EACCES') return cause('command-not-executable', `command not executable: '${command}' (permission denied; chmod +x it?)`, `make '${command}' executable (chmod +x), or run it through its interpreter`, false);
+  return cause('spawn-failed', `could not start '${command}': ${error.message ?? error.code}`, 'check "command" and "args"', true);
+}
+
+/** The reason when a server refused toolrun's protocol version, from the MCP error's data or the SDK's check. */
+function protocolVersionRefused(error: unknown): string | undefined {
+  const data = (error as { data?: { supported?: unknown; requested?: unknown } })?.data;
+  if (data && Array.isArray(data.supported)) return `the server refused protocol version ${String(data.requested ?? '')} (it supports ${data.supported.join(', ')})`.replace('version  (', 'version (');
+  const message = (error as Error)?.message ?? '';
+  // The SDK's own check of the server's answer: "Server's protocol version is not supported: X".
+  const answered = message.match(/protocol version is not supported: (\S+)/);
+  if (answered) return `the server answered with protocol version ${answered[1]}, which toolrun does not speak`;
+  if (/unsupported protocol version/i.test(message)) return `the server refused toolrun's protocol version (${oneLine(message).replace(/^MCP error -?\d+: /, '')})`;
+  return undefined;
+}
+
+function isConnectionRefused(error: unknown): boolean {
+  const causeCode = (error as { cause?: { code?: string; cause?: { code?: string } } })?.cause;
+  if (causeCode?.code === 'ECONNREFUSED' || causeCode?.cause?.code === 'ECONNREFUSED') return true;
+  return /ECONNREFUSED|fetch failed/i.test(`${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`);
+}
+
+/** Error texts can carry a whole HTML error page: keep one readable line. */
+export function oneLine(text: string): string {
+  const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+}

@@ -1,0 +1,169 @@
+/**
+ * Why a server failed, as data: one table of what a server's stderr can say (matched line by line on
+ * stable tokens: npm's `code EXXX`, Node's errno codes, Python's exception names) and one of npm's
+ * error codes. Each row gives the reason (one line), the fix, whether another attempt could help,
+ * and whether a server that says it will never answer initialize (so toolrun stops waiting).
+ * Nothing here matches toolrun's own message texts: callers classify from fields, then word it.
+ */
+
+/** A named cause: the Reason line, the fix, and the retry decision. */
+export interface Cause {
+  id: string;
+  reason: string;
+  fix: string;
+  retryable: boolean;
+  /** A server that wrote this will not answer: the attempt ends without waiting out the timeout. */
+  endsAttempt: boolean;
+}
+
+/** What a rule may use besides the line: the package an `npx`-style runner was asked for. */
+export interface CauseContext {
+  packageName?: string;
+}
+
+interface StderrRule {
+  id: string;
+  pattern: RegExp;
+  retryable: boolean;
+  endsAttempt: boolean;
+  reason: (match: RegExpMatchArray, context: CauseContext) => string;
+  fix: (match: RegExpMatchArray, context: CauseContext) => string;
+}
+
+const pkg = (context: CauseContext) => (context.packageName ? `'${context.packageName}'` : 'the package');
+
+/** npm's error codes (`npm ERR! code X` up to npm 9, `npm error code X` from npm 10). */
+const NPM_CODES: Record<string, { reason: (context: CauseContext) => string; fix: (context: CauseContext) => string; retryable: boolean }> = {
+  E404: { reason: (c) => `npm could not find ${pkg(c)} in the registry (npm code E404)`, fix: () => 'check the package name in "args" (npm view NAME shows whether it exists)', retryable: false },
+  ETARGET: { reason: (c) => `no version of ${pkg(c)} matches the one asked for (npm code ETARGET)`, fix: () => 'fix the version in "args" (npm view NAME versions lists them)', retryable: false },
+  ENOVERSIONS: { reason: (c) => `${pkg(c)} has no published versions (npm code ENOVERSIONS)`, fix: () => 'check the package name in "args"', retryable: false },
+  E401: { reason: () => 'the registry refused npm\'s credentials (npm code E401)', fix: () => 'log in to the registry (npm login) or fix the token in .npmrc', retryable: false },
+  E403: { reason: () => 'the registry forbids this package to npm\'s credentials (npm code E403)', fix: () => 'check access to the package, or the token in .npmrc', retryable: false },
+  ENOTFOUND: { reason: () => 'npm could not reach the registry (npm code ENOTFOUND)', fix: () => 'check the network or the registry in .npmrc; or install the package, so npx does not need to download it', retryable: false },
+  EAI_AGAIN: { reason: () => 'npm could not resolve the registry\'s host (npm code EAI_AGAIN)', fix: () => 'check the network or DNS; or install the package, so npx does not need to download it', retryable: false },
+  ECONNREFUSED: { reason: () => 'npm could not connect to the registry (npm code ECONNREFUSED)', fix: () => 'check the registry address in .npmrc and the network', retryable: false },
+  ETIMEDOUT: { reason: () => 'npm timed out talking to the registry (npm code ETIMEDOUT)', fix: () => 'check the network; or install the package, so npx does not need to download it', retryable: false },
+  EACCES: { reason: () => 'npm may not write its cache (npm code EACCES)', fix: () => 'fix the ownership of the npm cache folder (~/.npm), or set npm_config_cache', retryable: false },
+  EPERM: { reason: () => 'npm may not write its cache (npm code EPERM)', fix: () => 'fix the permissions of the npm cache folder (~/.npm), or set npm_config_cache', retryable: false },
+};
+
+const STDERR_RULES: StderrRule[] = [
+  {
+    // npm 10 and 11: "npm error npx canceled due to missing packages and no YES option: [...]"; npm 7 to 9: "npm ERR! canceled".
+    id: 'npx-needs-yes',
+    pattern: /npx canceled due to missing packages and no YES option|^npm ERR! canceled\b/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (_m, c) => `npx wants to ask before installing ${pkg(c)}, and cannot ask (stdin is not a terminal)`,
+    fix: () => 'add "-y" to args, before the package name: "args": ["-y", …]',
+  },
+  {
+    id: 'npm-error-code',
+    pattern: /^npm (?:ERR!|error) code (E[A-Z0-9_]+)/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m, c) => NPM_CODES[m[1]!]?.reason(c) ?? `npm failed with code ${m[1]}`,
+    fix: (m, c) => NPM_CODES[m[1]!]?.fix(c) ?? `see npm's error above (npm code ${m[1]})`,
+  },
+  {
+    id: 'node-module-not-found',
+    pattern: /Cannot find module '([^']+)'/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => (/^[./]/.test(m[1]!) ? `the file '${m[1]}' does not exist (Node: Cannot find module)` : `the module '${m[1]}' is not installed (Node: Cannot find module)`),
+    fix: (m) => (/^[./]/.test(m[1]!) ? 'fix the path in "args" (relative paths start at "cwd"), or build the server first' : `install the server's dependencies (npm install in its folder): '${m[1]}' is missing`),
+  },
+  {
+    id: 'node-package-not-found',
+    pattern: /Cannot find package '([^']+)'|ERR_MODULE_NOT_FOUND/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `${m[1] ? `the package '${m[1]}'` : 'a package'} is not installed (Node: ERR_MODULE_NOT_FOUND)`,
+    fix: () => "install the server's dependencies (npm install in its folder)",
+  },
+  {
+    id: 'python-module-not-found',
+    pattern: /ModuleNotFoundError: No module named '([^']+)'/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the Python module '${m[1]}' is not installed (ModuleNotFoundError)`,
+    fix: (m) => `install it in the server's environment (pip install ${m[1]!.split('.')[0]}), or run the server with the right venv`,
+  },
+  {
+    id: 'connection-refused',
+    // Node writes IPv6 addresses bare: "ECONNREFUSED ::1:5432".
+    pattern: /ECONNREFUSED ((?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F]+|[\w.-]+):\d+)/,
+    retryable: true,
+    endsAttempt: true,
+    reason: (m) => `the server could not connect to ${m[1]} (connection refused: nothing listens there)`,
+    fix: (m) => `start the service the server needs at ${m[1]}, or point the server at the right address`,
+  },
+  {
+    id: 'host-not-found',
+    pattern: /getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([\w.-]+)/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the server could not resolve the host '${m[1]}' (DNS lookup failed)`,
+    fix: (m) => `check the host name '${m[1]}' in the server's settings, and the network`,
+  },
+  {
+    id: 'address-in-use',
+    pattern: /EADDRINUSE(?:[^\n]*?((?:\[[0-9a-fA-F:.]*\]|[\w.:-]*):\d+))?/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `a port the server wants${m[1] ? ` (${m[1]})` : ''} is already in use (EADDRINUSE)`,
+    fix: () => 'stop the other process holding the port, or configure the server to use another port',
+  },
+  {
+    id: 'python-traceback',
+    pattern: /^Traceback \(most recent call last\)/,
+    retryable: true,
+    endsAttempt: false,
+    reason: () => 'the server (Python) raised an exception (see its traceback in stderr)',
+    fix: () => "read the last lines of the server's traceback: they name the exception",
+  },
+  {
+    id: 'permission-denied',
+    pattern: /\bEACCES\b|[Pp]ermission denied/,
+    retryable: false,
+    endsAttempt: false,
+    reason: () => 'the server was denied permission to a file or port (EACCES)',
+    fix: () => 'check the permissions of the files and ports the server uses',
+  },
+  {
+    id: 'protocol-version-refused',
+    pattern: /[Uu]nsupported protocol version/,
+    retryable: false,
+    endsAttempt: true,
+    reason: () => "the server does not support the MCP protocol version toolrun offered",
+    fix: () => "use a server version that speaks protocol 2024-11-05 or later (toolrun speaks the 2025 family)",
+  },
+];
+
+/** Lines longer than this are matched on their start only: a 50 MB stderr line must not cost a regex over it. */
+const MATCHED_PREFIX = 2048;
+
+/** The cause one stderr line names, if any (the first rule that matches wins). */
+export function causeInStderrLine(line: string, context: CauseContext = {}): Cause | undefined {
+  const text = line.length > MATCHED_PREFIX ? line.slice(0, MATCHED_PREFIX) : line;
+  for (const rule of STDERR_RULES) {
+    const match = text.match(rule.pattern);
+    if (match) return { id: rule.id, reason: rule.reason(match, context), fix: rule.fix(match, context), retryable: rule.retryable, endsAttempt: rule.endsAttempt };
+  }
+  return undefined;
+}
+
+/** The causes named anywhere in `text` (several lines), in order, one per rule id. */
+export function causesInText(text: string, context: CauseContext = {}): Cause[] {
+  const found = new Map<string, Cause>();
+  for (const line of text.split(/\r?\n/)) {
+    const cause = causeInStderrLine(line, context);
+    if (cause && !found.has(cause.id)) found.set(cause.id, cause);
+  }
+  return [...found.values()];
+}
+
+/** Among several causes, the one to give as the Reason: a permanent one before a transient one, then the first. */
+export function mainCause(causes: Cause[]): Cause | undefined {
+  return causes.find((cause) => !cause.retryable && cause.endsAttempt) ?? causes.find((cause) => cause.endsAttempt) ?? causes[0];
+}

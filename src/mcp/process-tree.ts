@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * What toolrun can learn about a server's processes from /proc (Linux). A server's descendants are
+ * found two ways: by parent pid (whatever their process group or session: a `setsid()` helper still
+ * has its parent), and by an environment marker toolrun gives the server, which every descendant
+ * inherits, so a helper whose parent already exited (reparented to init) is found too.
+ * Where /proc does not exist, every function answers "nothing found".
+ */
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** argv joined with spaces, for messages. */
+  command: string;
+}
+
+/** Name of the variable that marks every process of one server (its value is unique per spawn). */
+export const SERVER_MARKER_VARIABLE = 'TOOLRUN_SERVER_ID';
+
+function readStat(pid: number): { ppid: number; pgid: number; state: string } | undefined {
+  try {
+    // The command name in parentheses may contain spaces or ')': the fields start after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function listPids(): number[] {
+  try {
+    return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+export function readCommandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** One variable of a process's environment at its start, or undefined (gone, or not ours to read). */
+export function readEnvironmentVariable(pid: number, name: string): string | undefined {
+  try {
+    const prefix = `${name}=`;
+    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').find((item) => item.startsWith(prefix));
+    return entry?.slice(prefix.length);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every live (non-zombie) descendant of `rootPid`, and every process carrying `marker` in its
+ * environment, except the root itself.
+ */
+export function findServerProcesses(rootPid: number, marker?: string): ProcessInfo[] {
+  const table = new Map<number, { ppid: number; pgid: number }>();
+  const children = new Map<number, number[]>();
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (!stat || stat.state === 'Z') continue;
+    table.set(pid, stat);
+    const siblings = children.get(stat.ppid);
+    if (siblings) siblings.push(pid);
+    else children.set(stat.ppid, [pid]);
+  }
+  const found = new Set<number>();
+  const queue = [...(children.get(rootPid) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    if (found.has(pid)) continue;
+    found.add(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  if (marker) {
+    for (const pid of table.keys()) {
+      if (pid !== rootPid && pid !== process.pid && !found.has(pid) && readEnvironmentVariable(pid, SERVER_MARKER_VARIABLE) === marker) found.add(pid);
+    }
+  }
+  return [...found].map((pid) => ({ pid, ppid: table.get(pid)!.ppid, pgid: table.get(pid)!.pgid, command: readCommandLine(pid) }));
+}
+
+/** True while the process exists and is not a zombie. */
+export function isProcessAlive(pid: number): boolean {
+  const stat = readStat(pid);
+  if (stat) return stat.state !== 'Z';
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
