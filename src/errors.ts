@@ -46,9 +46,12 @@ export class UsageError extends ToolrunError {
 }
 
 export class ConfigError extends ToolrunError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** What kind of config problem, for callers that choose a fix ('unset-variable', 'host-only-variable'). */
+  readonly code: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
     super('config', message, options);
     this.name = 'ConfigError';
+    this.code = options?.code;
   }
 }
 

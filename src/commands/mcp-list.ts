@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { RawServerConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
+import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
@@ -27,15 +28,29 @@ Examples:
         const opened = await openTools(cli);
         const servers = Object.values(opened.config.servers);
         const failures = options.check ? await opened.connect() : [];
+        // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.
+        const probes = new Map<string, CapabilityProbe[]>();
+        if (options.check) {
+          const { probeCapabilities } = await import('../mcp/probe-capabilities.js');
+          const timeoutMs = cli.globals.timeout ?? opened.config.timeoutMs;
+          await Promise.all(
+            [...opened.registry.servers.values()].map(async (status) => {
+              if (status.status === 'connected') probes.set(status.connection.name, await probeCapabilities(status.connection, timeoutMs));
+            }),
+          );
+        }
         const rows = servers.map((server) => {
           const status = opened.registry.servers.get(server.name);
           const base = { name: server.name, transport: server.transport === 'stdio' ? 'stdio' : server.transport === 'auto' ? 'http (sse fallback)' : server.transport, target: describeTarget(server) };
           if (!options.check) return base;
           if (status?.status === 'connected') {
             const { connection } = status;
-            return { ...base, transport: connection.transportKind, status: 'ok', tools: connection.tools.length, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo };
+            const unserved = (probes.get(server.name) ?? []).filter((probe) => probe.error);
+            const problem = unserved.length > 0 ? { error: unserved.map((probe) => probe.error).join('; '), fix: unserved.map((probe) => probe.fix).join('; ') } : {};
+            return { ...base, transport: connection.transportKind, status: unserved.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
           }
-          return { ...base, status: 'failed', error: status?.status === 'failed' ? status.failure.reason : 'not connected' };
+          const failure = status?.status === 'failed' ? status.failure : undefined;
+          return { ...base, status: 'failed', error: failure?.reason ?? 'not connected', ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}) };
         });
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
@@ -45,12 +60,15 @@ Examples:
           const table = rows.map((row) => {
             if (!options.check) return [row.name, row.transport, row.target];
             const checked = row as typeof row & { status: string; tools?: number; connect_ms?: number; error?: string };
-            const ok = checked.status === 'ok';
-            return [row.name, row.transport, ok ? style.green('✔ ok') : style.red('✖ failed'), ok ? String(checked.tools) : '-', ok ? `${Math.round(checked.connect_ms!)} ms` : '-', ok ? row.target : `${row.target}  (${checked.error})`];
+            const connected = checked.status !== 'failed';
+            const status = checked.status === 'ok' ? style.green('✔ ok') : checked.status === 'problem' ? style.red('✖ problem') : style.red('✖ failed');
+            return [row.name, row.transport, status, connected ? String(checked.tools) : '-', connected ? `${Math.round(checked.connect_ms!)} ms` : '-', checked.error ? `${row.target}  (${checked.error})` : row.target];
           });
           await cli.terminal.result(formatTable(headers, table, undefined));
+          for (const row of rows as Array<{ name: string; status?: string; fix?: string }>) if (row.status === 'problem' && row.fix) cli.terminal.note(`✖ ${row.name}: ${row.fix}`);
         }
-        return failures.length > 0 ? ExitCode.UNREACHABLE : ExitCode.OK;
+        if (failures.length > 0) return ExitCode.UNREACHABLE;
+        return rows.some((row) => (row as { status?: string }).status === 'problem') ? ExitCode.FAILURE : ExitCode.OK;
       }),
     );
 }

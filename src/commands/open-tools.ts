@@ -32,6 +32,17 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     paramMappings: config.paramMappings,
     logger: cli.terminal,
   });
+  // Polluting stdout lines are warned once per server and pattern; the repeats are counted and summed up at exit.
+  const repeatedPollution = new Map<string, number>();
+  cli.onExit(async () => {
+    const repeats = new Map<string, number>();
+    for (const [key, count] of repeatedPollution) if (count > 0) repeats.set(key.split('\0')[0]!, (repeats.get(key.split('\0')[0]!) ?? 0) + count);
+    if (cli.globals.verbose) {
+      const { takeSchemaWarnings } = await import('../schema/schema-warnings.js');
+      for (const warning of takeSchemaWarnings()) cli.terminal.verbose(`schema warning: ${warning}`);
+    }
+    for (const [server, count] of repeats) cli.terminal.warn(`[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (toolrun mcp check-stdout ${server} lists every line)`);
+  });
   const failuresAmong = (names: string[]) =>
     [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
   const connect = async (names = Object.keys(config.servers)) => {
@@ -39,14 +50,24 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     // A server already asked for (connected or failed) is not started again.
     const pending = names.filter((name) => !registry.servers.has(name));
     if (pending.length === 0) return failuresAmong(names);
-    const [{ connectServers }, { formatConnectFailure }] = await Promise.all([import('../mcp/connect-servers.js'), import('../output/format-connect-failure.js')]);
+    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }] = await Promise.all([
+      import('../mcp/connect-servers.js'),
+      import('../output/format-connect-failure.js'),
+      import('../scan/pollution-pattern.js'),
+    ]);
     const { failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
       signal: cli.signal,
       env: cli.env,
       hooks: {
-        onPollution: (server, line, reason) =>
-          cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(line.bytes.toString('utf8').slice(0, 200))}`),
+        onPollution: (server, line, reason) => {
+          const text = line.bytes.toString('utf8');
+          const key = `${server}\0${pollutionPattern(text)}`;
+          const seen = repeatedPollution.get(key);
+          if (seen !== undefined) return void repeatedPollution.set(key, seen + 1);
+          repeatedPollution.set(key, 0);
+          cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(text.slice(0, 200))}`);
+        },
         onStderr: cli.globals.verbose ? (server, chunk) => cli.terminal.serverStderr(server, chunk) : undefined,
       },
     });

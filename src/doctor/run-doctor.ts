@@ -43,7 +43,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     spec = resolveServer(options.config, raw, options.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    set('config', 'fail', error.message.replace(/^[^:]*: /, ''), { fix: 'set the variable, or give a default in the config: ${NAME:-value}' });
+    const fix = error.code === 'host-only-variable' ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable' : 'set the variable, or give a default in the config: ${NAME:-value}';
+    set('config', 'fail', error.message.replace(/^[^:]*: /, ''), { fix });
     for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);
   }

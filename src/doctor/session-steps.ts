@@ -1,5 +1,7 @@
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { checkMcpTools } from '../mcp/check-mcp-tools.js';
+import { probeCapabilities } from '../mcp/probe-capabilities.js';
+import { takeSchemaWarnings } from '../schema/schema-warnings.js';
 import type { DoctorStep } from './doctor-types.js';
 import type { DoctorOptions } from './run-doctor.js';
 import type { SetStep } from './set-step.js';
@@ -14,33 +16,28 @@ export async function reportTools(connection: ServerConnection, options: DoctorO
   for (const tool of connection.tools) {
     if (local.has(tool.name)) findings.push({ server: connection.name, tool: tool.name, severity: 'warning', message: `a local tool has the same name: this one answers to ${connection.name}:${tool.name}` });
   }
+  // Ajv's complaints about the schemas (collected while the tools were listed and checked): one finding.
+  const schemaWarnings = takeSchemaWarnings();
+  if (schemaWarnings.length > 0) {
+    const formats = [...new Set(schemaWarnings.flatMap((warning) => [...warning.matchAll(/unknown format "([^"]+)"/g)].map((match) => match[1]!)))];
+    const what = formats.length > 0 ? `unknown format${formats.length === 1 ? '' : 's'} ${formats.map((format) => `"${format}"`).join(', ')} (not checked by validators)` : schemaWarnings[0]!.slice(0, 200);
+    findings.push({ server: connection.name, tool: '(schemas)', severity: 'warning', message: `${schemaWarnings.length} schema warning${schemaWarnings.length === 1 ? '' : 's'}: ${what}` });
+  }
   const counts: string[] = [`${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`];
   const data: Record<string, unknown> = { tools: connection.tools.length, tool_names: connection.tools.map((tool) => tool.name), findings };
-  // Resources and prompts are counted when offered, every page of them.
-  const client = connection.client;
-  const listings = [
-    { capability: 'resources', noun: 'resource', page: (cursor?: string) => client.listResources(cursor ? { cursor } : undefined, { timeout: options.timeoutMs }).then((r) => ({ count: r.resources.length, next: r.nextCursor })) },
-    { capability: 'prompts', noun: 'prompt', page: (cursor?: string) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: options.timeoutMs }).then((r) => ({ count: r.prompts.length, next: r.nextCursor })) },
-  ] as const;
-  for (const listing of listings) {
-    if (!connection.capabilities?.[listing.capability]) continue;
-    try {
-      let count = 0;
-      let cursor: string | undefined;
-      do {
-        const page = await listing.page(cursor);
-        count += page.count;
-        cursor = page.next;
-      } while (cursor);
-      counts.push(`${count} ${listing.noun}${count === 1 ? '' : 's'}`);
-      data[listing.capability] = count;
-    } catch (error) {
-      findings.push({ server: connection.name, tool: `(${listing.capability})`, severity: 'warning', message: `${listing.capability}/list failed: ${(error as Error).message}` });
-    }
+  // Resources and prompts are counted when offered, every page of them; one advertised but not served is a problem.
+  const probes = await probeCapabilities(connection, options.timeoutMs);
+  const unserved = probes.filter((probe) => probe.error);
+  for (const probe of probes) {
+    if (probe.count !== undefined) {
+      counts.push(`${probe.count} ${probe.capability.replace(/s$/, '')}${probe.count === 1 ? '' : 's'}`);
+      data[probe.capability] = probe.count;
+    } else findings.push({ server: connection.name, tool: `(${probe.capability})`, severity: 'error', message: probe.error! });
   }
   const details = findings.map((finding) => `${finding.severity === 'error' ? '✖' : '⚠'} ${finding.tool}: ${finding.message}`);
   const errors = findings.filter((finding) => finding.severity === 'error').length;
-  if (connection.tools.length === 0 && !connection.capabilities?.tools) set('tools', 'ok', `no tools offered${counts.length > 1 ? ` · ${counts.slice(1).join(' · ')}` : ''}`, { data });
+  if (unserved.length > 0) set('tools', 'fail', `${counts.join(' · ')} · ${unserved.map((probe) => probe.error).join(' · ')}`, { details, fix: unserved.map((probe) => probe.fix).join('; '), data });
+  else if (connection.tools.length === 0 && !connection.capabilities?.tools) set('tools', 'ok', `no tools offered${counts.length > 1 ? ` · ${counts.slice(1).join(' · ')}` : ''}`, { data });
   else if (errors > 0) set('tools', 'fail', `${counts.join(' · ')} · ${errors} definition problem${errors === 1 ? '' : 's'}`, { details, fix: 'fix the tool definitions on the server: clients may refuse or mis-call these tools', data });
   else if (findings.length > 0) set('tools', 'warn', `${counts.join(' · ')} · ${findings.length} warning${findings.length === 1 ? '' : 's'}`, { details, data });
   else set('tools', 'ok', `${counts.join(' · ')} · schemas compile, names follow the MCP rules, all described`, { data });

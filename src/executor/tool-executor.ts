@@ -96,6 +96,8 @@ export class ToolExecutor {
       finalArgs = normalized.args;
     }
     if (options.validate !== false) {
+      const misspelt = findMisspeltArgument(finalArgs, tool.definition.parameters);
+      if (misspelt) throw new ToolrunError('invalid_args', `Invalid parameters: unknown argument '${misspelt.given}' (did you mean '${misspelt.property}'?)`);
       const result = (await this.#validatorFor(tool))(finalArgs);
       // Extra properties alone do not fail (seed 004), so only the errors that count are checked.
       const errors = result.valid ? [] : relevantErrors(result.errors);
@@ -160,6 +162,24 @@ export class ToolExecutor {
     }
     return validator;
   }
+}
+
+/**
+ * An argument the schema does not have, whose name differs from a property only by case, '_' or '-'
+ * (`perPage` for `per_page`): extra properties are otherwise ignored, so the value would be lost silently.
+ */
+function findMisspeltArgument(args: Record<string, unknown>, schema: Record<string, unknown>): { given: string; property: string } | undefined {
+  const properties = Object.keys((schema.properties as object | undefined) ?? {});
+  if (properties.length === 0) return undefined;
+  const known = new Set(properties);
+  const fold = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+  const byFolded = new Map(properties.map((name) => [fold(name), name]));
+  for (const given of Object.keys(args)) {
+    if (known.has(given)) continue;
+    const property = byFolded.get(fold(given));
+    if (property) return { given, property };
+  }
+  return undefined;
 }
 
 function origin(tool: RegisteredTool): { source: RegisteredTool['source']; server?: string } {

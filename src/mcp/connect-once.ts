@@ -112,8 +112,13 @@ async function initialize(
   deadline: AttemptDeadline,
   runner: PackageRunner | undefined,
 ): Promise<ServerConnection> {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {} });
+  const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+    import('../schema/compile-schema.js'),
+  ]);
+  // The SDK's validator, with an Ajv whose schema warnings toolrun collects (not raw lines on stderr).
+  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()) });
   // The SDK reports transport-level trouble here; toolrun reports it through the attempt's outcome.
   client.onerror = () => {};
   const fail = async (error: unknown, phase: AttemptPhase): Promise<never> => {

@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ArgsValidator } from '../registry/tool-types.js';
+import { collectingAjvLogger } from './schema-warnings.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -11,7 +12,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 // (servers emit vendor keywords), formats checked, all errors collected for one complete message.
 // validateSchema is off here because meta-validation costs ~25 ms per process; `checkSchema` does it
 // where it matters (registration of config tools, `toolrun validate`).
-const AJV_OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true } as const;
+const AJV_OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: collectingAjvLogger } as const;
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv | undefined;
@@ -20,6 +21,14 @@ function ajvFor(schema: Record<string, unknown>): Ajv {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= addFormats(new Ajv2020(AJV_OPTIONS) as unknown as Ajv));
   return (draft07 ??= addFormats(new Ajv(AJV_OPTIONS)));
+}
+
+/**
+ * An Ajv for the MCP SDK's Client (it compiles every tool's outputSchema at tools/list): the SDK's own
+ * options, with warnings collected instead of printed.
+ */
+export function createSdkAjv(): Ajv {
+  return addFormats(new Ajv(AJV_OPTIONS));
 }
 
 /** Compiles a tool's parameter schema once; throws when the schema itself is broken. */
