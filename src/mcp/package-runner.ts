@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { findServerProcesses, readCommandLine, readEnvironmentVariable } from './process-tree.js';
@@ -94,6 +94,19 @@ export function listNpxCache(folder: string): Set<string> {
   }
 }
 
+/** Whether an npx cache entry is (the start of) an install of `packageName`. */
+function isInstallOf(path: string, packageName: string): boolean {
+  try {
+    if (!statSync(path).isDirectory()) return false;
+    // npm 11 unpacks into node_modules first and writes package.json last; older npms the other way round.
+    if (existsSync(join(path, 'node_modules', packageName))) return true;
+    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    return Boolean(manifest.dependencies && packageName in manifest.dependencies);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Removes what an install that toolrun had to end left in the npx cache: the entries created since
  * `before` for this package. Entries that existed before, or belong to other packages (another npx
@@ -104,14 +117,7 @@ export function removeHalfInstalledPackage(folder: string, before: Set<string>, 
   for (const entry of listNpxCache(folder)) {
     if (before.has(entry)) continue;
     const path = join(folder, entry);
-    try {
-      if (!statSync(path).isDirectory()) continue;
-      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      if (!manifest.dependencies || !(packageName in manifest.dependencies)) continue;
-    } catch {
-      // No manifest yet: npm writes it first, so a folder without one is not (yet) ours to judge.
-      continue;
-    }
+    if (!isInstallOf(path, packageName)) continue;
     rmSync(path, { recursive: true, force: true });
     removed.push(path);
   }

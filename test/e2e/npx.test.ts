@@ -1,0 +1,101 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PACKAGE, npxEnvironment, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.js';
+import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+// npx against a registry on loopback (test/helpers/fake-registry.ts), each test with an empty cache
+// (npm_config_cache in a temp folder), so "cold cache" is real and nothing leaves the machine.
+let registry: FakeRegistry;
+beforeAll(async () => {
+  registry = await startFakeRegistry();
+}, 60_000);
+afterAll(() => registry?.close());
+
+function npxConfig(args: string[], extra: Record<string, unknown> = {}) {
+  const cache = tempDir();
+  const config = writeTempConfig({ mcpServers: { fx: { command: 'npx', args, env: npxEnvironment(registry, cache), connectTimeoutMs: 500 } }, ...extra });
+  return { cache, config };
+}
+
+/** Entries of the npx cache that hold an install of the fixture package, complete or not. */
+const installsIn = (cache: string) =>
+  existsSync(join(cache, '_npx')) ? readdirSync(join(cache, '_npx')).filter((entry) => existsSync(join(cache, '_npx', entry, 'node_modules', FIXTURE_PACKAGE))) : [];
+
+/** What the next plain `npx -y` run of the package does with the cache toolrun left behind. */
+const npxDirectly = (cache: string) => execa('npx', ['-y', FIXTURE_PACKAGE], { env: npxEnvironment(registry, cache), input: '', reject: false, timeout: 30_000 });
+
+describe('servers started through npx', () => {
+  it('waits for a slow cold-cache install instead of killing it, and says so', async () => {
+    registry.tarballDelayMs = 2000;
+    const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE]);
+    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('hello from npx');
+    expect(result.stderr).toContain(`npx is downloading ${FIXTURE_PACKAGE}… (server 'fx'; waiting up to 120 s: installTimeoutMs)`);
+    expect(result.stderr).not.toContain('attempt 1 of 3 failed');
+    expect(installsIn(cache)).toHaveLength(1);
+    expect((await npxDirectly(cache)).exitCode).toBe(0);
+  });
+
+  it('gives up at the install timeout without retrying, and leaves no half-written cache entry', async () => {
+    registry.tarballDelayMs = 6000;
+    const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE], { installTimeoutMs: 700 });
+    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
+    expect(result.stderr).toContain(`  Reason: npx was still installing '${FIXTURE_PACKAGE}' after 1 s`);
+    expect(result.stderr).toContain(`  Check: install it once by hand (npx -y ${FIXTURE_PACKAGE} --help), or raise installTimeoutMs`);
+    expect(installsIn(cache)).toEqual([]);
+    registry.tarballDelayMs = 0;
+    expect((await npxDirectly(cache)).exitCode).toBe(0);
+  });
+
+  it('Ctrl-C during the install ends it politely and repairs the cache', async () => {
+    registry.tarballDelayMs = 6000;
+    const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE]);
+    const marker = newProcessMarker();
+    const run = runToolrun(['--config', config, 'exec', 'fx:hello'], { env: marker.env });
+    let stderr = '';
+    run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const deadline = Date.now() + 10_000;
+    while (!stderr.includes('npx is downloading') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    run.kill('SIGINT');
+    expect((await run).exitCode).toBe(130);
+    expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+    expect(installsIn(cache)).toEqual([]);
+    registry.tarballDelayMs = 0;
+    expect((await npxDirectly(cache)).exitCode).toBe(0);
+  });
+
+  it('does not retry a package that does not exist (npm code E404)', async () => {
+    registry.tarballDelayMs = 0;
+    const { config } = npxConfig(['-y', 'toolrun-no-such-package']);
+    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
+    expect(result.stderr).toContain("  Reason: npm could not find 'toolrun-no-such-package' in the registry (npm code E404); the server exited with code 1");
+    expect(result.stderr).toContain('  Check: check the package name in "args" (npm view NAME shows whether it exists)');
+  });
+
+  it('tells to add -y when npx cannot ask, without retrying; doctor and mcp list --check say the same', async () => {
+    registry.tarballDelayMs = 0;
+    const { config } = npxConfig([FIXTURE_PACKAGE]);
+    const reason = `npx wants to ask before installing '${FIXTURE_PACKAGE}', and cannot ask (stdin is not a terminal); the server exited with code 1`;
+    const fix = 'add "-y" to args, before the package name: "args": ["-y", …]';
+    const exec = await runClean(['--config', config, 'exec', 'fx:hello']);
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toContain(`  Reason: ${reason}`);
+    expect(exec.stderr).toContain(`  Check: ${fix}`);
+    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
+    expect(doctor.exitCode).toBe(4);
+    const spawn = (JSON.parse(doctor.stdout).steps as Array<{ id: string; finding: string; fix?: string }>).find((step) => step.id === 'spawn')!;
+    expect(spawn).toMatchObject({ finding: `the process started, then failed: ${reason} (attempt 1 of 3)`, fix });
+    const list = await runClean(['--json', '--config', config, 'mcp', 'list', '--check']);
+    expect(list.exitCode).toBe(4);
+    expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ status: 'failed', error: reason, cause: 'npx-needs-yes', fix });
+  });
+});
