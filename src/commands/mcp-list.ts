@@ -20,7 +20,7 @@ export function registerMcpListCommand(mcp: Command, run: CommandRunner): void {
       `
 Examples:
   $ toolrun --config home.json mcp list
-  $ toolrun --config home.json mcp list --check          # exit 4 if a server does not connect
+  $ toolrun --config home.json mcp list --check          # exit 4 if a server does not connect, 1 if one cannot serve what it advertises
   $ toolrun --config home.json --json mcp list --check`,
     )
     .action((options: McpListOptions) =>
