@@ -43,6 +43,7 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }
+  if (code === 'ERR_INVALID_URL') return cause('invalid-url', '"url" is not a valid URL', 'fix "url" in the config, e.g. "http://127.0.0.1:3001/mcp"', false);
   if (evidence.url && isConnectionRefused(error)) return cause('remote-refused', `connection refused at ${evidence.url}: is the server running?`, 'start the server, or fix "url" (host and port)', true);
   if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr above: it says why it exited", true);
   if (stop?.kind === 'timeout') return cause('timeout', `no answer to ${phase} within ${stop.ms} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'if the server is slow to start, raise connectTimeoutMs; if it hangs, see its stderr', true);

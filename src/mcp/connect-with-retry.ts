@@ -3,6 +3,7 @@ import type { ServerSpec } from '../config/resolve-server.js';
 import { ServerUnavailableError } from '../errors.js';
 import { AttemptError, connectOnce, type ConnectHooks } from './connect-once.js';
 import { buildConnectFailure, type ConnectFailure } from './connect-failure.js';
+import { classifyAttempt } from './classify-attempt.js';
 import type { ServerConnection } from './server-connection.js';
 
 export interface RetryLogger {
@@ -66,8 +67,9 @@ export async function connectWithRetry(
       if (attempt > 1) options.logger.info(`MCP connection succeeded on attempt ${attempt}: server '${spec.name}'`);
       return connection;
     } catch (error) {
-      if (!(error instanceof AttemptError)) throw error;
-      lastError = error;
+      // Ctrl-C: not a failure of the server.
+      if (options.signal?.aborted) throw error;
+      lastError = error instanceof AttemptError ? error : new AttemptError(classifyAttempt({ phase: 'initialize', error, stderrCauses: [] }), 'initialize', undefined, { cause: error });
       if (!lastError.retryable) {
         if (attempt < policy.attempts) options.logger.warn(`MCP server '${spec.name}': ${lastError.message}; not retried (it would fail the same way)`);
         throw new ServerConnectError(buildConnectFailure(spec, lastError, attempt, pollution));

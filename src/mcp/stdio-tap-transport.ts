@@ -73,6 +73,7 @@ export class StdioTapTransport implements Transport {
   #child: ChildProcess | undefined;
   #exited: Promise<ExitInfo> | undefined;
   #shutdown: Promise<ShutdownOutcome> | undefined;
+  #drained: Promise<void> = Promise.resolve();
   #live: LiveServer | undefined;
   readonly #options: StdioTapOptions;
 
@@ -116,6 +117,8 @@ export class StdioTapTransport implements Transport {
       child.once('error', () => resolve({ code: null, signal: null }));
     });
     const streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // The last lines it wrote are normally read by then; a pipe held open by a helper is not waited for.
+    this.#drained = Promise.race([streamsClosed, new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     // execa's own promise settles with the same outcome; it must not be left unhandled.
     void child.catch(() => {});
 
@@ -142,8 +145,7 @@ export class StdioTapTransport implements Transport {
     child.stdin!.on('error', () => {});
     void this.#exited.then(async (info) => {
       this.exitInfo = info;
-      // The last lines it wrote are normally read by then; a pipe held open by a helper is not waited for.
-      await Promise.race([streamsClosed, new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+      await this.#drained;
       this.onclose?.();
     });
   }
@@ -201,6 +203,8 @@ export class StdioTapTransport implements Transport {
       }
     }
     this.leftBehind = await endLeftovers(pid, this.marker, family, grace);
+    // Every stdout line is read before the shutdown counts as done (doctor scans them next).
+    await this.#drained;
     if (this.#live) untrackServer(this.#live);
     this.#options.shutdownHooks?.after?.();
     return outcome;
@@ -223,6 +227,9 @@ export class StdioTapTransport implements Transport {
     this.onmessage?.(message);
   }
 }
+
+/** How long to wait for a dead server's pipes to close: a helper may hold them open forever. */
+const DRAIN_MS = 200;
 
 /** How long a server's own processes get to exit by themselves after it did. */
 const SETTLE_MS = 300;

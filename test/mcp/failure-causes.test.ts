@@ -117,6 +117,18 @@ describe('classifying a failed attempt (from fields, not message texts)', () => 
     expect(classifyAttempt({ ...base, error: Object.assign(new Error('Error POSTing to endpoint'), { code: 401 }), url: 'http://127.0.0.1:1/mcp' })).toMatchObject({ id: 'http-auth', retryable: false });
   });
 
+  it('does not retry an invalid URL, and does not quote it (it may hold a password)', () => {
+    let error: unknown;
+    try {
+      new URL('http://user:pw@[bad');
+    } catch (thrown) {
+      error = thrown;
+    }
+    const cause = classifyAttempt({ ...base, error });
+    expect(cause).toMatchObject({ id: 'invalid-url', retryable: false });
+    expect(cause.reason).not.toContain('pw');
+  });
+
   it('advises raising connectTimeoutMs only for a plain timeout', () => {
     expect(classifyAttempt({ ...base, error: new Error('aborted'), stop: { kind: 'timeout', ms: 300 } }).reason).toBe('no answer to initialize within 300 ms (the server hangs, or starts slowly: raise connectTimeoutMs)');
     const refused = causeInStderrLine('Error: connect ECONNREFUSED 127.0.0.1:6379')!;
