@@ -7,8 +7,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import type { CauseContext } from './failure-causes.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
-import { isProcessGroupAlive, killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
-import { findServerProcesses, isProcessAlive, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
+import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
+import { endLeftovers, exitsWithin } from './shutdown-steps.js';
+import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
 import { StderrLog } from './stderr-log.js';
 
 export interface StdioTapOptions {
@@ -230,50 +231,6 @@ export class StdioTapTransport implements Transport {
 
 /** How long to wait for a dead server's pipes to close: a helper may hold them open forever. */
 const DRAIN_MS = 200;
-
-/** How long a server's own processes get to exit by themselves after it did. */
-const SETTLE_MS = 300;
-
-/**
- * The processes of a server still alive once it exited: given a moment to follow it, then recorded
- * and ended (SIGTERM, then SIGKILL after the grace period). Returns what had to be ended.
- */
-async function endLeftovers(pid: number, marker: string, family: ProcessInfo[], grace: number): Promise<ProcessInfo[]> {
-  const known = new Map(family.map((member) => [member.pid, member]));
-  for (const member of findServerProcesses(pid, marker)) known.set(member.pid, member);
-  let left = [...known.values()].filter((member) => isProcessAlive(member.pid));
-  const settleUntil = Date.now() + Math.min(grace, SETTLE_MS);
-  while (left.length > 0 && Date.now() < settleUntil) {
-    await sleep(25);
-    left = left.filter((member) => isProcessAlive(member.pid));
-  }
-  if (left.length === 0) return [];
-  if (isProcessGroupAlive(pid)) signalProcessGroup(pid, 'SIGTERM');
-  for (const member of left) signalProcess(member.pid, 'SIGTERM');
-  const killAt = Date.now() + grace;
-  let stubborn = left;
-  while (stubborn.length > 0 && Date.now() < killAt) {
-    await sleep(25);
-    stubborn = stubborn.filter((member) => isProcessAlive(member.pid));
-  }
-  if (isProcessGroupAlive(pid)) signalProcessGroup(pid, 'SIGKILL');
-  for (const member of stubborn) signalProcess(member.pid, 'SIGKILL');
-  return left;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function exitsWithin(exited: Promise<ExitInfo>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void exited.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
 function describeSpawnError(error: NodeJS.ErrnoException, command: string): string {
   if (error.code === 'ENOENT') return `command not found: '${command}' (not on PATH, or the file does not exist)`;
