@@ -56,12 +56,12 @@ Examples:
           };
         }
         const terminal = cli.terminal;
-        if (cli.globals.json) await terminal.resultJson(envelope);
+        if (cli.globals.json) await terminal.resultJson(envelope, { verbatimKeys: ['result'] });
         else if (envelope.success) {
-          await terminal.result(options.raw ? toJson(envelope.result) : formatResult(envelope.result));
+          await terminal.result(options.raw ? toJson(envelope.result) : formatResult(envelope.result), { verbatim: true });
           terminal.info(formatEnvelopeFooter(envelope));
         } else if (options.raw && envelope.result !== undefined) {
-          await terminal.result(toJson(envelope.result));
+          await terminal.result(toJson(envelope.result), { verbatim: true });
           terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
         } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
         else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);

@@ -3,6 +3,7 @@ import type { RawServerConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
 import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
+import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
 
@@ -74,6 +75,6 @@ Examples:
 }
 
 function describeTarget(server: RawServerConfig): string {
-  if (server.transport === 'stdio') return [server.command, ...server.args].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(' ');
-  return server.url;
+  if (server.transport === 'stdio') return [server.command, ...maskArgs(server.args)].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(' ');
+  return maskSecrets(server.url);
 }

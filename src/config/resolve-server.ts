@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { RawServerConfig, ToolrunConfig } from './config-types.js';
+import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
 
 export interface StdioServerSpec {
@@ -30,7 +31,13 @@ export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = process.env): ServerSpec {
   const where = (field: string) => `${config.path ?? 'config'}: mcpServers.${raw.name}.${field}`;
   const expandMap = (map: Record<string, string>, field: string) =>
-    Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expandEnv(value, env, where(`${field}.${key}`))]));
+    Object.fromEntries(
+      Object.entries(map).map(([key, value]) => {
+        const expanded = expandEnv(value, env, where(`${field}.${key}`));
+        rememberConfigSecrets(key, expanded);
+        return [key, expanded];
+      }),
+    );
   const connectTimeoutMs = raw.connectTimeoutMs ?? config.connectTimeoutMs;
   if (raw.transport === 'stdio') {
     const cwd = expandEnv(raw.cwd ?? config.baseDir, env, where('cwd'));
@@ -38,7 +45,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       transport: 'stdio',
       name: raw.name,
       command: expandEnv(raw.command, env, where('command')),
-      args: raw.args.map((arg, index) => expandEnv(arg, env, where(`args[${index}]`))),
+      args: raw.args.map((arg, index) => rememberUrlPassword(expandEnv(arg, env, where(`args[${index}]`)))),
       env: expandMap(raw.env, 'env'),
       cwd: isAbsolute(cwd) ? cwd : resolve(config.baseDir, cwd),
       hint: raw.hint,
@@ -49,9 +56,36 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
   return {
     transport: raw.transport,
     name: raw.name,
-    url: expandEnv(raw.url, env, where('url')),
+    url: rememberUrlPassword(expandEnv(raw.url, env, where('url'))),
     headers: expandMap(raw.headers, 'headers'),
     hint: raw.hint,
     connectTimeoutMs,
   };
+}
+
+/**
+ * Secret values from the config, remembered so that a message quoting them (an SDK error echoing a
+ * header, a server's failure quoting its own URL) is masked wherever toolrun prints it (SPEC §8).
+ */
+function rememberConfigSecrets(name: string, value: string): void {
+  if (isSecretName(name)) {
+    rememberSecret(value);
+    // "Bearer abc…": the token alone may be quoted too.
+    const token = /^(?:Bearer|Basic|Token)\s+(\S+)$/i.exec(value)?.[1];
+    if (token) rememberSecret(token);
+  }
+  rememberUrlPassword(value);
+}
+
+function rememberUrlPassword(value: string): string {
+  for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/gi)) {
+    rememberSecret(match[1]!);
+    // fetch and URL quote the password percent-encoded or decoded: mask both spellings.
+    try {
+      rememberSecret(decodeURIComponent(match[1]!));
+    } catch {
+      // Not valid percent-encoding: the raw spelling is all there is.
+    }
+  }
+  return value;
 }

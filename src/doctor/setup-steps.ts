@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { listEnvReferences } from '../config/expand-env.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { maskArgs, maskNamedValues, maskSecrets } from '../secrets/mask-secrets.js';
 import { findCommand } from './find-command.js';
-import { redactMap, redactUrl } from './redact.js';
 import type { DoctorOptions } from './run-doctor.js';
 import type { SetStep } from './set-step.js';
 
@@ -13,18 +13,19 @@ export function checkConfigStep(spec: ServerSpec, raw: DoctorOptions['config']['
   const referenced = collectVariables(raw);
   const variables = referenced.map((name) => `${name}${options.env[name] ? '' : ' (default)'}`);
   if (spec.transport !== 'stdio') {
-    const headers = redactMap(spec.headers);
-    set('config', 'ok', `${redactUrl(spec.url)}${Object.keys(headers).length ? ` · headers: ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}`, {
-      data: { url: redactUrl(spec.url), headers, variables: referenced },
+    const headers = maskNamedValues(spec.headers);
+    set('config', 'ok', `${maskSecrets(spec.url)}${Object.keys(headers).length ? ` · headers: ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}`, {
+      data: { url: maskSecrets(spec.url), headers, variables: referenced },
     });
     return;
   }
-  const env = redactMap(spec.env);
+  const env = maskNamedValues(spec.env);
   const lookup = findCommand(spec.command, spec.cwd, { ...options.env, ...spec.env }.PATH);
-  const details = [`${spec.command} ${spec.args.join(' ')}`.trim(), `cwd ${spec.cwd}`];
+  const args = maskArgs(spec.args);
+  const details = [`${spec.command} ${args.join(' ')}`.trim(), `cwd ${spec.cwd}`];
   if (Object.keys(env).length) details.push(`env: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   if (variables.length) details.push(`variables: ${variables.join(', ')}`);
-  const data = { command: spec.command, args: spec.args, cwd: spec.cwd, env, variables: referenced, command_path: lookup.found ? lookup.path : null };
+  const data = { command: spec.command, args, cwd: spec.cwd, env, variables: referenced, command_path: lookup.found ? lookup.path : null };
   if (!existsSync(spec.cwd)) set('config', 'fail', `working directory does not exist: ${spec.cwd}`, { details, fix: 'fix "cwd" in the config (relative paths start at the config file)', data });
   else if (!lookup.found) set('config', 'fail', `command not found: ${lookup.reason}`, { details, fix: `install '${spec.command}', or give its absolute path in "command"`, data });
   else set('config', 'ok', `${spec.command} found at ${lookup.path}`, { details, data });

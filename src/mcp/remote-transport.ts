@@ -4,10 +4,19 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 /** A Streamable HTTP or SSE client transport for a remote server, with the config's headers. */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
   const url = new URL(spec.url);
-  const requestInit: RequestInit = { headers: spec.headers };
+  const headers = { ...spec.headers };
+  // fetch refuses a URL with credentials ("Request cannot be constructed…"); curl and browsers send
+  // them as Basic auth, which is what `http://user:pass@host` means. A configured Authorization wins.
+  if (url.username || url.password) {
+    const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+    if (!hasAuthorization) headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    url.username = '';
+    url.password = '';
+  }
+  const requestInit: RequestInit = { headers };
   if (kind === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...spec.headers, ...(init?.headers as Record<string, string>) } }) } });
+    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } });
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   return new StreamableHTTPClientTransport(url, { requestInit });

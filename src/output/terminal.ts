@@ -1,7 +1,9 @@
 import { writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { ExecutorLogger } from '../executor/tool-executor.js';
+import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import { shouldAnimate, shouldUseColor } from './color.js';
+import { escapeControls } from './escape-controls.js';
 import { createStyle, type Style } from './style.js';
 
 export interface TerminalOptions {
@@ -17,6 +19,8 @@ export interface TerminalOptions {
 /**
  * The only module that writes to stdout and stderr. stdout carries results and nothing else;
  * logs, warnings, progress and server stderr go to stderr (SPEC §2), so `toolrun ... | jq` works.
+ * Everything toolrun writes passes through here, so this is where secrets are masked and a server's
+ * control characters are made harmless (SPEC §8), for every command at once.
  */
 export class Terminal implements ExecutorLogger {
   readonly json: boolean;
@@ -28,8 +32,11 @@ export class Terminal implements ExecutorLogger {
   readonly animate: boolean;
   readonly #options: TerminalOptions;
 
-  private constructor(options: TerminalOptions, outStyle: Style, errStyle: Style, stderrIsTTY: boolean) {
+  readonly #stdoutIsTTY: boolean;
+
+  private constructor(options: TerminalOptions, outStyle: Style, errStyle: Style, stdoutIsTTY: boolean, stderrIsTTY: boolean) {
     this.#options = options;
+    this.#stdoutIsTTY = stdoutIsTTY;
     this.json = options.json;
     this.verboseEnabled = options.verbose;
     this.quiet = options.quiet;
@@ -45,7 +52,7 @@ export class Terminal implements ExecutorLogger {
     const errIsTTY = options.stderr ? Boolean(options.stderr.isTTY) : isatty(2);
     const colorFor = (isTTY: boolean) => shouldUseColor({ noColorFlag: options.noColorFlag, json: options.json, isTTY, env: options.env });
     const [outStyle, errStyle] = await Promise.all([createStyle(colorFor(outIsTTY)), createStyle(colorFor(errIsTTY))]);
-    return new Terminal(options, outStyle, errStyle, errIsTTY);
+    return new Terminal(options, outStyle, errStyle, outIsTTY, errIsTTY);
   }
 
   get stdout(): NodeJS.WriteStream {
@@ -56,8 +63,17 @@ export class Terminal implements ExecutorLogger {
     return this.#options.stderr ?? process.stderr;
   }
 
-  /** Writes a result to stdout; resolves once it is flushed, so piped output is never cut off. */
-  result(text: string): Promise<void> {
+  /**
+   * Writes a result to stdout; resolves once it is flushed, so piped output is never cut off.
+   * `verbatim`: a tool's own result, which is the user's data, not toolrun's words: not masked.
+   */
+  result(text: string, options: { verbatim?: boolean } = {}): Promise<void> {
+    // A tool's result redirected to a file keeps its bytes; on a terminal, its escapes are shown, not run.
+    if (options.verbatim) return this.#writeStdout(this.#stdoutIsTTY ? escapeControls(text) : text);
+    return this.#writeStdout(escapeControls(maskSecrets(text), this.outStyle.enabled));
+  }
+
+  #writeStdout(text: string): Promise<void> {
     const data = text.endsWith('\n') ? text : `${text}\n`;
     const stdout = this.stdout;
     if (!this.#watchingStdout) {
@@ -77,9 +93,14 @@ export class Terminal implements ExecutorLogger {
   #watchingStdout = false;
   #stdoutClosed = false;
 
-  /** One JSON document on stdout, on one line (SPEC §2), so scripts can read it line by line. */
-  resultJson(value: unknown): Promise<void> {
-    return this.result(toJson(value, 0));
+  /**
+   * One JSON document on stdout, on one line (SPEC §2), so scripts can read it line by line.
+   * Strings are masked except under `verbatimKeys` (exec's `result`); JSON itself escapes controls.
+   */
+  resultJson(value: unknown, options: { verbatimKeys?: readonly string[] } = {}): Promise<void> {
+    // JSON.stringify escapes C0 controls but not DEL and C1 (U+009B is a one-character CSI).
+    const json = toJson(maskSecretsDeep(value, new Set(options.verbatimKeys)), 0).replace(/[\x7f-\x9f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return this.#writeStdout(json);
   }
 
   /** A line on stderr, even with --quiet (errors). */
@@ -104,7 +125,8 @@ export class Terminal implements ExecutorLogger {
     const text = chunk.toString('utf8');
     const lines = text.split(/\r?\n/);
     if (lines.at(-1) === '') lines.pop();
-    for (const line of lines) this.#line(this.errStyle.dim(`[${server}] ${line}`));
+    // Shown as the server wrote it (it is the evidence), but never interpreted by the terminal.
+    for (const line of lines) this.#line(this.errStyle.dim(`[${server}] ${escapeControls(line)}`), { evidence: true });
   }
 
   /**
@@ -135,8 +157,9 @@ export class Terminal implements ExecutorLogger {
     if (!this.quiet) this.#line(text);
   }
 
-  #line(text: string): void {
-    const line = text.endsWith('\n') ? text : `${text}\n`;
+  #line(text: string, options: { evidence?: boolean } = {}): void {
+    const safe = options.evidence ? text : escapeControls(maskSecrets(text), this.errStyle.enabled);
+    const line = safe.endsWith('\n') ? safe : `${safe}\n`;
     if (this.#spinner) {
       this.#spinner.clear();
       this.stderr.write(line);

@@ -1,0 +1,102 @@
+/**
+ * The one place that decides what a secret looks like (SPEC §8). Every output path (stderr lines,
+ * stdout reports, `--json` documents, error messages, saved captures' metadata) passes its text
+ * through `maskSecrets`; structured config (env, headers, args) goes through the helpers below,
+ * which use the same rules plus what a name or a preceding flag says.
+ */
+
+export const MASK = '***';
+
+/** Names whose values are secret: env vars, headers, query parameters, `--flags`. */
+const SECRET_NAME = /(token|secret|passw(or)?d|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential|session|cookie|signature)/i;
+/** Query parameters: the names above, plus the short ones (`key`, `sig`) that are too common as env names. */
+const SECRET_QUERY_NAME = /^(?:.*(token|secret|passw(or)?d|pwd|api[-_]?key|apikey|auth|credential|session|signature)|key|sig|code|pass)$/i;
+
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:'"]*):([^\s/?#@'"]+)@/gi;
+const QUERY_PARAMETER = /([?&;])([\w.%-]+)=([^&#\s"'<>]+)/g;
+const SECRET_FLAG = /(^|[\s'"=(,[])(--?[\w-]*?(?:token|secret|passw(?:or)?d|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential)[\w-]*)(=|\s+)(?!-)([^\s'",)\]]+)/gi;
+const BEARER = /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/g;
+/** Tokens recognisable by shape alone: OpenAI/Anthropic, GitHub, Slack, AWS access key ids, GitLab, JWTs. */
+const TOKEN_SHAPE =
+  /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprse]-[A-Za-z0-9-]{6,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)/g;
+
+/** Literal values the config marked secret (by name, or a URL's password), masked wherever they show up. */
+const knownSecrets = new Set<string>();
+
+/**
+ * Remembers a value the config says is secret, so that a message quoting it (an SDK error echoing
+ * a header, a fetch error echoing a URL) is masked too. Short values are skipped: masking every
+ * "1" in a message would hide more than it protects.
+ */
+export function rememberSecret(value: string): void {
+  if (value.length >= 4 && value !== MASK) knownSecrets.add(value);
+}
+
+/** Does this env var, header, query parameter or flag name say its value is secret? */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** `text` with every secret toolrun can recognise replaced by `***`. Cheap enough for every line. */
+export function maskSecrets(text: string): string {
+  if (text.length === 0) return text;
+  let masked = text
+    .replace(URL_PASSWORD, (_match, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
+    .replace(QUERY_PARAMETER, (match, separator: string, name: string, value: string) =>
+      value !== MASK && SECRET_QUERY_NAME.test(safeDecode(name)) ? `${separator}${name}=${MASK}` : match,
+    )
+    .replace(SECRET_FLAG, (_match, before: string, flag: string, joiner: string) => `${before}${flag}${joiner}${MASK}`)
+    .replace(BEARER, (_match, scheme: string) => `${scheme} ${MASK}`)
+    .replace(TOKEN_SHAPE, MASK);
+  for (const secret of knownSecrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  return masked;
+}
+
+/** An env var's or header's value: `***` when the name says secret, else the value with secrets inside masked. */
+export function maskNamedValue(name: string, value: string): string {
+  if (isSecretName(name)) return value === '' ? '(empty)' : MASK;
+  return maskSecrets(value);
+}
+
+export function maskNamedValues(map: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([name, value]) => [name, maskNamedValue(name, value)]));
+}
+
+/** Command-line arguments: the value after a secret-looking flag (`--token X`) is masked as well. */
+export function maskArgs(args: readonly string[]): string[] {
+  return args.map((arg, index) => {
+    const previous = index > 0 ? args[index - 1]! : '';
+    if (/^--?[\w-]+$/.test(previous) && isSecretName(previous) && !arg.startsWith('-')) return MASK;
+    return maskSecrets(arg);
+  });
+}
+
+/**
+ * Every string inside a JSON-like value masked (objects and arrays copied, not changed), except
+ * under the keys in `verbatim` (a tool's own result is what the user asked for, not toolrun's words).
+ */
+export function maskSecretsDeep(value: unknown, verbatim: ReadonlySet<string> = NO_KEYS, depth = 0): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => maskSecretsDeep(item, verbatim, depth + 1));
+  if (!isPlainObject(value)) return value;
+  // Null prototype: a "__proto__" key from a server's JSON stays a key, never becomes the prototype.
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) copy[key] = verbatim.has(key) ? item : maskSecretsDeep(item, verbatim, depth + 1);
+  return copy;
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

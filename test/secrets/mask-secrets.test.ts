@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { maskArgs, maskNamedValue, maskSecrets, maskSecretsDeep, rememberSecret } from '../../src/secrets/mask-secrets.js';
+import { escapeControls } from '../../src/output/escape-controls.js';
+
+describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
+  it.each([
+    ['postgres://user:password@host/db', 'postgres://user:***@host/db'],
+    ['http://user:p%40ss@host:8080/mcp', 'http://user:***@host:8080/mcp'],
+    ['redis://:hunter22@localhost:6379', 'redis://:***@localhost:6379'],
+    ['fetch failed: http://u:pw@127.0.0.1:9/mcp?api_key=KEY123&page=2', 'fetch failed: http://u:***@127.0.0.1:9/mcp?api_key=***&page=2'],
+    ['https://h/x?token=abc&sig=def&key=ghi&keep=1', 'https://h/x?token=***&sig=***&key=***&keep=1'],
+    ['node server.js --token sk-abc123def456', 'node server.js --token ***'],
+    ['node server.js --token plainvalue --port 3', 'node server.js --token *** --port 3'],
+    ['--api-key=plainvalue', '--api-key=***'],
+    ['--password hunter2', '--password ***'],
+    ['using ghp_abcdefghijklmnopqrstuvwxyz0123 now', 'using *** now'],
+    ['slack xoxb-1234-5678-abcdef', 'slack ***'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig_part-1', 'jwt ***'],
+    ['Authorization: Bearer abcdefghijkl', 'Authorization: Bearer ***'],
+  ])('%s', (text, expected) => {
+    expect(maskSecrets(text)).toBe(expected);
+  });
+
+  it('leaves ordinary text alone', () => {
+    for (const text of ['task-runner disk-usage', 'http://127.0.0.1:3001/mcp?page=2', 'connect ECONNREFUSED 127.0.0.1:5432', '--port 8080 --verbose']) expect(maskSecrets(text)).toBe(text);
+  });
+
+  it('masks values the config marked secret wherever they are quoted', () => {
+    rememberSecret('a-config-secret-value');
+    expect(maskSecrets('server said: bad credentials a-config-secret-value')).toBe('server said: bad credentials ***');
+  });
+
+  it('names: env vars and headers whose name says secret are masked whole; other values by shape', () => {
+    expect(maskNamedValue('API_TOKEN', 'x')).toBe('***');
+    expect(maskNamedValue('Authorization', 'Bearer x')).toBe('***');
+    expect(maskNamedValue('DATABASE_URL', 'postgres://user:pw@host/db')).toBe('postgres://user:***@host/db');
+    expect(maskNamedValue('PORT', '5432')).toBe('5432');
+  });
+
+  it('args: the value after a secret flag', () => {
+    expect(maskArgs(['--token', 'abc', '--db=postgres://u:pw@h/db', '--port', '1'])).toEqual(['--token', '***', '--db=postgres://u:***@h/db', '--port', '1']);
+  });
+
+  it('deep: every string, except under verbatim keys; "__proto__" stays a key', () => {
+    const value = JSON.parse('{"error":"http://u:pw@h/","result":"http://u:pw@h/","nested":[{"__proto__":{"x":"--token abc"}}]}');
+    const masked = maskSecretsDeep(value, new Set(['result'])) as Record<string, unknown>;
+    expect(JSON.stringify(masked)).toBe('{"error":"http://u:***@h/","result":"http://u:pw@h/","nested":[{"__proto__":{"x":"--token ***"}}]}');
+  });
+});
+
+describe('escapeControls', () => {
+  it('escapes OSC, CSI, C1 and carriage returns; keeps tab and newline', () => {
+    expect(escapeControls('a\x1b]0;title\x07b\x1b[2Jc\u009bd\re\tf\ng')).toBe('a\\x1b]0;title\\x07b\\x1b[2Jc\\u009bd\\x0de\tf\ng');
+  });
+  it('keeps SGR colors only when asked (toolrun\'s own styling)', () => {
+    expect(escapeControls('\x1b[31mred\x1b[39m\x1b[2J', true)).toBe('\x1b[31mred\x1b[39m\\x1b[2J');
+    expect(escapeControls('\x1b[31mred', false)).toBe('\\x1b[31mred');
+  });
+});
