@@ -53,7 +53,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       env,
       cwd: options.cwd ?? process.cwd(),
       signal: abort.signal,
-      readStdin: () => readAllStdin(),
+      readStdin: () => readAllStdin(abort.signal),
       onExit: (cleanup) => cleanups.push(cleanup),
     };
     const onSignal = (signal: NodeJS.Signals) => {

@@ -32,7 +32,7 @@ export function coerceArgWords(words: ArgWord[], propertySchemaFor: (key: string
 /** coerceArgWords against an object schema's `properties` (or none: every key=value a string). */
 export function coerceBySchema(words: ArgWord[], schema: Record<string, unknown> | undefined): Record<string, unknown> {
   const properties = (schema?.properties ?? {}) as Record<string, unknown>;
-  return coerceArgWords(words, (key) => properties[key]);
+  return coerceArgWords(words, (key) => (Object.hasOwn(properties, key) ? properties[key] : undefined));
 }
 
 /** The JSON types a property schema allows, looking through anyOf/oneOf/allOf. */

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { coerceBySchema } from '../args/coerce-args.js';
 import { resolveServer } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { openInput } from '../input/open-input.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
@@ -53,12 +53,19 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     const path = options.file;
     // 256 kB reads: 4x fewer chunks than the default cut the per-chunk overhead by a quarter; larger
     // ones bring no more speed and double the peak memory (measured on a 200 MB capture).
-    const stream = path === undefined ? process.stdin : createReadStream(path, { highWaterMark: 1 << 18 });
-    report = await scanStream(stream).catch((error: NodeJS.ErrnoException) => {
+    const describeReadError = (error: NodeJS.ErrnoException): never => {
       if (error.code === 'ENOENT') throw new UsageError(`capture file not found: ${path}; check the path`);
       if (error.code === 'EISDIR') throw new UsageError(`${path} is a folder, not a capture file`);
-      throw error;
-    });
+      if (error.code === 'EACCES') throw new UsageError(`capture file not readable: ${path} (permission denied); fix its permissions`);
+      throw new UsageError(`cannot read capture file ${path}: ${error.message}`);
+    };
+    let stream: Readable;
+    try {
+      stream = path === undefined ? process.stdin : openInput(path, 1 << 18);
+    } catch (error) {
+      describeReadError(error as NodeJS.ErrnoException);
+    }
+    report = await scanStream(stream!).catch(describeReadError);
     source = path === undefined ? { stdin: true } : { file: path };
   } else {
     const opened = await openTools(cli);
@@ -67,15 +74,17 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);
     const parsedWords = parseArgWords(words);
     const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
+    const capture = options.save === undefined ? undefined : await openCapture(options.save);
+    if (capture) {
+      cli.onExit(async () => {
+        capture.close();
+        cli.terminal.info(`saved ${capture.stdoutBytes} bytes of stdout to ${capture.stdoutPath} and ${capture.stderrBytes} bytes of stderr to ${capture.stderrPath}`);
+      });
+    }
     const { recordSession } = await import('../scan/record-session.js');
-    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, keepCapture: options.save !== undefined, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
+    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, capture, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
     report = recorded.report;
     source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };
-    if (options.save) {
-      writeFileSync(options.save, recorded.stdout);
-      writeFileSync(`${options.save}.stderr`, recorded.stderr);
-      cli.terminal.info(`saved ${recorded.stdout.length} bytes of stdout to ${options.save} and ${recorded.stderr.length} bytes of stderr to ${options.save}.stderr`);
-    }
     if (recorded.failure) {
       const { formatConnectFailure } = await import('../output/format-connect-failure.js');
       cli.terminal.note(formatConnectFailure(recorded.failure, cli.terminal.errStyle));
@@ -88,4 +97,16 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
   if (cli.globals.json) await cli.terminal.resultJson({ source, ...scanReportJson(report) });
   else await cli.terminal.result(formatScanReport(report, cli.terminal.outStyle, { sessionFailed: exitCode === ExitCode.UNREACHABLE }));
   return exitCode;
+}
+
+/** --save's files, opened before the server starts: a path that cannot be written is a usage error now. */
+async function openCapture(path: string) {
+  const { CaptureFiles } = await import('../scan/capture-files.js');
+  try {
+    return new CaptureFiles(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+    throw new UsageError(`cannot write --save ${path}: ${reason}; give a file path in an existing, writable folder`);
+  }
 }

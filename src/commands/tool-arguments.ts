@@ -24,10 +24,11 @@ export function splitToolName(name: string, serverOption: string | undefined): {
  * words merged over it, `key=value` typed by the tool's schema (SPEC §1).
  */
 export async function buildArguments(cli: CliContext, tool: RegisteredTool, words: ArgWord[], argsOption: string | undefined, paramMappings: Record<string, Record<string, string>>): Promise<Record<string, unknown>> {
-  const base = argsOption === undefined ? {} : await readArgsOption(argsOption, cli.readStdin);
+  const base = argsOption === undefined ? {} : await readArgsOption(argsOption, { readStdin: () => cli.readStdin(), signal: cli.signal });
   const properties = (tool.definition.parameters.properties ?? {}) as Record<string, unknown>;
   const mapping = tool.normalizesArgs ? paramMappings[tool.definition.name] ?? {} : {};
   // MCP tools are called with normalized names, so a snake_case word is typed by its camelCase property.
-  const propertySchemaFor = (key: string) => properties[key] ?? (tool.normalizesArgs ? properties[mapping[key] ?? snakeToCamel(key)] : undefined);
+  const own = (key: string | undefined) => (key !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined);
+  const propertySchemaFor = (key: string) => own(key) ?? (tool.normalizesArgs ? own(Object.hasOwn(mapping, key) ? mapping[key] : snakeToCamel(key)) : undefined);
   return { ...base, ...coerceArgWords(words, propertySchemaFor) };
 }

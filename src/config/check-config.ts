@@ -37,9 +37,10 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
   const config: ToolrunConfig = {
     path: filePath,
     baseDir,
-    servers: {},
+    // Null prototypes: a server or tool named `toString` is a name like any other, not Object's method.
+    servers: Object.create(null) as ToolrunConfig['servers'],
     tools: [],
-    paramMappings: structuredClone(DEFAULT_PARAM_MAPPINGS),
+    paramMappings: Object.assign(Object.create(null) as ToolrunConfig['paramMappings'], structuredClone(DEFAULT_PARAM_MAPPINGS)),
     retry: { ...DEFAULT_RETRY },
     timeoutMs: DEFAULT_TIMEOUT_MS,
     slowToolMs: DEFAULT_SLOW_TOOL_MS,
@@ -73,7 +74,7 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
       report(path, `must be an object of strings, found ${typeName(value)}`);
       return {};
     }
-    const out: Record<string, string> = {};
+    const out: Record<string, string> = Object.create(null);
     for (const [key, item] of Object.entries(value)) {
       if (typeof item === 'string') out[key] = item;
       else report(childPath(path, key), `must be a string, found ${typeName(item)} (quote it: "${String(item)}")`);
@@ -112,6 +113,11 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
     }
     for (const [name, entry] of Object.entries(block)) {
       const path = childPath(key, name);
+      const nameProblem = checkServerName(name);
+      if (nameProblem) {
+        report(path, nameProblem);
+        continue;
+      }
       if (config.servers[name]) report(path, `server '${name}' is defined in both mcpServers and servers; keep one`);
       const server = checkServer(name, entry, path, { report, optionalString, stringMap, positiveInteger }, baseDir);
       if (server) config.servers[name] = server;
@@ -127,6 +133,14 @@ export function checkConfig(raw: unknown, filePath: string | null, baseDir: stri
       });
   }
   return { config, problems };
+}
+
+/** Why a server name cannot be used, or undefined. `SERVER:TOOL` is how a tool is named, so no ':' in SERVER. */
+function checkServerName(name: string): string | undefined {
+  if (name.trim() === '') return 'a server name cannot be empty; give it a name such as "files"';
+  if (name.includes(':')) return `server name '${name}' contains ':', which separates server and tool in 'SERVER:TOOL'; rename it (e.g. '${name.replaceAll(':', '-')}')`;
+  if (name === '__proto__' || name === 'constructor' || name === 'prototype') return `server name '${name}' is not allowed; rename it`;
+  return undefined;
 }
 
 interface CheckHelpers {

@@ -1,31 +1,103 @@
 import { ConfigError } from '../errors.js';
 
-// ${VAR}, ${VAR:-default}, and VS Code's ${env:VAR}. A default cannot contain '}'.
-const VARIABLE = /\$\{(env:)?([^}:]*?)(?::-([^}]*))?\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Variables only a host can fill in: VS Code's prompts (${input:id}), commands, settings, and its
 // predefined variables. Passing them on as literal text would give the server "${input:token}" as a token.
-const HOST_ONLY = /\$\{(?:(?:input|command|config):[^}]*|workspaceFolder(?:Basename)?(?::[^}]*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)\}/;
+const HOST_ONLY = /^(?:(?:input|command|config):.*|workspaceFolder(?:Basename)?(?::.*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)$/s;
+
+/** One `${…}` found in a string: what is inside the braces, and where it ends. */
+interface Reference {
+  /** The text between `${` and its matching `}`. */
+  body: string;
+  /** Index just past the closing `}`. */
+  end: number;
+}
 
 /**
- * Expands `${VAR}` and `${VAR:-default}` (the default applies when VAR is unset or empty, as in
- * the shell). An unset variable with no default is a ConfigError naming it and where it is used.
+ * Expands `${VAR}`, `${VAR:-default}` and VS Code's `${env:VAR}` (the default applies when VAR is
+ * unset or empty, as in the shell; it may itself contain `${OTHER}`). `$${` is a literal `${`.
+ * An unset variable with no default is a ConfigError naming it and where it is used.
  */
 export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string): string {
-  const hostOnly = value.match(HOST_ONLY);
-  if (hostOnly) throw new ConfigError(`${where}: ${hostOnly[0]} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`, { code: 'host-only-variable' });
-  return value.replace(VARIABLE, (whole, _envPrefix: string | undefined, name: string, fallback: string | undefined) => {
-    if (!NAME.test(name)) throw new ConfigError(`${where}: '${whole}' is not a valid variable reference; use \${NAME} or \${NAME:-default}.`);
+  return expandText(value, (name, fallback) => {
     const current = env[name];
     if (current !== undefined && current !== '') return current;
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) return expandEnv(fallback, env, where);
     if (current === '') return '';
     throw new ConfigError(`${where}: environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable' });
-  });
+  }, where);
 }
 
-/** Names of the variables a string refers to, for `doctor` and `validate`. */
+/** Names of the variables a string refers to (defaults included), for `doctor` and `validate`. */
 export function listEnvReferences(value: string): string[] {
-  return [...value.matchAll(VARIABLE)].map((match) => match[2]!);
+  const names: string[] = [];
+  try {
+    expandText(value, (name, fallback) => {
+      names.push(name);
+      if (fallback !== undefined) names.push(...listEnvReferences(fallback));
+      return '';
+    }, 'config');
+  } catch {
+    // A malformed reference: resolving the server reports it with its place; here there is nothing to list.
+  }
+  return names;
 }
 
+/** Walks `value`, copying text and replacing each reference by what `resolve` returns. */
+function expandText(value: string, resolve: (name: string, fallback: string | undefined) => string, where: string): string {
+  if (!value.includes('${')) return value;
+  let out = '';
+  let index = 0;
+  while (index < value.length) {
+    const dollar = value.indexOf('$', index);
+    if (dollar === -1) break;
+    out += value.slice(index, dollar);
+    if (value.startsWith('$${', dollar)) {
+      // The escape: `$${X}` is the literal text `${X}`.
+      out += '${';
+      index = dollar + 3;
+      continue;
+    }
+    if (!value.startsWith('${', dollar)) {
+      out += '$';
+      index = dollar + 1;
+      continue;
+    }
+    const reference = readReference(value, dollar, where);
+    const whole = value.slice(dollar, reference.end);
+    if (HOST_ONLY.test(reference.body)) {
+      throw new ConfigError(`${where}: ${whole} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`, { code: 'host-only-variable' });
+    }
+    const separator = reference.body.indexOf(':-');
+    let name = separator === -1 ? reference.body : reference.body.slice(0, separator);
+    const fallback = separator === -1 ? undefined : reference.body.slice(separator + 2);
+    if (name.startsWith('env:')) name = name.slice(4);
+    if (!NAME.test(name)) throw new ConfigError(`${where}: '${whole}' is not a valid variable reference; use \${NAME} or \${NAME:-default} (write $\${ for a literal \${).`);
+    out += resolve(name, fallback);
+    index = reference.end;
+  }
+  return out + value.slice(index);
+}
+
+/** The `${…}` starting at `start`, with nested `${…}` in a default counted, so its own `}` is found. */
+function readReference(value: string, start: number, where: string): Reference {
+  let depth = 0;
+  for (let index = start + 2; index < value.length; index++) {
+    if (value.startsWith('$${', index)) {
+      // A literal `${…}` inside a default: its `}` is its own, not the reference's.
+      depth++;
+      index += 2;
+      continue;
+    }
+    if (value.startsWith('${', index)) {
+      depth++;
+      index++;
+      continue;
+    }
+    if (value[index] === '}') {
+      if (depth === 0) return { body: value.slice(start + 2, index), end: index + 1 };
+      depth--;
+    }
+  }
+  throw new ConfigError(`${where}: '${value.slice(start, start + 40)}' has no closing '}'; write \${NAME}, or $\${ for a literal \${.`);
+}

@@ -1,7 +1,8 @@
 // Sync on purpose: a config is a few kB, and node:fs/promises costs ~2 ms of startup to load.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { INPUT_LIMIT_BYTES, InputTooLargeError, openInput, readBounded } from '../input/open-input.js';
 import { checkConfig, type ConfigProblem } from './check-config.js';
 import type { ToolrunConfig } from './config-types.js';
 import { findConfigPath, type ConfigLocation } from './find-config-path.js';
@@ -43,8 +44,12 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
   const path = location.path!;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const stats = statSync(path);
+    if (stats.isFile() && stats.size > INPUT_LIMIT_BYTES) throw new InputTooLargeError(INPUT_LIMIT_BYTES);
+    // A FIFO or a device (<(generate-config), /dev/zero): read through the event loop, bounded and interruptible.
+    text = stats.isFile() || stats.isDirectory() ? readFileSync(path, 'utf8') : await readBounded(openInput(path), INPUT_LIMIT_BYTES);
   } catch (error) {
+    if (error instanceof InputTooLargeError) throw new ConfigError(`config file ${path} is ${error.message}; a config is a few kB. Check that --config names the right file.`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ConfigError(`config file not found: ${path} (${ORIGIN_TEXT[location.origin]}). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`);
     if (code === 'EISDIR') throw new ConfigError(`config path is a folder, not a file: ${path}. Name the JSON file itself, e.g. ${path}/toolrun.config.json.`);
@@ -55,8 +60,8 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
   if (text.trim() === '') throw new ConfigError(`config file is empty: ${path}. Put a JSON object in it, e.g. {"mcpServers": {}}.`);
   const parsed = parseJsonc(text);
   if ('problem' in parsed) {
-    const { line, column, message } = parsed.problem;
-    throw new ConfigError(`${path}:${line}:${column}: invalid JSON: ${message}`);
+    const { line, column, message, syntax } = parsed.problem;
+    throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`);
   }
   return checkConfig(parsed.value, path, dirname(path));
 }

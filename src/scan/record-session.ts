@@ -2,14 +2,12 @@ import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
+import type { CaptureFiles } from './capture-files.js';
 import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
 
 export interface RecordedSession {
   /** The scan of the last attempt's stdout (each attempt is a new process). */
   report: ScanReport;
-  /** The last attempt's raw stdout and stderr, for --save. */
-  stdout: Buffer;
-  stderr: Buffer;
   /** Steps of the session that ran, e.g. ["initialize", "tools/list", "ping", "tools/call control_zwave_device"]. */
   steps: string[];
   failure?: ConnectFailure;
@@ -22,8 +20,8 @@ export interface RecordOptions {
   logger: RetryLogger;
   /** An optional tools/call; `args` gets the tool's input schema (to type key=value). */
   call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
-  /** Keep the raw bytes (for --save). A server's session is small; a capture file is scanned, not kept. */
-  keepCapture?: boolean;
+  /** Where the raw bytes go as they arrive (--save); nothing is kept in memory. */
+  capture?: CaptureFiles;
   signal?: AbortSignal;
   timeoutMs: number;
 }
@@ -34,10 +32,8 @@ export interface RecordOptions {
  */
 export async function recordSession(spec: ServerSpec, options: RecordOptions): Promise<RecordedSession> {
   let scanner = new StdoutScanner();
-  let stdout: Buffer[] = [];
-  let stderr: Buffer[] = [];
   const steps: string[] = [];
-  const captured = () => ({ stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) });
+  const capture = options.capture;
   let connection;
   try {
     connection = await connectWithRetry(spec, options.policy, {
@@ -45,19 +41,18 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
       signal: options.signal,
       onAttempt: () => {
         scanner = new StdoutScanner();
-        stdout = [];
-        stderr = [];
+        capture?.restart();
       },
       hooks: {
         // A failed attempt's stdout is scanned too: the polluting line may be why it failed.
         onStdoutLine: (_server, line) => scanner.scanLine(line),
-        onStdoutChunk: options.keepCapture ? (_server, chunk) => stdout.push(chunk) : undefined,
-        onStderr: options.keepCapture ? (_server, chunk) => stderr.push(chunk) : undefined,
+        onStdoutChunk: capture ? (_server, chunk) => capture.writeStdout(chunk) : undefined,
+        onStderr: capture ? (_server, chunk) => capture.writeStderr(chunk) : undefined,
       },
     });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
-    return { report: scanner.end(), steps, failure: error.failure, ...captured() };
+    return { report: scanner.end(), steps, failure: error.failure };
   }
   steps.push('initialize', 'tools/list');
   let sessionError: string | undefined;
@@ -74,5 +69,5 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
   } finally {
     await connection.close();
   }
-  return { report: scanner.end(), steps, sessionError, ...captured() };
+  return { report: scanner.end(), steps, sessionError };
 }

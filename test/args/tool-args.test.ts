@@ -63,14 +63,14 @@ describe('ARGS grammar', () => {
 });
 
 describe('--args', () => {
-  const noStdin = async () => '';
+  const noStdin = { readStdin: async () => '' };
 
   it('parses inline JSON', async () => {
     expect(await readArgsOption('{"a":1}', noStdin)).toEqual({ a: 1 });
   });
 
   it('reads stdin for -', async () => {
-    expect(await readArgsOption('-', async () => '{"expression":"1+1"}\n')).toEqual({ expression: '1+1' });
+    expect(await readArgsOption('-', { readStdin: async () => '{"expression":"1+1"}\n' })).toEqual({ expression: '1+1' });
   });
 
   it('fails on empty stdin', async () => {

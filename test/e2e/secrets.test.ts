@@ -28,13 +28,13 @@ describe('no secret is printed, in any command (SPEC §8)', () => {
     [['validate']],
     [['exec', 'remote:x']],
     [['--json', 'exec', 'remote:x']],
-    [['--verbose', 'exec', 'zwave:list_devices']],
-    [['--json', '--verbose', 'exec', 'zwave:list_devices']],
+    [['--verbose', 'exec', 'zwave:list_zwave_devices']],
+    [['--json', '--verbose', 'exec', 'zwave:list_zwave_devices']],
     [['mcp', 'doctor', 'zwave']],
     [['--json', 'mcp', 'doctor', 'zwave']],
     [['mcp', 'doctor', 'remote']],
     [['--json', 'mcp', 'doctor', '--all']],
-    [['time', 'zwave:list_devices', '-n', '2', '--warmup', '0']],
+    [['time', 'zwave:list_zwave_devices', '-n', '2', '--warmup', '0']],
     [['--json', 'mcp', 'check-stdout', 'zwave', '--save', join(tempDir(), 'capture.out')]],
   ])('%j', async (args) => {
     const result = await runToolrun(['--config', config, ...args], { env });

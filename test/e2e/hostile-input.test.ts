@@ -1,0 +1,167 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+// Hostile and mistaken input (SPEC §8): every case one line, a documented exit code, nothing hung.
+
+function writeRaw(text: string): string {
+  const path = join(tempDir(), 'toolrun.config.json');
+  writeFileSync(path, text);
+  return path;
+}
+
+function fifo(): string {
+  const path = join(tempDir(), 'pipe');
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('config keys that would reach a prototype', () => {
+  it('"__proto__" at the top is refused, not applied (exit 3, with line and column)', async () => {
+    const path = writeRaw('{\n  "__proto__": { "timeoutMs": 5 },\n  "mcpServers": {}\n}');
+    const result = await runToolrun(['--config', path, 'exec', 'echo']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr.trim()).toBe(`✖ ${path}:2:3: the key "__proto__" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`);
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('a server named %s is refused', async (name) => {
+    const result = await runToolrun(['--config', writeRaw(`{"mcpServers": {"${name}": {"command": "node"}}}`), 'mcp', 'list']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain(`the key "${name}" is not allowed`);
+  });
+
+  it('servers named toString and hasOwnProperty are ordinary names', async () => {
+    const config = writeTempConfig({ mcpServers: { toString: fixtureServer('zwave-server.js'), hasOwnProperty: fixtureServer('zwave-server.js') } });
+    const result = await runToolrun(['--config', config, '--json', 'exec', 'toString:list_zwave_devices']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, server: 'toString' });
+  });
+
+  it('"constructor" stays usable as a JSON Schema property name of a config tool', async () => {
+    const tool = { name: 't', description: 'd', parameters: { type: 'object', properties: { constructor: { type: 'string' } } }, implementation: { type: 'mock', mock_response: 1 } };
+    const result = await runToolrun(['--config', writeTempConfig({ tools: [tool] }), 'exec', 't', 'constructor=x']);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('an ARG named __proto__ is a usage error, not silently dropped', async () => {
+    const result = await runToolrun(['exec', 'echo', '__proto__:={"a":1}']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(`✖ echo: argument name '__proto__' is not allowed; if a tool really takes it, pass it with --args '{"__proto__": …}'`);
+  });
+});
+
+describe('config shape', () => {
+  it('nesting 6,000 levels deep is a config error (exit 3), not an internal error', async () => {
+    const path = writeRaw(`${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`);
+    const result = await runToolrun(['--config', path, '--json', 'list']);
+    expect(result.exitCode).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'config' });
+    expect(result.stderr).toContain('nested deeper than 100 levels');
+  });
+
+  it.each([
+    ['a:b', "server name 'a:b' contains ':', which separates server and tool in 'SERVER:TOOL'; rename it (e.g. 'a-b')"],
+    ['', 'a server name cannot be empty'],
+  ])('server name %j is refused with the reason', async (name, message) => {
+    const result = await runToolrun(['--config', writeTempConfig({ mcpServers: { [name]: fixtureServer('zwave-server.js') } }), 'mcp', 'list']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('${A:-${B}} nests; $${X} is a literal ${X}', async () => {
+    const tool = { name: 'show', description: 'd', implementation: { type: 'mock', mock_response: 1 } };
+    const config = writeTempConfig({ tools: [tool], mcpServers: { s: { command: 'node', args: ['${UNSET_A:-${SET_B}}', '$${LITERAL}'] } } });
+    const result = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', 's'], { env: { SET_B: 'bee' } });
+    const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
+    expect(step.data.args).toEqual(['bee', '${LITERAL}']);
+  });
+
+  it('a config FIFO nobody writes to can be interrupted', async () => {
+    const run = runToolrun(['--config', fifo(), 'list']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    run.kill('SIGINT');
+    const result = await run;
+    expect(result.exitCode).toBe(130);
+  });
+});
+
+describe('--args input is bounded and interruptible', () => {
+  it('--args @/dev/zero stops at 64 MB with a usage error', async () => {
+    const result = await runToolrun(['exec', 'echo', '--args', '@/dev/zero']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe('✖ echo: --args @/dev/zero is more than 64 MB; arguments are read up to that size. Pass a smaller JSON object');
+  });
+
+  it('--args - from an endless stdin stops at 64 MB', async () => {
+    const result = await runToolrun(['exec', 'echo', '--args', '-'], { stdin: undefined, inputFile: '/dev/zero' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--args - (standard input) is more than 64 MB');
+  });
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('--args @fifo with no writer ends on %s', async (signal) => {
+    const run = runToolrun(['exec', 'echo', '--args', `@${fifo()}`]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    run.kill(signal);
+    const result = await run;
+    expect(result.exitCode).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal]);
+  });
+
+  it('--args @fifo reads what a writer sends', async () => {
+    const path = fifo();
+    const run = runToolrun(['--json', 'exec', 'echo', '--args', `@${path}`]);
+    writeFileSync(path, '{"a":1}');
+    const result = await run;
+    expect(JSON.parse(result.stdout).result).toEqual({ echo: { a: 1 } });
+  });
+});
+
+describe('check-stdout capture input and --save', () => {
+  it('--file on a FIFO with no writer ends on Ctrl-C', async () => {
+    const run = runToolrun(['mcp', 'check-stdout', '--file', fifo()]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    run.kill('SIGINT');
+    expect((await run).exitCode).toBe(130);
+  });
+
+  it('--file that is a folder: exit 2 naming it', async () => {
+    const folder = tempDir();
+    const result = await runToolrun(['mcp', 'check-stdout', '--file', folder]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(`✖ ${folder} is a folder, not a capture file`);
+  });
+
+  it('--save to a folder that does not exist fails before the server starts', async () => {
+    const config = writeTempConfig({ mcpServers: { zwave: fixtureServer('zwave-server.js') } });
+    const path = join(tempDir(), 'missing', 'capture.out');
+    const result = await runToolrun(['--config', config, 'mcp', 'check-stdout', 'zwave', '--save', path]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(`✖ cannot write --save ${path}: its folder does not exist; give a file path in an existing, writable folder`);
+  });
+
+  it('--save writes as the server speaks: a Ctrl-C mid-session keeps what arrived', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'shutdown.log');
+    const config = writeTempConfig({ mcpServers: { rec: fixtureServer('shutdown-recorder-server.js', { env: { SHUTDOWN_LOG: log } }) } });
+    const save = join(dir, 'capture.out');
+    const run = runToolrun(['--config', config, 'mcp', 'check-stdout', 'rec', '--call', 'wait', '--save', save]);
+    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('call'));
+    expect(statSync(save).size).toBeGreaterThan(0);
+    run.kill('SIGINT');
+    const result = await run;
+    expect(result.exitCode).toBe(130);
+    expect(readFileSync(save, 'utf8')).toContain('"serverInfo"');
+    expect(result.stderr).toMatch(/saved \d+ bytes of stdout to .*capture\.out/);
+  });
+});
+
