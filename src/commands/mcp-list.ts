@@ -47,8 +47,11 @@ Examples:
           if (status?.status === 'connected') {
             const { connection } = status;
             const unserved = (probes.get(server.name) ?? []).filter((probe) => probe.error);
-            const problem = unserved.length > 0 ? { error: unserved.map((probe) => probe.error).join('; '), fix: unserved.map((probe) => probe.fix).join('; ') } : {};
-            return { ...base, transport: connection.transportKind, status: unserved.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
+            // As doctor: a broken tool definition is a problem, though the other tools work.
+            const errors = [...unserved.map((probe) => probe.error!), ...connection.brokenTools.map((tool) => `tool '${tool.name}' is broken: ${tool.problem}`)];
+            const fixes = [...unserved.map((probe) => probe.fix!), ...(connection.brokenTools.length > 0 ? ['fix the broken tool definitions on the server'] : [])];
+            const problem = errors.length > 0 ? { error: errors.join('; '), fix: fixes.join('; ') } : {};
+            return { ...base, transport: connection.transportKind, status: errors.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
           }
           const failure = status?.status === 'failed' ? status.failure : undefined;
           return { ...base, status: 'failed', error: failure?.reason ?? 'not connected', ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}) };

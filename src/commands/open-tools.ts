@@ -55,7 +55,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
       import('../output/format-connect-failure.js'),
       import('../scan/pollution-pattern.js'),
     ]);
-    const { failures } = await connectServers(registry, config, pending, {
+    const { connections, failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
       signal: cli.signal,
       env: cli.env,
@@ -72,6 +72,9 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
+    for (const connection of connections) {
+      for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
+    }
     return failuresAmong(names);
   };
   return { config, registry, executor, connect };

@@ -1,4 +1,4 @@
-import { ServerUnavailableError } from '../errors.js';
+import { ServerUnavailableError, ToolrunError } from '../errors.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 import type { OpenTools } from './open-tools.js';
 
@@ -15,6 +15,11 @@ export async function resolveTool(opened: OpenTools, name: string, server: strin
   }
   const failures = await opened.connect(server ? [server] : undefined);
   if (registry.find(name, server)) return registry.get(name, server);
+  for (const status of registry.servers.values()) {
+    if (status.status !== 'connected' || (server && status.connection.name !== server)) continue;
+    const broken = status.connection.brokenTools.find((tool) => tool.name === name);
+    if (broken) throw new ToolrunError('tool_error', `Tool '${name}' of MCP server '${status.connection.name}' has a broken definition (${broken.problem}); the server must fix it. Its other tools work: toolrun list --server ${status.connection.name}`);
+  }
   if (failures.length > 0) {
     const names = failures.map((failure) => `'${failure.server}'`).join(', ');
     if (server) throw new ServerUnavailableError(server, `Tool '${name}' is unavailable: MCP server '${server}' could not be connected (${failures[0]!.reason})`);

@@ -77,7 +77,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
     for (const status of opened.registry.servers.values()) {
       if (status.status !== 'connected') continue;
       mcpToolCount += status.connection.tools.length;
-      findings.push(...checkMcpTools(status.connection.name, status.connection.tools));
+      findings.push(...checkMcpTools(status.connection.name, status.connection.tools, status.connection.brokenTools));
     }
   }
   const errors = findings.filter((finding) => finding.severity === 'error');

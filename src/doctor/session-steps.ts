@@ -11,7 +11,7 @@ import type { SetStep } from './set-step.js';
 const PINGS = 5;
 
 export async function reportTools(connection: ServerConnection, options: DoctorOptions, set: SetStep): Promise<void> {
-  const findings = checkMcpTools(connection.name, connection.tools);
+  const findings = checkMcpTools(connection.name, connection.tools, connection.brokenTools);
   const local = new Set(options.localToolNames);
   for (const tool of connection.tools) {
     if (local.has(tool.name)) findings.push({ server: connection.name, tool: tool.name, severity: 'warning', message: `a local tool has the same name: this one answers to ${connection.name}:${tool.name}` });

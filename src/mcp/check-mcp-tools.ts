@@ -1,6 +1,7 @@
 import { validateToolName } from '@modelcontextprotocol/sdk/shared/toolNameValidation.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { checkSchema } from '../schema/compile-schema.js';
+import type { BrokenTool } from './list-tools.js';
 
 export interface ToolDefinitionFinding {
   server: string;
@@ -14,8 +15,8 @@ export interface ToolDefinitionFinding {
  * Schema and compiles, the name follows the MCP naming rules, a description is there (models pick
  * tools by it), names are unique.
  */
-export function checkMcpTools(server: string, tools: Tool[]): ToolDefinitionFinding[] {
-  const findings: ToolDefinitionFinding[] = [];
+export function checkMcpTools(server: string, tools: Tool[], broken: BrokenTool[] = []): ToolDefinitionFinding[] {
+  const findings: ToolDefinitionFinding[] = broken.map((tool) => ({ server, tool: tool.name, severity: 'error', message: `${tool.problem}; the tool is left out (its other tools work)` }));
   const seen = new Set<string>();
   for (const tool of tools) {
     const add = (severity: ToolDefinitionFinding['severity'], message: string) => findings.push({ server, tool: tool.name, severity, message });

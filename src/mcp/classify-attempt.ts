@@ -2,6 +2,8 @@ import type { AttemptStop } from './attempt-deadline.js';
 import { mainCause, type Cause } from './failure-causes.js';
 import type { PackageRunner } from './package-runner.js';
 import type { ExitInfo } from './stdio-tap-transport.js';
+import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
+import { TRANSPORT_FAULT_CODE } from './stdio-tap-transport.js';
 
 /** Where in a connection attempt something went wrong. */
 export type AttemptPhase = 'spawn' | 'install' | 'initialize' | 'tools/list';
@@ -48,6 +50,9 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr above: it says why it exited", true);
   if (stop?.kind === 'timeout') return cause('timeout', `no answer to ${phase} within ${stop.ms} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'if the server is slow to start, raise connectTimeoutMs; if it hangs, see its stderr', true);
   if (code === -32001) return cause('timeout', `no answer to ${phase} in time (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'raise connectTimeoutMs, or see the stderr of the server', true);
+  if (code === 'ENDLESS_LIST') return cause('endless-list', (error as Error).message, "fix the server's pagination: nextCursor must be left out on the last page and never repeat", false);
+  if (code === TRANSPORT_FAULT_CODE) return cause('transport-fault', (error as Error).message.replace(/^MCP error -?\d+: /, ''), "read the server's stderr; fix how it writes its answers", true);
+  if (isSchemaError(error)) return cause('invalid-answer', `the server's answer to ${phase} is not valid MCP: ${describeSchemaIssues(error)}`, 'fix the answer on the server (the MCP specification gives its shape)', false);
   const message = oneLine((error as Error)?.message ?? String(error));
   if (code === -32000 || /Connection closed/i.test(message)) return cause('closed', `the connection closed before ${phase} was answered`, "read the server's stderr: it closed its stdout", true);
   return cause('other', message.replace(/^MCP error -?\d+: /, ''), 'see the server\'s stderr and the message above', true);

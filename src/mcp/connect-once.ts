@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerSpec, ServerSpec, StdioServerSpec } from '../config/resolve-server.js';
+import { listToolsLeniently, type BrokenTool } from './list-tools.js';
 import { AttemptDeadline } from './attempt-deadline.js';
 import { classifyAttempt, type AttemptPhase } from './classify-attempt.js';
 import type { Cause } from './failure-causes.js';
@@ -150,8 +151,10 @@ async function initialize(
   }
   const initializedAt = performance.now();
   let tools: ListToolsResult['tools'] = [];
+  let brokenTools: BrokenTool[] = [];
   try {
-    if (client.getServerCapabilities()?.tools) tools = await listAllTools(client, deadline.signal, spec.connectTimeoutMs);
+    // Under the attempt's deadline: a server that pages forever, or slowly, ends with the connect timeout.
+    if (client.getServerCapabilities()?.tools) ({ tools, broken: brokenTools } = await listToolsLeniently(client, { signal: deadline.signal, timeout: spec.connectTimeoutMs }));
   } catch (error) {
     return fail(error, 'tools/list');
   }
@@ -170,6 +173,7 @@ async function initialize(
     capabilities: client.getServerCapabilities(),
     instructions: client.getInstructions(),
     tools,
+    brokenTools,
     installed: deadline.sawInstall,
     timings: { initializeMs: round(initializedAt - startedAt), listToolsMs: round(listedAt - initializedAt), totalMs: round(listedAt - startedAt) },
     attempt: 1,
@@ -179,17 +183,6 @@ async function initialize(
       return outcome;
     },
   };
-}
-
-async function listAllTools(client: import('@modelcontextprotocol/sdk/client/index.js').Client, signal: AbortSignal, timeout: number): Promise<ListToolsResult['tools']> {
-  const tools: ListToolsResult['tools'] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
 }
 
 async function closeQuietly(client: { close(): Promise<void> }, stdio: StdioTapTransport | undefined, graceMs: number | undefined): Promise<void> {

@@ -4,7 +4,10 @@ import { ToolTimeoutError } from '../executor/run-with-timeout.js';
 import { describeExit } from './classify-attempt.js';
 import { ToolOutput, ToolReportedError } from '../executor/tool-output.js';
 import type { ToolRunner } from '../registry/tool-types.js';
+import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
+import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
+import { TRANSPORT_FAULT_CODE } from './stdio-tap-transport.js';
 
 // MCP error code of the SDK's request timeout.
 const REQUEST_TIMEOUT = -32001;
@@ -26,7 +29,15 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
       // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
       if (context.signal?.aborted) throw context.signal.reason;
       if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
-      throw serverGoneError(connection, toolName) ?? error;
+      const gone = serverGoneError(connection, toolName);
+      if (gone) throw gone;
+      if ((error as { code?: number }).code === TRANSPORT_FAULT_CODE) {
+        const reason = (error as Error).message.replace(/^MCP error -?\d+: /, '');
+        throw new ToolrunError('tool_error', `MCP server '${connection.name}': ${reason}`, { details: connection.stdio?.stderr.lastLines(STDERR_TAIL_LINES) ?? [] });
+      }
+      // The SDK's Zod dump of a malformed result, made one line naming the field.
+      if (isSchemaError(error)) throw new ToolrunError('tool_error', `MCP server '${connection.name}' returned an invalid result for '${toolName}': ${describeSchemaIssues(error)}`);
+      throw error;
     } finally {
       linked?.dispose();
     }
@@ -63,15 +74,7 @@ function serverGoneError(connection: ServerConnection, toolName: string): Toolru
 
 /** True once the server behind this connection is gone: no later call can succeed. */
 export function isConnectionLost(connection: ServerConnection): boolean {
-  return connection.stdio?.exitInfo !== undefined;
-}
-
-function linkSignal(outer: AbortSignal): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer.reason);
-  if (outer.aborted) onAbort();
-  else outer.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, dispose: () => outer.removeEventListener('abort', onAbort) };
+  return connection.stdio?.exitInfo !== undefined || connection.stdio?.fault !== undefined;
 }
 
 function textOf(result: CallToolResult): string {

@@ -1,5 +1,6 @@
 import { oneLine } from './classify-attempt.js';
 import { causesInText, mainCause } from './failure-causes.js';
+import { listAllPages } from './list-pages.js';
 import type { ServerConnection } from './server-connection.js';
 
 /** What listing one advertised capability gave: a count, or the failure with its fix. */
@@ -11,9 +12,6 @@ export interface CapabilityProbe {
   fix?: string;
 }
 
-/** A server that pages forever must not keep toolrun listing forever. */
-const MAX_PAGES = 1000;
-
 /**
  * Lists every capability beyond tools that the server advertises (resources, prompts), every page.
  * A capability advertised but not served (its backend is down) is a problem, with the fix its error
@@ -22,26 +20,16 @@ const MAX_PAGES = 1000;
 export async function probeCapabilities(connection: ServerConnection, timeoutMs: number): Promise<CapabilityProbe[]> {
   const client = connection.client;
   const listings = [
-    { capability: 'resources', page: (cursor?: string) => client.listResources(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ count: r.resources.length, next: r.nextCursor })) },
-    { capability: 'prompts', page: (cursor?: string) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ count: r.prompts.length, next: r.nextCursor })) },
+    { capability: 'resources', page: (cursor?: string) => client.listResources(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })) },
+    { capability: 'prompts', page: (cursor?: string) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })) },
   ] as const;
   const probes: CapabilityProbe[] = [];
   for (const listing of listings) {
     if (!connection.capabilities?.[listing.capability]) continue;
     const method = `${listing.capability}/list`;
     try {
-      let count = 0;
-      let cursor: string | undefined;
-      const seen = new Set<string>();
-      for (let pages = 0; ; pages++) {
-        const page = await listing.page(cursor);
-        count += page.count;
-        cursor = page.next;
-        if (!cursor) break;
-        if (seen.has(cursor) || pages >= MAX_PAGES) throw new Error(`${method} never ends (${seen.has(cursor) ? 'the same cursor came back' : `over ${MAX_PAGES} pages`})`);
-        seen.add(cursor);
-      }
-      probes.push({ capability: listing.capability, count });
+      const items = await listAllPages<unknown>(method, listing.page);
+      probes.push({ capability: listing.capability, count: items.length });
     } catch (error) {
       const message = oneLine((error as Error)?.message ?? String(error)).replace(/^MCP error -?\d+: /, '');
       const cause = mainCause(causesInText(message));

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
+import type { BrokenTool } from './list-tools.js';
 import type { ShutdownOutcome, StdioTapTransport } from './stdio-tap-transport.js';
 
 /** Time spent in each one-time phase of a connection, in ms. */
@@ -30,6 +31,8 @@ export interface ServerConnection {
   capabilities?: ServerCapabilities;
   instructions?: string;
   tools: Tool[];
+  /** Tools the server listed with a definition no client can use: left out of `tools`, reported. */
+  brokenTools: BrokenTool[];
   /** An npx-style runner installed the package first (a cold cache) before the server ran. */
   installed: boolean;
   timings: ConnectionTimings;

@@ -54,6 +54,13 @@ export class SpawnError extends Error {
 }
 
 /**
+ * JSON-RPC error code of the answers the transport gives, on the server's behalf, to requests the
+ * server can no longer answer (it closed stdout, answered an id toolrun never sent, sent a line over
+ * the limit). The SDK rejects the request with it at once instead of waiting for the timeout.
+ */
+export const TRANSPORT_FAULT_CODE = -32098;
+
+/**
  * The MCP SDK Transport over a stdio server that toolrun spawns itself (execa), so it can keep what
  * the SDK's own transport drops: the last 64 kB of stderr, the exit code or signal, and every raw
  * stdout line. Lines that are not JSON-RPC are reported and skipped; the session continues (seed 000).
@@ -77,6 +84,11 @@ export class StdioTapTransport implements Transport {
   #drained: Promise<void> = Promise.resolve();
   #live: LiveServer | undefined;
   readonly #options: StdioTapOptions;
+  /** Requests sent and not answered yet, and requests toolrun cancelled (a late answer is fine). */
+  readonly #pending = new Set<string | number>();
+  readonly #cancelled = new Set<string | number>();
+  /** Why the server can no longer answer anything (it closed its stdout), once it happened. */
+  fault: string | undefined;
 
   constructor(options: StdioTapOptions) {
     this.#options = options;
@@ -136,7 +148,15 @@ export class StdioTapTransport implements Transport {
       this.#options.onStdoutChunk?.(chunk);
       splitter.push(chunk);
     });
-    child.stdout!.on('end', () => splitter.end());
+    child.stdout!.on('end', () => {
+      splitter.end();
+      // A process that exits closes stdout first: its exit is the better report, if it comes.
+      setTimeout(() => {
+        if (this.exitInfo || this.#shutdown) return;
+        this.fault = `the server closed its stdout but is still running (pid ${child.pid}): it can no longer answer`;
+        this.#failPending(this.fault);
+      }, DRAIN_MS).unref();
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);
       this.#options.onStderr?.(chunk);
@@ -154,6 +174,8 @@ export class StdioTapTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || stdin.destroyed || this.exitInfo) throw new Error('the server has exited');
+    if (this.fault) throw new Error(this.fault);
+    this.#track(message);
     // Resolved once the data is queued, as the SDK's own transport does; waiting for the write
     // callback would add an event-loop turn to every call. Back-pressure still waits for 'drain'.
     if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
@@ -211,10 +233,26 @@ export class StdioTapTransport implements Transport {
     return outcome;
   }
 
+  /** Keeps the set of requests awaiting an answer, so a fault can answer them at once. */
+  #track(message: JSONRPCMessage): void {
+    const record = message as { id?: string | number; method?: string; params?: { requestId?: string | number } };
+    if (record.method !== undefined && record.id !== undefined) this.#pending.add(record.id);
+    else if (record.method === 'notifications/cancelled' && record.params?.requestId !== undefined && this.#pending.delete(record.params.requestId)) this.#cancelled.add(record.params.requestId);
+  }
+
+  /** Answers every pending request with an error saying why the server cannot (SPEC §8: at once, not at the timeout). */
+  #failPending(reason: string): void {
+    const ids = [...this.#pending];
+    this.#pending.clear();
+    for (const id of ids) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: TRANSPORT_FAULT_CODE, message: reason } });
+  }
+
   #handleLine(line: RawLine): void {
     this.#options.onStdoutLine?.(line);
     if (line.oversize) {
       this.#options.onPollution?.(line, `line of ${line.length} bytes is over the 10 MB limit`);
+      // Most likely the answer itself: the request waiting for it will not get another.
+      this.#failPending(`the server sent a stdout line of ${line.length} bytes, over the 10 MB limit; toolrun dropped it (it was probably the answer)`);
       return;
     }
     let message: JSONRPCMessage;
@@ -224,6 +262,19 @@ export class StdioTapTransport implements Transport {
     } catch (error) {
       this.#options.onPollution?.(line, error instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message');
       return;
+    }
+    const response = message as { id?: string | number; method?: string };
+    if (response.method === undefined && response.id !== undefined) {
+      if (!this.#pending.delete(response.id) && !this.#cancelled.delete(response.id) && this.#pending.size > 0) {
+        // An answer to an id toolrun never sent (a server that rewrites ids): the real request will not be answered.
+        const serverError = (message as { error?: { message?: unknown } }).error?.message;
+        this.#failPending(
+          response.id === null
+            ? `the server answered with an error for no request (id null)${typeof serverError === 'string' ? `: ${serverError}` : ''}; the request waiting for an answer will not get one`
+            : `the server answered request id ${JSON.stringify(response.id)}, which toolrun never sent (its ids are mangled); the request waiting for an answer will not get one`,
+        );
+        return;
+      }
     }
     this.onmessage?.(message);
   }
