@@ -124,6 +124,9 @@ writeFileSync(everythingConfig, JSON.stringify({ mcpServers: { everything: { com
 // Three servers configured; a local tool must start none of them (one would not even start).
 const threeServersConfig = join(benchDir, 'three-servers.json');
 writeFileSync(threeServersConfig, JSON.stringify({ mcpServers: { a: { command: node, args: [everything, 'stdio'] }, b: { command: node, args: [everything, 'stdio'] }, c: { command: 'not-installed-anywhere' } } }));
+const manyTools = fileURLToPath(new URL('../fixtures/servers/many-tools-server.js', import.meta.url));
+const manyToolsConfig = join(benchDir, 'many-tools.json');
+writeFileSync(manyToolsConfig, JSON.stringify({ mcpServers: { many: { command: node, args: [manyTools] } } }));
 const capture = join(benchDir, 'capture-200mb.ndjson');
 const nodeBaseline = [node, ['-e', '0']];
 
@@ -138,6 +141,14 @@ const benchmarks = [
     baseline: [node, [fileURLToPath(new URL('sdk-echo-client.mjs', import.meta.url))]],
     target: 1.15,
     runs: 11,
+  },
+  {
+    // list must stay linear in the number of tools (SPEC §8): 10,000 tools in about a second.
+    name: 'list, one server with 10,000 tools (wall time)',
+    subject: [node, [bin, '--config', manyToolsConfig, 'list']],
+    baseline: [node, [fileURLToPath(new URL('sdk-list-client.mjs', import.meta.url)), manyTools]],
+    target: 3,
+    runs: 5,
   },
   {
     name: 'mcp doctor everything (wall time)',

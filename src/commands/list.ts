@@ -36,13 +36,14 @@ Examples:
           if (options.server?.length) return tool.server !== undefined && options.server.includes(tool.server);
           return true;
         });
-        const callName = (tool: (typeof tools)[number]) => (registry.find(tool.definition.name) === tool && !registry.isAmbiguous(tool.definition.name) ? tool.definition.name : tool.qualifiedName);
+        const callNames = registry.callNames();
+        const callName = (tool: (typeof tools)[number]) => callNames.get(tool)!;
         const format = options.format ?? (cli.globals.json ? 'json' : 'table');
         if (format === 'anthropic' || format === 'openai') {
           // Provider APIs need unique names of [A-Za-z0-9_-]: a tool reachable only as SERVER:TOOL
           // (its plain name taken by another) cannot be offered to a model under its own name.
           const offered = tools.filter((tool) => registry.find(tool.definition.name) === tool);
-          const left = tools.filter((tool) => !offered.includes(tool)).map((tool) => tool.qualifiedName);
+          const left = tools.filter((tool) => registry.find(tool.definition.name) !== tool).map((tool) => tool.qualifiedName);
           if (left.length > 0) cli.terminal.warn(`left out (name taken by another tool): ${left.join(', ')}`);
           await cli.terminal.resultJson(offered.map((tool) => formatDefinition(tool.definition, format)));
         } else if (format === 'json') {

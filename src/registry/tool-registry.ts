@@ -93,6 +93,17 @@ export class ToolRegistry {
     return this.list().filter((tool) => tool.definition.name === name).length > 1;
   }
 
+  /**
+   * The name each tool is listed and called by, for all tools in one pass (list stays linear: 10,000
+   * tools, SPEC §8): the plain name when it is the tool's alone, else `server:tool`.
+   */
+  callNames(): Map<RegisteredTool, string> {
+    const tools = this.list();
+    const sources = new Map<string, number>();
+    for (const tool of tools) sources.set(tool.definition.name, (sources.get(tool.definition.name) ?? 0) + 1);
+    return new Map(tools.map((tool) => [tool, this.#byName.get(tool.definition.name) === tool && sources.get(tool.definition.name) === 1 ? tool.definition.name : tool.qualifiedName]));
+  }
+
   /** Definitions in plain, Anthropic or OpenAI shape (seed 000 "Get tool definition"). */
   getDefinitions(format: DefinitionFormat = 'plain'): FormattedDefinition[] {
     return [...this.#byName.values()].map((tool) => formatDefinition(tool.definition, format));

@@ -99,3 +99,14 @@ describe('escape sequences from a server are shown, never interpreted', () => {
     expect(result.stdout).toContain('Clears \\x1b[2J\\x1b]0;pwned-title\\x07 the screen');
   });
 });
+
+describe('scale', () => {
+  it('list prints all 10,000 tools of one server (list is linear: see npm run bench)', async () => {
+    const config = single('many', 'many-tools-server.js');
+    const result = await runToolrun(['--config', config, '--json', 'list']);
+    expect(result.exitCode).toBe(0);
+    const names = JSON.parse(result.stdout).tools.map((tool: { name: string }) => tool.name);
+    expect(names).toHaveLength(10_003);
+    expect(names.at(-1)).toBe('tool_9999');
+  });
+});

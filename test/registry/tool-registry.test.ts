@@ -43,6 +43,9 @@ describe('ToolRegistry', () => {
     expect(registry.get('a:echo').server).toBe('a');
     expect(registry.isAmbiguous('echo')).toBe(true);
     expect(registry.names()).toEqual(['echo', 'a:echo']);
+    registry.registerTool(definition('only_here'), run, { source: 'mcp', server: 'a' });
+    // The names list shows: qualified for an ambiguous name, plain for a name that is one tool's alone.
+    expect([...registry.callNames().values()]).toEqual(['b:echo', 'only_here', 'a:echo']);
   });
 
   it('suggests close names for an unknown tool', () => {
