@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
 import type { CliContext, CommandAction, GlobalOptions } from './commands/cli-context.js';
@@ -34,6 +35,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   let signalExitCode: number | undefined;
   const cleanups: Array<() => Promise<void>> = [];
   const abort = new AbortController();
+  // Every server being connected listens for Ctrl-C on this one signal: hundreds of listeners are by design.
+  setMaxListeners(0, abort.signal);
 
   // One run of the cleanups, whoever asks first (the command's finally, or a signal): the other waits for it.
   let cleanupRun: Promise<void> | undefined;

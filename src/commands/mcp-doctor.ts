@@ -55,8 +55,9 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   cli.onExit(async () => {
     spinner?.stop();
   });
-  const reports: DoctorReport[] = await Promise.all(
-    names.map((name) =>
+  const { mapWithLimit, parallelStartLimit } = await import('../mcp/parallel-starts.js');
+  // Each diagnosis ends its server: a bounded number at a time keeps --all safe for any config.
+  const reports: DoctorReport[] = await mapWithLimit(names, parallelStartLimit(), (name) =>
       runDoctor({
         config: opened.config,
         server: name,
@@ -68,7 +69,6 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
         signal: cli.signal,
         onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,
       }),
-    ),
   );
   spinner?.stop();
   const exitCode = reports.some((report) => report.exitCode === ExitCode.UNREACHABLE)

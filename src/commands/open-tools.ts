@@ -18,6 +18,9 @@ export interface OpenTools {
   connect(names?: string[]): Promise<ConnectFailure[]>;
 }
 
+/** More servers than this in one command is a mistake or a generated config, not a session. */
+export const MAX_SERVERS_AT_ONCE = 256;
+
 /** Loads the config and builds the registry (local tools) and executor; cleanup runs at exit. */
 export async function openTools(cli: CliContext, options: { likelyTool?: string } = {}): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
@@ -50,6 +53,10 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     // A server already asked for (connected or failed) is not started again.
     const pending = names.filter((name) => !registry.servers.has(name));
     if (pending.length === 0) return failuresAmong(names);
+    // Each server is a process of tens of MB kept alive for the command: thousands would exhaust the machine.
+    if (pending.length > MAX_SERVERS_AT_ONCE) {
+      throw new UsageError(`this command would start ${pending.length} MCP servers at once; toolrun starts at most ${MAX_SERVERS_AT_ONCE}. Name the ones you need: --server NAME (or SERVER:TOOL)`);
+    }
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }] = await Promise.all([
       import('../mcp/connect-servers.js'),
       import('../output/format-connect-failure.js'),

@@ -67,6 +67,7 @@ function spawnCause(error: { code?: string; message?: string; command?: string }
   const command = error.command ?? 'the command';
   if (error.code === 'ENOENT') return cause('command-not-found', `command not found: '${command}' (not on PATH, or the file does not exist)`, `install '${command}' or give its absolute path in "command"`, false);
   if (error.code === 'ENOCWD') return cause('cwd-missing', error.message ?? 'working directory does not exist', 'fix "cwd" in the config (relative paths start at the config file)', false);
+  if (error.code === 'EMFILE') return cause('too-many-open-files', error.message ?? 'too many open files', 'raise the open-files limit (ulimit -n 4096), or start fewer servers (--server NAME)', false);
   if (error.code === 'EACCES') return cause('command-not-executable', `command not executable: '${command}' (permission denied; chmod +x it?)`, `make '${command}' executable (chmod +x), or run it through its interpreter`, false);
   return cause('spawn-failed', `could not start '${command}': ${error.message ?? error.code}`, 'check "command" and "args"', true);
 }

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ConnectHooks } from './connect-once.js';
 import type { ConnectFailure } from './connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from './connect-with-retry.js';
+import { mapWithLimit, parallelStartLimit } from './parallel-starts.js';
 import { registerMcpTools } from './register-mcp-tools.js';
 import type { ServerConnection } from './server-connection.js';
 
@@ -26,20 +27,19 @@ export interface ConnectServersResult {
  */
 export async function connectServers(registry: ToolRegistry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
   const specs = names.map((name) => resolveServer(config, config.servers[name]!, options.env));
-  const outcomes = await Promise.all(
-    specs.map(async (spec) => {
-      try {
-        const connection = await connectWithRetry(spec, config.retry, options);
-        registry.onClose(async () => {
-          await connection.close();
-        });
-        return connection;
-      } catch (error) {
-        if (error instanceof ServerConnectError) return error.failure;
-        throw error;
-      }
-    }),
-  );
+  // Bounded: hundreds of servers started at once would run out of file descriptors (SPEC §8).
+  const outcomes = await mapWithLimit(specs, parallelStartLimit(), async (spec) => {
+    try {
+      const connection = await connectWithRetry(spec, config.retry, options);
+      registry.onClose(async () => {
+        await connection.close();
+      });
+      return connection;
+    } catch (error) {
+      if (error instanceof ServerConnectError) return error.failure;
+      throw error;
+    }
+  });
   const connections = outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome);
   const failures = outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome));
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.

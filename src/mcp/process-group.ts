@@ -1,4 +1,4 @@
-import { findServerProcesses, signalProcess } from './process-tree.js';
+import { findServerFamilies, findServerProcesses, signalProcess } from './process-tree.js';
 
 /**
  * Servers are spawned as leaders of their own process group (detached), so that ending one ends
@@ -25,9 +25,9 @@ export function trackServer(server: LiveServer): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     // Last resort, synchronous: the orderly shutdown (stdin, SIGTERM, SIGKILL) has normally run already.
-    process.on('exit', () => {
-      for (const live of liveServers) killServerNow(live);
-    });
+    process.on('exit', killAllServersNow);
+    // An uncaught exception ends the process without 'exit': the monitor runs first, whatever follows.
+    process.on('uncaughtExceptionMonitor', killAllServersNow);
   }
 }
 
@@ -38,6 +38,15 @@ export function untrackServer(server: LiveServer): void {
 /** Ends every server still running, politely and in parallel (Ctrl-C, SIGTERM, SIGHUP). */
 export async function shutdownAllServers(): Promise<void> {
   await Promise.allSettled([...liveServers].map((server) => server.shutdown()));
+}
+
+/** SIGKILL to every server still tracked, its group and its descendants: one /proc scan for all. */
+export function killAllServersNow(): void {
+  const servers = [...liveServers];
+  if (servers.length === 0) return;
+  const others = findServerFamilies(servers);
+  for (const server of servers) signalProcessGroup(server.pid, 'SIGKILL');
+  for (const other of others) signalProcess(other.pid, 'SIGKILL');
 }
 
 /** SIGKILL to the server's group and to every process of it outside the group. */

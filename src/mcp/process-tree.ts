@@ -62,6 +62,15 @@ export function readEnvironmentVariable(pid: number, name: string): string | und
  * environment, except the root itself.
  */
 export function findServerProcesses(rootPid: number, marker?: string): ProcessInfo[] {
+  return findServerFamilies([{ pid: rootPid, marker }]);
+}
+
+/**
+ * findServerProcesses for many servers in one pass over /proc: at exit with hundreds of servers,
+ * one scan per server would cost seconds.
+ */
+export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?: string }>): ProcessInfo[] {
+  if (servers.length === 0) return [];
   const table = new Map<number, { ppid: number; pgid: number }>();
   const children = new Map<number, number[]>();
   for (const pid of listPids()) {
@@ -72,17 +81,21 @@ export function findServerProcesses(rootPid: number, marker?: string): ProcessIn
     if (siblings) siblings.push(pid);
     else children.set(stat.ppid, [pid]);
   }
+  const roots = new Set(servers.map((server) => server.pid));
   const found = new Set<number>();
-  const queue = [...(children.get(rootPid) ?? [])];
+  const queue = servers.flatMap((server) => children.get(server.pid) ?? []);
   while (queue.length > 0) {
     const pid = queue.pop()!;
-    if (found.has(pid)) continue;
+    if (found.has(pid) || roots.has(pid)) continue;
     found.add(pid);
     queue.push(...(children.get(pid) ?? []));
   }
-  if (marker) {
+  const markers = new Set(servers.flatMap((server) => (server.marker ? [server.marker] : [])));
+  if (markers.size > 0) {
     for (const pid of table.keys()) {
-      if (pid !== rootPid && pid !== process.pid && !found.has(pid) && readEnvironmentVariable(pid, SERVER_MARKER_VARIABLE) === marker) found.add(pid);
+      if (roots.has(pid) || pid === process.pid || found.has(pid)) continue;
+      const marker = readEnvironmentVariable(pid, SERVER_MARKER_VARIABLE);
+      if (marker !== undefined && markers.has(marker)) found.add(pid);
     }
   }
   return [...found].map((pid) => ({ pid, ppid: table.get(pid)!.ppid, pgid: table.get(pid)!.pgid, command: readCommandLine(pid) }));

@@ -7,6 +7,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import type { CauseContext } from './failure-causes.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
+import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
 import { endLeftovers, exitsWithin } from './shutdown-steps.js';
 import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
@@ -110,6 +111,10 @@ export class StdioTapTransport implements Transport {
     const { command, args, cwd, env } = this.#options;
     // spawn reports a missing cwd as ENOENT of the command, which would send the user looking for the wrong thing.
     if (!existsSync(cwd)) throw new SpawnError(`working directory does not exist: ${cwd}`, 'ENOCWD', command);
+    const descriptors = openFileDescriptors();
+    if (descriptors && descriptors.inUse + DESCRIPTORS_PER_SPAWN > descriptors.limit) {
+      throw new SpawnError(`too many open files to start another server (${descriptors.inUse} of ${descriptors.limit} in use): raise the limit (ulimit -n 4096) or start fewer servers (--server NAME)`, 'EMFILE', command);
+    }
     const child = execa(command, args, {
       cwd,
       env: { ...env, [SERVER_MARKER_VARIABLE]: this.marker },
