@@ -8,7 +8,7 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { parsePositiveInteger } from './commands/parse-number-option.js';
 import { registerTimeCommand } from './commands/time.js';
 import { registerValidateCommand } from './commands/validate.js';
-import { ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
+import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { Terminal } from './output/terminal.js';
 import { readVersion } from './version.js';
 
@@ -18,6 +18,10 @@ export interface RunCliOptions {
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WriteStream;
 }
+
+/** After an interrupted command's servers are ended, how long it may take to print what it had. */
+const ACTION_GRACE_MS = 3000;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: ExitCode.INTERRUPTED, SIGTERM: 143, SIGHUP: 129 };
 
@@ -76,7 +80,9 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
         const { shutdownAllServers } = await import('./mcp/process-group.js');
         await Promise.allSettled([runCleanups(), shutdownAllServers()]);
       })();
-      void signalShutdown.finally(() => process.exit(signalExitCode ?? ExitCode.INTERRUPTED));
+      // The command normally finishes now (its report of what it had, then the normal exit); one
+      // that is stuck does not keep toolrun alive.
+      void signalShutdown.then(() => delay(ACTION_GRACE_MS)).finally(() => process.exit(signalExitCode ?? ExitCode.INTERRUPTED));
     };
     // SIGHUP too: a closed terminal must not leave servers behind.
     process.on('SIGINT', onSignal);
@@ -87,6 +93,10 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     } catch (error) {
       exitCode = await reportError(error, terminal, globals.json);
     } finally {
+      // --json promises one document on stdout, interrupted or not.
+      if (signalExitCode !== undefined && globals.json && !terminal.wroteResult) {
+        await terminal.resultJson({ success: false, error: describeThrown(abort.signal.reason), error_kind: 'interrupted' });
+      }
       await runCleanups();
       // Interrupted: toolrun's exit must not cut the servers' shutdown short (its exit hook SIGKILLs).
       if (signalShutdown) await signalShutdown;

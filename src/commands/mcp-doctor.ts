@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { coerceBySchema } from '../args/coerce-args.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import type { DoctorReport } from '../doctor/doctor-types.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { describeThrown, ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
@@ -79,7 +79,9 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
         ? ExitCode.FAILURE
         : ExitCode.OK;
   if (cli.globals.json) {
-    await cli.terminal.resultJson(options.all ? { servers: reports, problems: sum(reports, 'problems'), warnings: sum(reports, 'warnings'), exit_code: exitCode } : reports[0]);
+    // Interrupted: the steps that ran, and a document that says it was cut short (SPEC §8).
+    const interrupted = cli.signal.aborted ? { success: false, error: describeThrown(cli.signal.reason), error_kind: 'interrupted' } : {};
+    await cli.terminal.resultJson(options.all ? { ...interrupted, servers: reports, problems: sum(reports, 'problems'), warnings: sum(reports, 'warnings'), exit_code: exitCode } : { ...interrupted, ...reports[0] });
   } else {
     await cli.terminal.result(reports.map((report) => formatDoctorReport(report, cli.terminal.outStyle)).join('\n\n'));
   }

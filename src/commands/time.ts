@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import { ExitCode } from '../errors.js';
+import { describeThrown, ExitCode } from '../errors.js';
 import { formatTimingReport, type TimingReport } from '../output/format-timing-report.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import { computeStats } from '../timing/latency-stats.js';
-import { runTimedCalls } from '../timing/run-timed-calls.js';
+import { groupErrors, runTimedCalls } from '../timing/run-timed-calls.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
 import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from './parse-number-option.js';
@@ -90,7 +90,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
           warmup: options.warmup,
           concurrency: options.concurrency,
           stats: computeStats(result.durations, result.errorCount, result.wallMs),
-          errors: result.errors,
+          ...errorGroups(result.errors),
           ...(result.stoppedBy ? { stopped: `stopped after ${result.calls} of ${iterations} calls: ${result.stoppedBy}` } : {}),
           durations_ms: result.durations.map((ms) => Math.round(ms * 1000) / 1000),
           slow_tool_ms: opened.executor.slowToolMs,
@@ -98,7 +98,9 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
         };
         const overBudget = options.maxP95 !== undefined && report.stats.p95 > options.maxP95;
         const failed = result.errorCount > 0 && !options.allowErrors;
-        if (cli.globals.json) await cli.terminal.resultJson({ ...report, budget_exceeded: overBudget });
+        // Interrupted: the report of the calls made so far, saying so (SPEC §8), not a normal report.
+        const interrupted = cli.signal.aborted ? { success: false, error: `${describeThrown(cli.signal.reason)} after ${result.calls} of ${iterations} calls`, error_kind: 'interrupted' } : {};
+        if (cli.globals.json) await cli.terminal.resultJson({ ...interrupted, ...report, budget_exceeded: overBudget });
         else await cli.terminal.result(formatTimingReport(report, cli.terminal.outStyle));
         return overBudget || failed ? ExitCode.FAILURE : ExitCode.OK;
       }),
@@ -110,4 +112,9 @@ function phasesOf(connection: ServerConnection): Record<string, number> {
   const round = (ms: number) => Math.round(ms * 100) / 100;
   if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), initialize_ms: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
   return { connect_ms: round(initializeMs), tools_list_ms: round(listToolsMs) };
+}
+
+function errorGroups(errors: Map<string, number>): Pick<TimingReport, 'errors' | 'other_errors'> {
+  const { top, other } = groupErrors(errors);
+  return other ? { errors: top, other_errors: other } : { errors: top };
 }

@@ -11,7 +11,10 @@ export interface TimingReport {
   warmup: number;
   concurrency: number;
   stats: LatencyStats;
+  /** The most frequent error messages, with their counts. */
   errors: Record<string, number>;
+  /** The other distinct messages, counted together. */
+  other_errors?: { distinct: number; calls: number };
   /** Set when the run ended early because the server died. */
   stopped?: string;
   durations_ms: number[];
@@ -41,6 +44,7 @@ export function formatTimingReport(report: TimingReport, style: Style): string {
   lines.push(`latency  min ${f(stats.min)} · p50 ${f(stats.p50)} · p90 ${f(stats.p90)} · p95 ${f(stats.p95)} · p99 ${f(stats.p99)} · max ${f(stats.max)} · mean ${f(stats.mean)} · stddev ${f(stats.stddev)} ms`);
   if (report.durations_ms.length > 1) lines.push(`         ${style.cyan(sparkline(report.durations_ms))}  ${f(stats.min)} … ${f(stats.p99)} ms (p99)`);
   for (const [message, count] of Object.entries(report.errors)) lines.push(style.red(`error    ${count}× ${message}`));
+  if (report.other_errors) lines.push(style.red(`error    ${report.other_errors.calls}× in ${report.other_errors.distinct} other distinct message${report.other_errors.distinct === 1 ? '' : 's'}`));
   if (report.stopped) lines.push(style.red(`stopped  ${report.stopped}`));
   if (stats.p50 > report.slow_tool_ms) lines.push(style.yellow(`slow     p50 ${f(stats.p50)} ms is over slowToolMs (${report.slow_tool_ms} ms)`));
   if (report.max_p95 !== undefined) {

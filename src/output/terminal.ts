@@ -73,7 +73,11 @@ export class Terminal implements ExecutorLogger {
     return this.#writeStdout(escapeControls(maskSecrets(text), this.outStyle.enabled));
   }
 
+  /** True once a result was written: an interrupted command that wrote none still owes --json its document. */
+  wroteResult = false;
+
   #writeStdout(text: string): Promise<void> {
+    this.wroteResult = true;
     const data = text.endsWith('\n') ? text : `${text}\n`;
     const stdout = this.stdout;
     if (!this.#watchingStdout) {

@@ -19,7 +19,8 @@ export interface TimedCallsResult {
   /** The failure that ended the run early (the server died), if any. */
   stoppedBy?: string;
   /** Error message → how many calls failed with it. */
-  errors: Record<string, number>;
+  /** Each distinct error message and how many calls failed with it. */
+  errors: Map<string, number>;
   errorCount: number;
   wallMs: number;
 }
@@ -34,7 +35,7 @@ export async function runTimedCalls(executor: ToolExecutor, prepared: PreparedCa
   // and a per-call listener on a session-long signal is cost without use.
   for (let i = 0; i < options.warmup && !options.signal?.aborted; i++) await executor.executePrepared(prepared, { silent: true });
   const durations: number[] = [];
-  const errors: Record<string, number> = {};
+  const errors = new Map<string, number>();
   let errorCount = 0;
   let started = 0;
   let stoppedBy: string | undefined;
@@ -48,7 +49,7 @@ export async function runTimedCalls(executor: ToolExecutor, prepared: PreparedCa
       if (envelope.success) durations.push(ms);
       else {
         errorCount++;
-        errors[envelope.error] = (errors[envelope.error] ?? 0) + 1;
+        errors.set(envelope.error, (errors.get(envelope.error) ?? 0) + 1);
         if (options.isFatal?.()) stoppedBy ??= envelope.error;
       }
       options.onProgress?.(durations.length + errorCount);
@@ -56,4 +57,19 @@ export async function runTimedCalls(executor: ToolExecutor, prepared: PreparedCa
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.iterations)) }, worker));
   return { durations, calls: durations.length + errorCount, stoppedBy, errors, errorCount, wallMs: Number(process.hrtime.bigint() - startedAt) / 1e6 };
+}
+
+/** How many distinct error messages a report shows; the rest are counted together. */
+export const SHOWN_ERRORS = 10;
+
+/**
+ * The most frequent error messages (SHOWN_ERRORS of them) and a count of the rest: 100,000 calls
+ * failing with 50,000 different messages make one screen, not 50,000 lines.
+ */
+export function groupErrors(errors: Map<string, number>): { top: Record<string, number>; other?: { distinct: number; calls: number } } {
+  const sorted = [...errors].sort((a, b) => b[1] - a[1]);
+  const top: Record<string, number> = Object.create(null);
+  for (const [message, count] of sorted.slice(0, SHOWN_ERRORS)) top[message] = count;
+  const rest = sorted.slice(SHOWN_ERRORS);
+  return rest.length > 0 ? { top, other: { distinct: rest.length, calls: rest.reduce((total, [, count]) => total + count, 0) } } : { top };
 }

@@ -165,3 +165,67 @@ describe('check-stdout capture input and --save', () => {
   });
 });
 
+
+describe('internal handlers that misbehave', () => {
+  const tool = (name: string, handler: string) => ({ name, description: handler, implementation: { type: 'internal', module: join(import.meta.dirname, '..', '..', 'fixtures', 'tools', 'hostile.js'), handler } });
+  const config = writeTempConfig({ tools: [tool('write_everywhere', 'writeEverywhere'), tool('circular', 'circular'), tool('fail_distinct', 'failDistinct')] });
+
+  it('all of a handler\'s output reaches stderr, in order; stdout is the result alone', async () => {
+    const result = await runToolrun(['--config', config, '--json', 'exec', 'write_everywhere']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { ok: true } });
+    expect(result.stderr).toBe(['console.log 1', 'fd 1 write', 'process.stdout.write', 'console.log 2', 'console.error'].join('\n'));
+  });
+
+  it('a circular result is the "cannot be serialized" tool error (exit 1), not an internal error', async () => {
+    const result = await runToolrun(['--config', config, '--json', 'exec', 'circular']);
+    expect(result.exitCode).toBe(1);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope.error_kind).toBe('tool_error');
+    expect(envelope.error).toMatch(/^the tool returned a value that cannot be serialized: Converting circular structure to JSON/);
+  });
+
+  it('time groups errors: the 10 most frequent messages and a count of the rest', async () => {
+    const result = await runToolrun(['--config', config, '--json', 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(Object.keys(report.errors)).toHaveLength(10);
+    expect(report.errors['the common failure']).toBe(20);
+    expect(report.other_errors).toEqual({ distinct: 31, calls: 31 });
+    const human = await runToolrun(['--config', config, 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
+    expect(human.stdout.split('\n').filter((line) => line.startsWith('error'))).toHaveLength(11);
+    expect(human.stdout).toContain('error    31× in 31 other distinct messages');
+  });
+});
+
+describe('interrupted --json still prints one document', () => {
+  it.each([
+    ['time', ['time', 'slow:slow_tool', 'ms:=200', '-n', '100', '--warmup', '0']],
+    ['mcp doctor', ['mcp', 'doctor', 'slow', '--call', 'slow_tool', 'ms:=20000']],
+    ['exec', ['exec', 'slow:slow_tool', 'ms:=20000']],
+  ])('%s', async (_name, args) => {
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    const run = runToolrun(['--config', config, '--json', ...args]);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    run.kill('SIGINT');
+    const result = await run;
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'interrupted' });
+  }, 20_000);
+});
+
+describe('a 200 MB stderr flood', () => {
+  it('doctor counts every line and shortens what it shows', async () => {
+    const config = writeTempConfig({ mcpServers: { flood: fixtureServer('stderr-flood-server.js', { connectTimeoutMs: 60_000 }) } });
+    const result = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', 'flood'], { timeout: 60_000 });
+    const stderr = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'stderr');
+    // 200 MB in lines of 100 bytes, written in whole blocks of 10,485 lines, and the final "flood done".
+    const blocks = Math.ceil((200 * 1024 * 1024) / (10_485 * 100));
+    expect(stderr.data.line_count).toBe(blocks * 10_485 + 1);
+    const oneLine = writeTempConfig({ mcpServers: { flood: fixtureServer('stderr-flood-server.js', { connectTimeoutMs: 60_000, env: { LINE_BYTES: '0', FLOOD_MB: '20' } }) } });
+    const single = await runToolrun(['--config', oneLine, 'mcp', 'doctor', 'flood'], { timeout: 60_000 });
+    expect(single.stdout).toContain('stderr      2 lines, no errors');
+    expect(Math.max(...single.stdout.split('\n').map((line) => line.length))).toBeLessThan(600);
+  }, 90_000);
+});

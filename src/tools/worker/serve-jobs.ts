@@ -12,7 +12,10 @@ export function serveJobs<K extends WorkerJob["kind"]>(runJob: (job: Extract<Wor
   port.on('message', async (request: WorkerRequest) => {
     let response: WorkerResponse;
     try {
-      response = { id: request.id, ok: true, value: await runJob(request as unknown as Extract<WorkerJob, { kind: K }>) };
+      const value = await runJob(request as unknown as Extract<WorkerJob, { kind: K }>);
+      // A cycle survives postMessage but not the JSON toolrun prints: refuse it here, as a tool error.
+      assertPrintable(value);
+      response = { id: request.id, ok: true, value };
     } catch (error) {
       response = { id: request.id, ok: false, error: { name: error instanceof Error ? error.name : 'Error', message: describeThrown(error) } };
     }
@@ -23,4 +26,12 @@ export function serveJobs<K extends WorkerJob["kind"]>(runJob: (job: Extract<Wor
       port.postMessage({ id: request.id, ok: false, error: { name: 'DataCloneError', message: `the tool returned a value that cannot be serialized: ${(error as Error).message}` } } satisfies WorkerResponse);
     }
   });
+}
+
+function assertPrintable(value: unknown): void {
+  try {
+    JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item));
+  } catch (error) {
+    throw Object.assign(new Error(`the tool returned a value that cannot be serialized: ${(error as Error).message.split('\n')[0]}`), { name: 'DataCloneError' });
+  }
 }
