@@ -24,7 +24,7 @@ export async function readArgsOption(value: string, input: ArgsInput): Promise<R
     where = `--args ${value}`;
     if (path === '') throw new UsageError(`--args @ needs a file name, e.g. --args @args.json`);
     try {
-      text = await readBounded(openInput(path), INPUT_LIMIT_BYTES, input.signal);
+      text = await readBounded(await openInput(path), INPUT_LIMIT_BYTES, input.signal);
     } catch (error) {
       rethrowReadError(error, where);
     }

@@ -61,7 +61,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     };
     let stream: Readable;
     try {
-      stream = path === undefined ? process.stdin : openInput(path, 1 << 18);
+      stream = path === undefined ? process.stdin : await openInput(path, 1 << 18);
     } catch (error) {
       describeReadError(error as NodeJS.ErrnoException);
     }

@@ -47,7 +47,7 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
     const stats = statSync(path);
     if (stats.isFile() && stats.size > INPUT_LIMIT_BYTES) throw new InputTooLargeError(INPUT_LIMIT_BYTES);
     // A FIFO or a device (<(generate-config), /dev/zero): read through the event loop, bounded and interruptible.
-    text = stats.isFile() || stats.isDirectory() ? readFileSync(path, 'utf8') : await readBounded(openInput(path), INPUT_LIMIT_BYTES);
+    text = stats.isFile() || stats.isDirectory() ? readFileSync(path, 'utf8') : await readBounded(await openInput(path), INPUT_LIMIT_BYTES);
   } catch (error) {
     if (error instanceof InputTooLargeError) throw new ConfigError(`config file ${path} is ${error.message}; a config is a few kB. Check that --config names the right file.`);
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,4 @@
 import { constants, createReadStream, openSync, statSync } from 'node:fs';
-import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 
 /** Up to this much is read for `--args @file`, `--args -` and a config file (SPEC §8). */
@@ -11,11 +10,13 @@ export const INPUT_LIMIT_BYTES = 64 * 1024 * 1024;
  * even process.exit() waits for it: opened non-blocking and read through the event loop instead,
  * Ctrl-C works while it waits.
  */
-export function openInput(path: string, highWaterMark?: number): Readable {
+export async function openInput(path: string, highWaterMark?: number): Promise<Readable> {
   const stats = statSync(path);
   if (stats.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path} is a folder`), { code: 'EISDIR' });
   if (stats.isFIFO() || stats.isSocket()) {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    // Loaded here only: node:net costs startup time every other run would pay.
+    const { Socket } = await import('node:net');
     return new Socket({ fd, readable: true, writable: false });
   }
   return createReadStream(path, highWaterMark ? { highWaterMark } : {});

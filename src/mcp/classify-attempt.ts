@@ -3,7 +3,7 @@ import { mainCause, type Cause } from './failure-causes.js';
 import type { PackageRunner } from './package-runner.js';
 import type { ExitInfo } from './stdio-tap-transport.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
-import { TRANSPORT_FAULT_CODE } from './stdio-tap-transport.js';
+import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 
 /** Where in a connection attempt something went wrong. */
 export type AttemptPhase = 'spawn' | 'install' | 'initialize' | 'tools/list';

@@ -7,7 +7,7 @@ import type { ToolRunner } from '../registry/tool-types.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
 import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
-import { TRANSPORT_FAULT_CODE } from './stdio-tap-transport.js';
+import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 
 // MCP error code of the SDK's request timeout.
 const REQUEST_TIMEOUT = -32001;

@@ -7,6 +7,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import type { CauseContext } from './failure-causes.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
+import { PendingRequests } from './pending-requests.js';
 import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
 import { endLeftovers, exitsWithin } from './shutdown-steps.js';
@@ -54,12 +55,6 @@ export class SpawnError extends Error {
   }
 }
 
-/**
- * JSON-RPC error code of the answers the transport gives, on the server's behalf, to requests the
- * server can no longer answer (it closed stdout, answered an id toolrun never sent, sent a line over
- * the limit). The SDK rejects the request with it at once instead of waiting for the timeout.
- */
-export const TRANSPORT_FAULT_CODE = -32098;
 
 /**
  * The MCP SDK Transport over a stdio server that toolrun spawns itself (execa), so it can keep what
@@ -85,9 +80,7 @@ export class StdioTapTransport implements Transport {
   #drained: Promise<void> = Promise.resolve();
   #live: LiveServer | undefined;
   readonly #options: StdioTapOptions;
-  /** Requests sent and not answered yet, and requests toolrun cancelled (a late answer is fine). */
-  readonly #pending = new Set<string | number>();
-  readonly #cancelled = new Set<string | number>();
+  readonly #pending = new PendingRequests();
   /** Why the server can no longer answer anything (it closed its stdout), once it happened. */
   fault: string | undefined;
 
@@ -180,7 +173,7 @@ export class StdioTapTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin || stdin.destroyed || this.exitInfo) throw new Error('the server has exited');
     if (this.fault) throw new Error(this.fault);
-    this.#track(message);
+    this.#pending.noteSent(message);
     // Resolved once the data is queued, as the SDK's own transport does; waiting for the write
     // callback would add an event-loop turn to every call. Back-pressure still waits for 'drain'.
     if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
@@ -238,18 +231,9 @@ export class StdioTapTransport implements Transport {
     return outcome;
   }
 
-  /** Keeps the set of requests awaiting an answer, so a fault can answer them at once. */
-  #track(message: JSONRPCMessage): void {
-    const record = message as { id?: string | number; method?: string; params?: { requestId?: string | number } };
-    if (record.method !== undefined && record.id !== undefined) this.#pending.add(record.id);
-    else if (record.method === 'notifications/cancelled' && record.params?.requestId !== undefined && this.#pending.delete(record.params.requestId)) this.#cancelled.add(record.params.requestId);
-  }
-
   /** Answers every pending request with an error saying why the server cannot (SPEC §8: at once, not at the timeout). */
   #failPending(reason: string): void {
-    const ids = [...this.#pending];
-    this.#pending.clear();
-    for (const id of ids) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: TRANSPORT_FAULT_CODE, message: reason } });
+    for (const answer of this.#pending.failAll(reason)) this.onmessage?.(answer);
   }
 
   #handleLine(line: RawLine): void {
@@ -268,18 +252,11 @@ export class StdioTapTransport implements Transport {
       this.#options.onPollution?.(line, error instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message');
       return;
     }
-    const response = message as { id?: string | number; method?: string };
-    if (response.method === undefined && response.id !== undefined) {
-      if (!this.#pending.delete(response.id) && !this.#cancelled.delete(response.id) && this.#pending.size > 0) {
-        // An answer to an id toolrun never sent (a server that rewrites ids): the real request will not be answered.
-        const serverError = (message as { error?: { message?: unknown } }).error?.message;
-        this.#failPending(
-          response.id === null
-            ? `the server answered with an error for no request (id null)${typeof serverError === 'string' ? `: ${serverError}` : ''}; the request waiting for an answer will not get one`
-            : `the server answered request id ${JSON.stringify(response.id)}, which toolrun never sent (its ids are mangled); the request waiting for an answer will not get one`,
-        );
-        return;
-      }
+    const fault = this.#pending.noteReceived(message);
+    if (fault) {
+      // An answer to an id toolrun never sent: the real request will not be answered.
+      this.#failPending(fault);
+      return;
     }
     this.onmessage?.(message);
   }
