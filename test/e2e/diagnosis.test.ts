@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/mcp/process-tree.js';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -10,13 +10,6 @@ type Step = { id: string; status: string; finding: string; fix?: string; details
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
 const POSTGRES = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-postgres', 'dist', 'index.js');
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : []);
 

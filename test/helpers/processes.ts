@@ -48,3 +48,12 @@ export async function runClean(args: string[], options: Parameters<typeof runToo
   expect(await waitForNoProcesses(marker.alive)).toEqual([]);
   return result;
 }
+
+/** Polls `check` every 25 ms until it holds; throws after `ms`. */
+export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
