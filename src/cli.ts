@@ -6,6 +6,8 @@ import { registerExecCommand } from './commands/exec.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { parsePositiveInteger } from './commands/parse-number-option.js';
+import { parseProtocolSetting } from './commands/parse-protocol-option.js';
+import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
 import { registerTimeCommand } from './commands/time.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
@@ -137,6 +139,7 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('-q, --quiet', 'only errors on stderr')
     .option('--no-color', 'no ANSI colors (also NO_COLOR=1)')
     .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parsePositiveInteger))
+    .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
     .version(readVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
@@ -165,7 +168,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
 }
 
 function readGlobals(program: Command): GlobalOptions {
-  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number }>();
+  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number; protocol?: string }>();
   return {
     config: options.config,
     json: options.json === true,
@@ -173,6 +176,7 @@ function readGlobals(program: Command): GlobalOptions {
     quiet: options.quiet === true,
     color: options.color !== false,
     timeout: options.timeout,
+    protocol: options.protocol,
   };
 }
 

@@ -8,6 +8,8 @@ export interface GlobalOptions {
   quiet: boolean;
   color: boolean;
   timeout?: number;
+  /** `--protocol`: `auto` or a protocol revision, for every server of the command (SPEC §10). */
+  protocol?: string;
 }
 
 /** What a command's action gets: the parsed globals, the terminal, and the process's surroundings. */

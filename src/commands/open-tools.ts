@@ -27,6 +27,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
   const hosts = options.likelyTool === 'math_eval' ? await startMathWorkerEarly(cli) : undefined;
   const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
+  if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
   const registry = await createRegistry(config, { logger: cli.terminal, hosts, servers: 'none' });
   cli.onExit(() => registry.close());
   const executor = new ToolExecutor(registry, {

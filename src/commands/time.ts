@@ -110,8 +110,10 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
 function phasesOf(connection: ServerConnection): Record<string, number> {
   const { spawnMs, initializeMs, listToolsMs } = connection.timings;
   const round = (ms: number) => Math.round(ms * 100) / 100;
-  if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), initialize_ms: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
-  return { connect_ms: round(initializeMs), tools_list_ms: round(listToolsMs) };
+  // The handshake under its real name: initialize (2025 family) or server/discover (2026-07-28).
+  const modern = connection.timings.handshake === 'server/discover';
+  if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), [modern ? 'server_discover_ms' : 'initialize_ms']: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
+  return { [modern ? 'connect_discover_ms' : 'connect_ms']: round(initializeMs), tools_list_ms: round(listToolsMs) };
 }
 
 function errorGroups(errors: Map<string, number>): Pick<TimingReport, 'errors' | 'other_errors'> {

@@ -1,3 +1,4 @@
+import { isKnownProtocolSetting, PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
 import { isAbsolute, resolve } from 'node:path';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -164,6 +165,8 @@ function checkServer(name: string, entry: unknown, path: string, helpers: CheckH
   }
   const hint = optionalString(entry.hint, `${path}.hint`);
   const connectTimeoutMs = positiveInteger(entry.connectTimeoutMs, `${path}.connectTimeoutMs`);
+  const protocol = optionalString(entry.protocol, `${path}.protocol`);
+  if (protocol !== undefined && !isKnownProtocolSetting(protocol)) report(`${path}.protocol`, `unknown protocol '${protocol}'; use ${PROTOCOL_SETTINGS.map((value) => `"${value}"`).join(', ')}`);
   const wantsRemote = type === 'http' || type === 'streamable-http' || type === 'streamableHttp' || type === 'sse' || (type === undefined && entry.url !== undefined);
   if (wantsRemote) {
     const url = optionalString(entry.url, `${path}.url`);
@@ -173,7 +176,7 @@ function checkServer(name: string, entry: unknown, path: string, helpers: CheckH
     }
     if (entry.command !== undefined) report(path, 'has both "command" and "url"; a server is either stdio (command) or remote (url)');
     const transport = type === 'sse' ? 'sse' : type === undefined ? 'auto' : 'http';
-    return { transport, name, url, headers: stringMap(entry.headers, `${path}.headers`), hint, connectTimeoutMs };
+    return { transport, name, url, headers: stringMap(entry.headers, `${path}.headers`), hint, connectTimeoutMs, protocol };
   }
   const command = optionalString(entry.command, `${path}.command`);
   if (command === undefined || command.trim() === '') {
@@ -192,7 +195,7 @@ function checkServer(name: string, entry: unknown, path: string, helpers: CheckH
   }
   const cwd = optionalString(entry.cwd, `${path}.cwd`);
   const installTimeoutMs = positiveInteger(entry.installTimeoutMs, `${path}.installTimeoutMs`);
-  return { transport: 'stdio', name, command, args, env: stringMap(entry.env, `${path}.env`), cwd: cwd ?? baseDir, hint, connectTimeoutMs, installTimeoutMs };
+  return { transport: 'stdio', name, command, args, env: stringMap(entry.env, `${path}.env`), cwd: cwd ?? baseDir, hint, connectTimeoutMs, installTimeoutMs, protocol };
 }
 
 function checkTool(entry: unknown, path: string, report: CheckHelpers['report'], baseDir: string): ConfiguredTool | undefined {

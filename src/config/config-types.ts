@@ -18,6 +18,8 @@ export interface RawStdioServer {
   connectTimeoutMs?: number;
   /** How long an npx-style runner may spend installing the package before the server runs. */
   installTimeoutMs?: number;
+  /** `auto` (default) or a protocol revision: SPEC §10. */
+  protocol?: string;
 }
 
 export interface RawRemoteServer {
@@ -28,6 +30,8 @@ export interface RawRemoteServer {
   headers: Record<string, string>;
   hint?: string;
   connectTimeoutMs?: number;
+  /** `auto` (default) or a protocol revision: SPEC §10. */
+  protocol?: string;
 }
 
 export type RawServerConfig = RawStdioServer | RawRemoteServer;
@@ -57,6 +61,8 @@ export interface ToolrunConfig {
   slowToolMs: number;
   connectTimeoutMs: number;
   installTimeoutMs: number;
+  /** `--protocol`: the revision every server of this command is spoken to in, over their entries'. */
+  protocolFlag?: string;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };

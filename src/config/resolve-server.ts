@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { RawServerConfig, ToolrunConfig } from './config-types.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
+import type { ProtocolSetting } from '../protocol/protocol-era.js';
 
 export interface StdioServerSpec {
   transport: 'stdio';
@@ -14,6 +15,7 @@ export interface StdioServerSpec {
   hint?: string;
   connectTimeoutMs: number;
   installTimeoutMs: number;
+  protocol: ProtocolChoice;
 }
 
 export interface RemoteServerSpec {
@@ -23,6 +25,13 @@ export interface RemoteServerSpec {
   headers: Record<string, string>;
   hint?: string;
   connectTimeoutMs: number;
+  protocol: ProtocolChoice;
+}
+
+/** `auto` or a fixed revision, and who fixed it (SPEC §10: `--protocol` wins over the entry). */
+export interface ProtocolChoice {
+  setting: ProtocolSetting;
+  chosenBy: 'config' | 'flag' | 'auto';
 }
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
@@ -39,6 +48,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       }),
     );
   const connectTimeoutMs = raw.connectTimeoutMs ?? config.connectTimeoutMs;
+  const protocol: ProtocolChoice = config.protocolFlag ? { setting: config.protocolFlag, chosenBy: 'flag' } : raw.protocol && raw.protocol !== 'auto' ? { setting: raw.protocol, chosenBy: 'config' } : { setting: 'auto', chosenBy: 'auto' };
   if (raw.transport === 'stdio') {
     const cwd = expandEnv(raw.cwd ?? config.baseDir, env, where('cwd'));
     return {
@@ -51,6 +61,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       hint: raw.hint,
       connectTimeoutMs,
       installTimeoutMs: raw.installTimeoutMs ?? config.installTimeoutMs,
+      protocol,
     };
   }
   return {
@@ -60,6 +71,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
     headers: expandMap(raw.headers, 'headers'),
     hint: raw.hint,
     connectTimeoutMs,
+    protocol,
   };
 }
 

@@ -92,8 +92,20 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   options.onStep?.('initialize');
   const capabilities = Object.keys(live.capabilities ?? {});
   const server = live.serverInfo ? `${live.serverInfo.name} ${live.serverInfo.version}` : 'unnamed server';
-  const initFinding = `answered in ${Math.round(live.timings.initializeMs)} ms · protocol ${live.protocolVersion ?? '?'} · ${server} · capabilities: ${capabilities.join(', ') || 'none'}`;
-  const initData = { initialize_ms: live.timings.initializeMs, protocol_version: live.protocolVersion, server_info: live.serverInfo, capabilities: live.capabilities, attempt: live.attempt };
+  const era = live.era;
+  const eraText = `protocol ${live.protocolVersion ?? '?'} (${era.era === 'modern' ? 'stateless 2026-07-28 era' : 'initialize era'}) · ${era.chosenBy === 'auto' ? 'chosen automatically: ' : ''}${era.how}`;
+  const initFinding = `${era.handshake} answered in ${Math.round(live.timings.initializeMs)} ms · ${eraText} · ${server} · capabilities: ${capabilities.join(', ') || 'none'}`;
+  const initData = {
+    initialize_ms: live.timings.initializeMs,
+    handshake: era.handshake,
+    protocol_version: live.protocolVersion,
+    protocol_era: era.era,
+    protocol_chosen_by: era.chosenBy,
+    protocol_how: era.how,
+    server_info: live.serverInfo,
+    capabilities: live.capabilities,
+    attempt: live.attempt,
+  };
   if (live.attempt > 1) set('initialize', 'warn', `connected on attempt ${live.attempt} of ${options.config.retry.attempts}: flaky start · ${initFinding}`, { fix: 'make the server start reliably (see stderr), or keep retry.attempts high enough', data: initData });
   else if (live.installed) set('initialize', 'ok', `${initFinding} · the package runner installed the package first (cold cache; not counted against connectTimeoutMs)`, { data: initData });
   else set('initialize', 'ok', initFinding, { data: initData });

@@ -46,6 +46,8 @@ export async function reportTools(connection: ServerConnection, options: DoctorO
 export async function reportLatency(connection: ServerConnection, options: DoctorOptions, set: SetStep): Promise<void> {
   const pings: number[] = [];
   let pingError: string | undefined;
+  // The 2026-07-28 era has no ping: server/discover is its cheapest round trip.
+  const roundTrip = connection.era.era === 'modern' ? 'server/discover' : 'ping';
   for (let i = 0; i < PINGS; i++) {
     const started = performance.now();
     try {
@@ -58,14 +60,14 @@ export async function reportLatency(connection: ServerConnection, options: Docto
   }
   const median = pings.length ? [...pings].sort((a, b) => a - b)[Math.floor(pings.length / 2)]! : undefined;
   const data: Record<string, unknown> = { ping_ms: pings.map((ms) => Math.round(ms * 100) / 100), ping_median_ms: median === undefined ? null : Math.round(median * 100) / 100 };
-  const parts = median === undefined ? [] : [`ping median ${median.toFixed(2)} ms (${pings.length} pings)`];
+  const parts = median === undefined ? [] : [`${roundTrip} median ${median.toFixed(2)} ms (${pings.length} ${roundTrip === 'ping' ? 'pings' : 'round trips'})`];
   let status: DoctorStep['status'] = pingError ? 'fail' : 'ok';
-  let fix = pingError ? 'answer ping requests (the spec requires it; clients use it for health checks)' : undefined;
+  let fix = pingError ? `answer ${roundTrip} requests (the spec requires it; clients use it for health checks)` : undefined;
   if (options.call) {
     const started = performance.now();
     try {
       const schema = connection.tools.find((tool) => tool.name === options.call!.tool)?.inputSchema as Record<string, unknown> | undefined;
-      const result = await connection.client.callTool({ name: options.call.tool, arguments: options.call.args(schema) }, undefined, { timeout: options.timeoutMs });
+      const result = await connection.client.callTool(options.call.tool, options.call.args(schema), { timeout: options.timeoutMs });
       const ms = performance.now() - started;
       data.call = { tool: options.call.tool, ms: Math.round(ms * 100) / 100, is_error: Boolean(result.isError) };
       parts.push(`${options.call.tool} ${result.isError ? 'returned an error' : 'answered'} in ${ms.toFixed(1)} ms`);
@@ -79,6 +81,6 @@ export async function reportLatency(connection: ServerConnection, options: Docto
       parts.push(`${options.call.tool} failed: ${(error as Error).message}`);
     }
   }
-  set('latency', status, pingError ? `ping failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });
+  set('latency', status, pingError ? `${roundTrip} failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });
 }
 

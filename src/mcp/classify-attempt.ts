@@ -4,9 +4,10 @@ import type { PackageRunner } from './package-runner.js';
 import type { ExitInfo } from './stdio-tap-transport.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
+import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
 
 /** Where in a connection attempt something went wrong. */
-export type AttemptPhase = 'spawn' | 'install' | 'initialize' | 'tools/list';
+export type AttemptPhase = 'spawn' | 'install' | 'server/discover' | 'initialize' | 'tools/list';
 
 export interface AttemptEvidence {
   phase: AttemptPhase;
@@ -40,8 +41,14 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   const exited = exit ? `; the server ${describeExit(exit)}` : '';
   const named = stop?.kind === 'cause' ? stop.cause : mainCause(evidence.stderrCauses.filter((item) => item.endsAttempt || exit));
   if (named) return { ...named, reason: `${named.reason}${exited}` };
+  if (code === 'PROTOCOL_ERA') return cause('protocol-era', (error as Error).message, 'use a server that speaks MCP 2024-11-05 or later (or 2026-07-28), or fix "protocol" in its entry', false);
   const versionRefused = protocolVersionRefused(error);
-  if (versionRefused) return cause('protocol-version', versionRefused, 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version', false);
+  if (versionRefused) {
+    const supported = (error as { data?: { supported?: unknown } })?.data?.supported;
+    const spoken = Array.isArray(supported) ? supported.map(String).find((version) => PROTOCOL_SETTINGS.includes(version)) : undefined;
+    const fix = spoken ? `let toolrun choose the protocol ("protocol": "auto", the default), or fix it to ${spoken}` : 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version';
+    return cause('protocol-version', versionRefused, fix, false);
+  }
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }

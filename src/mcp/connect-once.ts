@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerSpec, ServerSpec, StdioServerSpec } from '../config/resolve-server.js';
 import { listToolsLeniently, type BrokenTool } from './list-tools.js';
 import { AttemptDeadline } from './attempt-deadline.js';
@@ -10,7 +10,8 @@ import { detectPackageRunner, listNpxCache, npxCacheFolder, packageNameOf, readR
 import { createRemoteTransport, suggestsSseFallback } from './remote-transport.js';
 import type { ServerConnection } from './server-connection.js';
 import { SpawnError, StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
-import { readVersion } from '../version.js';
+import type { McpClient } from './mcp-client.js';
+import { openClient, type HandshakeProgress } from './open-client.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -113,19 +114,12 @@ async function initialize(
   deadline: AttemptDeadline,
   runner: PackageRunner | undefined,
 ): Promise<ServerConnection> {
-  const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/validation/ajv'),
-    import('../schema/compile-schema.js'),
-  ]);
-  // The SDK's validator, with an Ajv whose schema warnings toolrun collects (not raw lines on stderr).
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()) });
-  // The SDK reports transport-level trouble here; toolrun reports it through the attempt's outcome.
-  client.onerror = () => {};
+  const progress: HandshakeProgress = { phase: 'initialize' };
+  let client: McpClient | undefined;
   const fail = async (error: unknown, phase: AttemptPhase): Promise<never> => {
     deadline.dispose();
     if (deadline.stop?.kind === 'interrupted') {
-      await closeQuietly(client, stdio, undefined);
+      await closeQuietly(client, transport, stdio, undefined);
       throw deadline.stop.reason;
     }
     // Classified before closing: closing a hung server gives it an exit signal that is toolrun's doing.
@@ -140,55 +134,57 @@ async function initialize(
     });
     const attemptError = new AttemptError(failureCause, error instanceof SpawnError ? 'spawn' : phase, stdio, { cause: error });
     // A runner still installing gets the full grace: its cache must not be cut mid-write.
-    await closeQuietly(client, stdio, deadline.sawInstall ? undefined : FAILED_ATTEMPT_GRACE_MS);
+    await closeQuietly(client, transport, stdio, deadline.sawInstall ? undefined : FAILED_ATTEMPT_GRACE_MS);
     throw attemptError;
   };
   if (stdio) stdio.closeOnRequest = false;
   try {
-    await client.connect(transport, { signal: deadline.signal, timeout: deadline.backstopMs });
+    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs }, progress);
   } catch (error) {
-    return fail(error, 'initialize');
+    return fail(error, progress.phase);
   }
   const initializedAt = performance.now();
-  let tools: ListToolsResult['tools'] = [];
+  let tools: Tool[] = [];
   let brokenTools: BrokenTool[] = [];
   try {
     // Under the attempt's deadline: a server that pages forever, or slowly, ends with the connect timeout.
-    if (client.getServerCapabilities()?.tools) ({ tools, broken: brokenTools } = await listToolsLeniently(client, { signal: deadline.signal, timeout: spec.connectTimeoutMs }));
+    if (client.capabilities?.tools) ({ tools, broken: brokenTools } = await listToolsLeniently(client, { signal: deadline.signal, timeout: spec.connectTimeoutMs }));
   } catch (error) {
     return fail(error, 'tools/list');
   }
   deadline.dispose();
   if (stdio) stdio.closeOnRequest = true;
   const listedAt = performance.now();
+  const connected = client;
   return {
     name: spec.name,
     spec,
-    client,
+    client: connected,
     transport,
     stdio,
     transportKind: kind,
-    serverInfo: client.getServerVersion(),
-    protocolVersion: stdio?.protocolVersion ?? (transport as { protocolVersion?: string }).protocolVersion,
-    capabilities: client.getServerCapabilities(),
-    instructions: client.getInstructions(),
+    serverInfo: connected.serverInfo,
+    protocolVersion: connected.choice.version,
+    era: connected.choice,
+    capabilities: connected.capabilities,
+    instructions: connected.instructions,
     tools,
     brokenTools,
     installed: deadline.sawInstall,
-    timings: { initializeMs: round(initializedAt - startedAt), listToolsMs: round(listedAt - initializedAt), totalMs: round(listedAt - startedAt) },
+    timings: { handshake: connected.choice.handshake, initializeMs: round(initializedAt - startedAt), listToolsMs: round(listedAt - initializedAt), totalMs: round(listedAt - startedAt) },
     attempt: 1,
     close: async () => {
       const outcome = stdio ? await stdio.shutdown() : undefined;
-      await client.close().catch(() => {});
+      await connected.close().catch(() => {});
       return outcome;
     },
   };
 }
 
-async function closeQuietly(client: { close(): Promise<void> }, stdio: StdioTapTransport | undefined, graceMs: number | undefined): Promise<void> {
+async function closeQuietly(client: McpClient | undefined, transport: Transport, stdio: StdioTapTransport | undefined, graceMs: number | undefined): Promise<void> {
   // A failed attempt is followed by a retry or an error message: no need to wait long for it.
   if (stdio) await stdio.shutdown(graceMs).catch(() => {});
-  await client.close().catch(() => {});
+  await (client ?? transport).close().catch(() => {});
 }
 
 /**

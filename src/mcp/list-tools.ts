@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describeSchemaIssues } from './describe-invalid-result.js';
 import { linkSignal } from './link-signal.js';
 import { listAllPages } from './list-pages.js';
+import type { McpClient } from './mcp-client.js';
 
 /** A tool the server listed whose definition no client can use (no inputSchema, `type: null`…). */
 export interface BrokenTool {
@@ -16,15 +16,15 @@ export interface BrokenTool {
  * out while the server's good tools stay usable (SPEC §8). The SDK's listTools would reject the whole
  * list over one tool, making the server look unreachable.
  */
-export async function listToolsLeniently(client: Client, options: { signal?: AbortSignal; timeout?: number }): Promise<{ tools: Tool[]; broken: BrokenTool[] }> {
-  const { ResultSchema, ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
+export async function listToolsLeniently(client: McpClient, options: { signal?: AbortSignal; timeout?: number }): Promise<{ tools: Tool[]; broken: BrokenTool[] }> {
+  const { ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: Tool[] = [];
   const broken: BrokenTool[] = [];
   let index = 0;
   await listAllPages('tools/list', async (cursor) => {
     const linked = options.signal ? linkSignal(options.signal) : undefined;
     const page = (await client
-      .request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, ResultSchema, { ...options, signal: linked?.signal })
+      .request('tools/list', cursor === undefined ? undefined : { cursor }, { ...options, signal: linked?.signal })
       .finally(() => linked?.dispose())) as { tools?: unknown; nextCursor?: unknown };
     if (!Array.isArray(page.tools)) throw new Error(`tools/list answered without a "tools" array (found ${page.tools === undefined ? 'nothing' : typeof page.tools})`);
     if (page.nextCursor !== undefined && typeof page.nextCursor !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (${typeof page.nextCursor})`);
@@ -46,9 +46,8 @@ export async function listToolsLeniently(client: Client, options: { signal?: Abo
  * cached in listTools; a list fetched here is given to it the same way. An outputSchema that does
  * not compile makes that tool broken, not the whole list.
  */
-function cacheForCallValidation(client: Client, tools: Tool[], broken: BrokenTool[]): void {
-  const cache = (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.bind(client);
-  if (!cache) return;
+function cacheForCallValidation(client: McpClient, tools: Tool[], broken: BrokenTool[]): void {
+  const cache = (list: Tool[]) => client.useToolDefinitions(list);
   try {
     cache(tools);
     return;

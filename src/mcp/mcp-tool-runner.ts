@@ -24,7 +24,7 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     const linked = context.signal ? linkSignal(context.signal) : undefined;
     let result: CallToolResult;
     try {
-      result = (await connection.client.callTool({ name: toolName, arguments: args }, undefined, { signal: linked?.signal, timeout: context.timeoutMs })) as CallToolResult;
+      result = await connection.client.callTool(toolName, args, { signal: linked?.signal, timeout: context.timeoutMs });
     } catch (error) {
       // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
       if (context.signal?.aborted) throw context.signal.reason;

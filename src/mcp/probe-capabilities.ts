@@ -1,6 +1,6 @@
 import { oneLine } from './classify-attempt.js';
 import { causesInText, mainCause } from './failure-causes.js';
-import { listAllPages } from './list-pages.js';
+import { listItems } from './list-items.js';
 import type { ServerConnection } from './server-connection.js';
 
 /** What listing one advertised capability gave: a count, or the failure with its fix. */
@@ -18,17 +18,12 @@ export interface CapabilityProbe {
  * names (SPEC §9). doctor and `mcp list --check` both use this, so they agree.
  */
 export async function probeCapabilities(connection: ServerConnection, timeoutMs: number): Promise<CapabilityProbe[]> {
-  const client = connection.client;
-  const listings = [
-    { capability: 'resources', page: (cursor?: string) => client.listResources(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })) },
-    { capability: 'prompts', page: (cursor?: string) => client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })) },
-  ] as const;
   const probes: CapabilityProbe[] = [];
-  for (const listing of listings) {
+  for (const listing of [{ capability: 'resources' }, { capability: 'prompts' }] as const) {
     if (!connection.capabilities?.[listing.capability]) continue;
     const method = `${listing.capability}/list`;
     try {
-      const items = await listAllPages<unknown>(method, listing.page);
+      const items = await listItems(connection.client, listing.capability, { timeout: timeoutMs });
       probes.push({ capability: listing.capability, count: items.length });
     } catch (error) {
       const message = oneLine((error as Error)?.message ?? String(error)).replace(/^MCP error -?\d+: /, '');

@@ -13,7 +13,7 @@ export async function registerMcpTools(registry: ToolRegistry, connection: Serve
   const { loadMcpTools } = await import('@langchain/mcp-adapters');
   // loadMcpTools asks tools/list itself; answer it from the list already fetched: one round trip, not two.
   const listed: ListToolsResult = { tools: connection.tools };
-  const client = Object.create(connection.client, { listTools: { value: async () => listed } }) as typeof connection.client;
+  const client = Object.create(connection.client.adapterClient, { listTools: { value: async () => listed } }) as typeof connection.client.adapterClient;
   const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
   for (const tool of connection.tools) {
     const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false, enforcesTimeout: true };

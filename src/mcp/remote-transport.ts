@@ -3,6 +3,18 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 
 /** A Streamable HTTP or SSE client transport for a remote server, with the config's headers. */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
+  const { url, headers } = remoteTarget(spec);
+  const requestInit: RequestInit = { headers };
+  if (kind === 'sse') {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } });
+  }
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+/** The URL to request and the headers to send: the config's, with a URL's user:password as Basic auth. */
+export function remoteTarget(spec: RemoteServerSpec): { url: URL; headers: Record<string, string> } {
   const url = new URL(spec.url);
   const headers = { ...spec.headers };
   // fetch refuses a URL with credentials ("Request cannot be constructed…"); curl and browsers send
@@ -13,13 +25,7 @@ export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http'
     url.username = '';
     url.password = '';
   }
-  const requestInit: RequestInit = { headers };
-  if (kind === 'sse') {
-    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } });
-  }
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  return { url, headers };
 }
 
 /** A Streamable HTTP failure that means "this server speaks the older SSE transport" (spec: backwards compatibility). */

@@ -1,15 +1,18 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
+import type { EraChoice } from '../protocol/protocol-era.js';
 import type { BrokenTool } from './list-tools.js';
+import type { McpClient } from './mcp-client.js';
 import type { ShutdownOutcome, StdioTapTransport } from './stdio-tap-transport.js';
 
 /** Time spent in each one-time phase of a connection, in ms. */
 export interface ConnectionTimings {
   /** stdio: until the process was spawned. */
   spawnMs?: number;
-  /** Until initialize was answered (from the start of the attempt). */
+  /** The request that opened the session: `initialize` (2025 family) or `server/discover` (2026-07-28). */
+  handshake: 'initialize' | 'server/discover';
+  /** Until the handshake was answered (from the start of the attempt). */
   initializeMs: number;
   listToolsMs: number;
   /** The whole successful attempt. */
@@ -20,7 +23,7 @@ export interface ConnectionTimings {
 export interface ServerConnection {
   name: string;
   spec: ServerSpec;
-  client: Client;
+  client: McpClient;
   transport: Transport;
   /** Present for stdio servers: stderr tail, exit info, shutdown. */
   stdio?: StdioTapTransport;
@@ -28,6 +31,8 @@ export interface ServerConnection {
   transportKind: 'stdio' | 'http' | 'sse';
   serverInfo?: Implementation;
   protocolVersion?: string;
+  /** The protocol era, revision, and how they were chosen (SPEC §10). */
+  era: EraChoice;
   capabilities?: ServerCapabilities;
   instructions?: string;
   tools: Tool[];

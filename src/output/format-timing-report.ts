@@ -22,7 +22,14 @@ export interface TimingReport {
   max_p95?: number;
 }
 
-const PHASE_LABELS: Record<string, string> = { spawn_ms: 'spawn', initialize_ms: 'initialize', tools_list_ms: 'tools/list', connect_ms: 'connect + initialize' };
+const PHASE_LABELS: Record<string, string> = {
+  spawn_ms: 'spawn',
+  initialize_ms: 'initialize',
+  server_discover_ms: 'server/discover',
+  tools_list_ms: 'tools/list',
+  connect_ms: 'connect + initialize',
+  connect_discover_ms: 'connect + server/discover',
+};
 
 export function formatMsShort(ms: number): string {
   if (!Number.isFinite(ms)) return '-';

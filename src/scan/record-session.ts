@@ -54,14 +54,15 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
     if (!(error instanceof ServerConnectError)) throw error;
     return { report: scanner.end(), steps, failure: error.failure };
   }
-  steps.push('initialize', 'tools/list');
+  const era = connection.era;
+  steps.push(...(era.probed && era.handshake === 'initialize' ? ['server/discover', 'initialize'] : [era.handshake]), 'tools/list');
   let sessionError: string | undefined;
   try {
     await connection.client.ping({ timeout: options.timeoutMs });
-    steps.push('ping');
+    steps.push(era.era === 'modern' ? 'server/discover' : 'ping');
     if (options.call) {
       const schema = connection.tools.find((tool) => tool.name === options.call!.tool)?.inputSchema as Record<string, unknown> | undefined;
-      await connection.client.callTool({ name: options.call.tool, arguments: options.call.args(schema) }, undefined, { timeout: options.timeoutMs });
+      await connection.client.callTool(options.call.tool, options.call.args(schema), { timeout: options.timeoutMs });
       steps.push(`tools/call ${options.call.tool}`);
     }
   } catch (error) {

@@ -32,7 +32,7 @@ describe('toolrun mcp doctor', () => {
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('toolrun mcp doctor zwave (stdio)');
-    expect(lines).toContainEqual(expect.stringMatching(/^✔ initialize  answered in \d+ ms · protocol [\d-]+ · zwave-mcp-server 1\.2\.0 · capabilities: tools$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✔ initialize  initialize answered in \d+ ms · protocol 2025-11-25 \(initialize era\) · chosen automatically: server\/discover refused \(-32601 Method not found\), then initialize · zwave-mcp-server 1\.2\.0 · capabilities: tools$/));
     expect(lines).toContainEqual('✔ tools       3 tools · schemas compile, names follow the MCP rules, all described');
     expect(lines.at(-1)).toMatch(/^Healthy: 0 problems, 0 warnings \(\d+ ms\)$/);
   });
@@ -66,7 +66,7 @@ describe('toolrun mcp doctor', () => {
   it('reports retries of a flaky start', async () => {
     const config = writeTempConfig({ mcpServers: { flaky: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: join(tempDir(), 'n'), FLAKY_FAILURES: '1' } }) } });
     const steps = stepsOf((await runClean(['--json', '--config', config, 'mcp', 'doctor', 'flaky'])).stdout);
-    expect(steps.initialize).toMatchObject({ status: 'warn', finding: expect.stringMatching(/^connected on attempt 2 of 3: flaky start · answered in/) });
+    expect(steps.initialize).toMatchObject({ status: 'warn', finding: expect.stringMatching(/^connected on attempt 2 of 3: flaky start · initialize answered in/) });
   });
 
   it('reports a server that needs SIGKILL', async () => {
@@ -146,7 +146,7 @@ describe('toolrun mcp check-stdout', () => {
     const live = await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', save]);
     expect(live.exitCode).toBe(1);
     const report = JSON.parse(live.stdout);
-    expect(report.source).toEqual({ server: 'noisy', steps: ['initialize', 'tools/list', 'ping', 'tools/call noisy'] });
+    expect(report.source).toEqual({ server: 'noisy', steps: ['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call noisy'] });
     expect(report.findings.map((finding: { text: string }) => finding.text)).toEqual(['Loading config...', 'Server ready', 'noisy tool called']);
     expect(report.kinds['not-json']).toMatchObject({ count: 3, clients: expect.stringContaining('TS SDK 2.x: skipped silently') });
     const replayed = await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save]);
@@ -158,7 +158,7 @@ describe('toolrun mcp check-stdout', () => {
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
     const result = await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ clean: true, source: { steps: ['initialize', 'tools/list', 'ping', 'tools/call get-sum'] }, summary: { polluting_lines: 0 } });
+    expect(JSON.parse(result.stdout)).toMatchObject({ clean: true, source: { steps: ['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call get-sum'] }, summary: { polluting_lines: 0 } });
   });
 
   it('exits 0 for a clean server and 4 for one that cannot be reached', async () => {

@@ -1,0 +1,115 @@
+import { readVersion } from '../version.js';
+import type { NegotiatingTransport } from './negotiating-transport.js';
+import { LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
+
+/** What a server made of `server/discover`, and so which era it speaks. */
+export type ProbeOutcome =
+  | { kind: 'modern'; version: string; discover: Record<string, unknown>; how: string }
+  | { kind: 'legacy'; how: string }
+  /** A modern server that speaks no modern revision toolrun does. */
+  | { kind: 'unsupported'; reason: string };
+
+/**
+ * How long a stdio server may stay silent on `server/discover` before it is taken for a legacy
+ * server (the spec allows legacy servers not to answer an unknown request before `initialize`).
+ * Not a restart: the same process then gets `initialize`, and a late answer is dropped.
+ */
+export const PROBE_SILENCE_MS = 3000;
+
+/** The probe over stdio: one request on the transport the client will use. */
+export async function probeStdio(transport: NegotiatingTransport, signal: AbortSignal, waitMs: number): Promise<ProbeOutcome> {
+  const silence = AbortSignal.timeout(waitMs);
+  try {
+    const answer = await transport.request('server/discover', { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) }, AbortSignal.any([signal, silence]));
+    return judgeDiscoverAnswer(answer);
+  } catch (error) {
+    if (signal.aborted || !silence.aborted) throw error;
+    return { kind: 'legacy', how: `server/discover unanswered after ${waitMs} ms, then initialize` };
+  }
+}
+
+/**
+ * The probe over Streamable HTTP: a POST of `server/discover` with the 2026-07-28 headers. A legacy
+ * server refuses it (4xx: no session, or an unknown method); a network failure is thrown, for the
+ * connection attempt to classify as it does any other.
+ */
+export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ProbeOutcome> {
+  const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) } };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const message = await readJsonRpcAnswer(response);
+  if (!message) {
+    await response.body?.cancel().catch(() => {});
+    return { kind: 'legacy', how: `server/discover refused with HTTP ${response.status}, then initialize` };
+  }
+  return judgeDiscoverAnswer(message);
+}
+
+/** The era a `server/discover` answer means (SPEC §10; the spec's backward-compatibility rules). */
+export function judgeDiscoverAnswer(message: unknown): ProbeOutcome {
+  const { result, error } = message as { result?: Record<string, unknown>; error?: { code?: unknown; message?: unknown; data?: { supported?: unknown } } };
+  if (result && Array.isArray(result.supportedVersions)) {
+    const offered = result.supportedVersions.filter((version): version is string => typeof version === 'string');
+    const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => offered.includes(candidate));
+    if (version) return { kind: 'modern', version, discover: result, how: `server/discover answered, offering ${offered.join(', ')}` };
+    return { kind: 'unsupported', reason: `the server speaks MCP ${offered.join(', ') || '(no version)'}; toolrun speaks ${MODERN_PROTOCOL_VERSIONS.join(', ')} and the 2025-11-25 family` };
+  }
+  if (error?.code === UNSUPPORTED_PROTOCOL_VERSION_CODE && Array.isArray(error.data?.supported)) {
+    const supported = error.data.supported.map(String);
+    const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
+    if (version) return { kind: 'unsupported', reason: `the server refused ${LATEST_MODERN_VERSION} yet lists it as supported` };
+    return { kind: 'unsupported', reason: `the server speaks only MCP ${supported.join(', ')}; toolrun speaks ${MODERN_PROTOCOL_VERSIONS.join(', ')} and the 2025-11-25 family` };
+  }
+  if (error) return { kind: 'legacy', how: `server/discover refused (${String(error.code)} ${String(error.message ?? '')}), then initialize`.replace(' )', ')') };
+  return { kind: 'legacy', how: 'server/discover answered without supportedVersions, then initialize' };
+}
+
+/**
+ * A refusal of `initialize` that names the modern revisions the server speaks: a modern-only server
+ * whose discover answer came too late (a slow start). The caller switches to the modern era.
+ */
+export function modernVersionsOfRefusal(error: unknown): string[] | undefined {
+  const { code, data } = (error ?? {}) as { code?: unknown; data?: { supported?: unknown } };
+  if (code !== UNSUPPORTED_PROTOCOL_VERSION_CODE || !Array.isArray(data?.supported)) return undefined;
+  const supported = data.supported.map(String);
+  return supported.some((version) => (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)) ? supported : undefined;
+}
+
+/** The JSON-RPC message of an HTTP answer (a JSON body, or the first response event of an SSE stream). */
+async function readJsonRpcAnswer(response: Response): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) {
+    const parsed = (await response.json().catch(() => undefined)) as { jsonrpc?: unknown } | undefined;
+    return parsed?.jsonrpc === '2.0' ? parsed : undefined;
+  }
+  if (!type.includes('text/event-stream') || !response.ok || !response.body) return undefined;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      buffered += value;
+      for (const line of buffered.split('\n').slice(0, -1)) {
+        if (!line.startsWith('data:')) continue;
+        const parsed = parseJson(line.slice(5)) as { id?: unknown } | undefined;
+        if (parsed?.id === 'toolrun-discover-http') return parsed;
+      }
+      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { EraChoice } from '../protocol/protocol-era.js';
+
+/** Options of one request: its deadline, Ctrl-C, and progress updates (asked for on every call). */
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A server notification toolrun shows: log messages (`notifications/message`). */
+export type NotificationHandler = (params: Record<string, unknown>) => void;
+
+/**
+ * What toolrun asks of a connected server, the same in both protocol eras: the 2025 family is
+ * spoken by @modelcontextprotocol/sdk 1.x (this file), 2026-07-28 by the v2 client, loaded only
+ * for such a server (modern-client.ts). Results are the protocol's, unchanged.
+ */
+export interface McpClient {
+  readonly choice: EraChoice;
+  readonly serverInfo: Implementation | undefined;
+  readonly capabilities: ServerCapabilities | undefined;
+  readonly instructions: string | undefined;
+  /** Any request; the result as the server sent it (list-tools.ts checks each tool itself). */
+  request(method: string, params: Record<string, unknown> | undefined, options?: McpRequestOptions): Promise<Record<string, unknown>>;
+  /** tools/call, with structuredContent checked against the tool's outputSchema. */
+  callTool(name: string, args: Record<string, unknown>, options?: McpRequestOptions): Promise<CallToolResult>;
+  /** A liveness round trip: ping (legacy), server/discover (modern, which has no ping). */
+  ping(options?: McpRequestOptions): Promise<void>;
+  onNotification(method: 'notifications/message', handler: NotificationHandler): void;
+  /** The tools listed, so calls can check their outputSchema (and, over HTTP, mirror their params). */
+  useToolDefinitions(tools: Tool[]): void;
+  /** The client object @langchain/mcp-adapters is given (it calls callTool and readResource, v1 style). */
+  readonly adapterClient: Client;
+  close(): Promise<void>;
+}
+
+/** A v1 (2025-era) SDK client, connected. */
+export async function legacyClient(client: Client, choice: EraChoice): Promise<McpClient> {
+  const { ResultSchema, LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  return {
+    choice,
+    serverInfo: client.getServerVersion(),
+    capabilities: client.getServerCapabilities(),
+    instructions: client.getInstructions(),
+    request: async (method, params, options) => (await client.request({ method, params }, ResultSchema, sdkOptions(options))) as Record<string, unknown>,
+    callTool: async (name, args, options) => (await client.callTool({ name, arguments: args }, undefined, sdkOptions(options))) as CallToolResult,
+    ping: async (options) => {
+      await client.ping(sdkOptions(options));
+    },
+    onNotification: (_method, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => handler(notification.params as Record<string, unknown>)),
+    useToolDefinitions: (tools) => cacheToolMetadata(client, tools),
+    adapterClient: client,
+    close: () => client.close(),
+  };
+}
+
+/** The SDK's request options: progress is asked for whenever a handler is given. */
+export function sdkOptions(options: McpRequestOptions | undefined) {
+  if (!options) return undefined;
+  return { signal: options.signal, timeout: options.timeout, onprogress: options.onProgress, resetTimeoutOnProgress: false };
+}
+
+/**
+ * The v1 SDK checks a call's structuredContent against the tool's outputSchema from the list it
+ * cached in listTools; toolrun lists tools itself (leniently), so it hands the list over the same way.
+ */
+function cacheToolMetadata(client: Client, tools: Tool[]): void {
+  (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void }).cacheToolMetadata?.call(client, tools);
+}

@@ -1,0 +1,53 @@
+import type { Client as LegacySdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { readVersion } from '../version.js';
+import type { McpClient, McpRequestOptions } from './mcp-client.js';
+import type { EraChoice } from '../protocol/protocol-era.js';
+
+/** Results are checked by toolrun itself (list-tools.ts), so the request's schema takes anything. */
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (value: unknown) => ({ value }) } } as const;
+
+/**
+ * A 2026-07-28 connection through the v2 client (@modelcontextprotocol/client), loaded only for
+ * such a server. It adopts the `server/discover` answer toolrun's probe already has (zero extra
+ * round trips) and adds the per-request `_meta` envelope, and over HTTP the headers, itself.
+ */
+export async function connectModernClient(transport: Transport, discover: Record<string, unknown>, choice: EraChoice, options: { signal?: AbortSignal; timeout?: number }): Promise<McpClient> {
+  const { Client } = await import('@modelcontextprotocol/client');
+  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, versionNegotiation: { mode: { pin: choice.version } } });
+  client.onerror = () => {};
+  // The two SDKs' Transport types differ only in their generics; the wire contract is the same.
+  await client.connect(transport as never, { prior: { kind: 'modern', discover: discover as never }, signal: options.signal, timeout: options.timeout });
+  const definitions = new Map<string, Tool>();
+  const requestOptions = (options?: McpRequestOptions) =>
+    options && { signal: options.signal, timeout: options.timeout, onprogress: options.onProgress, resetTimeoutOnProgress: false };
+  const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions) => {
+    const toolDefinition = definitions.get(name) as never;
+    return (await client.callTool({ name, arguments: args }, { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
+  };
+  const instructions = (discover as { instructions?: unknown }).instructions;
+  return {
+    choice,
+    serverInfo: client.getServerVersion() as McpClient['serverInfo'],
+    capabilities: client.getServerCapabilities() as McpClient['capabilities'],
+    instructions: typeof instructions === 'string' ? instructions : client.getInstructions(),
+    request: async (method, params, options) => (await client.request({ method, params } as never, ANY_RESULT as never, requestOptions(options))) as Record<string, unknown>,
+    callTool,
+    ping: async (options) => {
+      await client.discover(requestOptions(options));
+    },
+    onNotification: (method, handler) => client.setNotificationHandler(method, (notification: { params?: unknown }) => handler((notification.params ?? {}) as Record<string, unknown>)),
+    useToolDefinitions: (tools) => {
+      definitions.clear();
+      for (const tool of tools) definitions.set(tool.name, tool);
+    },
+    // @langchain/mcp-adapters calls callTool(params, resultSchema, options), the v1 way.
+    adapterClient: {
+      callTool: (params: { name: string; arguments?: Record<string, unknown> }, _schema?: unknown, options?: { signal?: AbortSignal; timeout?: number }) => callTool(params.name, params.arguments ?? {}, options),
+      readResource: (params: { uri: string }, options?: { signal?: AbortSignal; timeout?: number }) => client.readResource(params, options),
+      listTools: async () => ({ tools: [...definitions.values()] }),
+    } as unknown as LegacySdkClient,
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const PROBE_ID_PREFIX = 'toolrun-discover-';
+
+/**
+ * A transport shared by toolrun's era probe and the SDK client that follows it (v1 for the legacy
+ * era, v2 for the modern one). It is started once (the client's own start() is then a no-op), its
+ * probe answers go to the probe and never to the client (a late answer to a probe that timed out
+ * would otherwise look like an answer to an unknown request), and a pinned legacy revision is what
+ * `initialize` asks for (the v1 SDK always asks for its latest).
+ */
+export class NegotiatingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Set to ask `initialize` for this revision instead of the SDK's latest. */
+  initializeVersion: string | undefined;
+  #started: Promise<void> | undefined;
+  #probes = new Map<string, (message: JSONRPCMessage) => void>();
+  #nextProbe = 0;
+
+  constructor(readonly inner: Transport) {
+    inner.onmessage = (message) => {
+      const id = (message as { id?: unknown }).id;
+      if (typeof id === 'string' && id.startsWith(PROBE_ID_PREFIX)) {
+        this.#probes.get(id)?.(message);
+        return;
+      }
+      this.onmessage?.(message);
+    };
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return (this.#started ??= this.inner.start());
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.initializeVersion && (message as { method?: string }).method === 'initialize') {
+      const request = message as { params: { protocolVersion?: string } };
+      message = { ...request, params: { ...request.params, protocolVersion: this.initializeVersion } } as unknown as JSONRPCMessage;
+    }
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** The revision the v1 client's `initialize` settled on. */
+  negotiatedVersion: string | undefined;
+
+  setProtocolVersion(version: string): void {
+    this.negotiatedVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  /**
+   * Sends one request of toolrun's own (the era probe) and resolves with the answer. The id stays
+   * reserved afterwards: a late answer is dropped, not taken for the client's.
+   */
+  async request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<JSONRPCMessage> {
+    await this.start();
+    const id = `${PROBE_ID_PREFIX}${++this.#nextProbe}`;
+    return new Promise<JSONRPCMessage>((resolve, reject) => {
+      const onAbort = () => {
+        this.#probes.set(id, () => {});
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#probes.set(id, (message) => {
+        signal.removeEventListener('abort', onAbort);
+        this.#probes.set(id, () => {});
+        resolve(message);
+      });
+      this.inner.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      });
+    });
+  }
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startV2HttpServer, type HttpFixture } from '../helpers/http-fixture.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, SERVER_EVERYTHING, writeTempConfig } from '../helpers/temp-config.js';
+
+// Servers built with the v2 SDK: one serving both eras, one 2026-07-28 only (legacy: 'reject'),
+// over stdio and Streamable HTTP; and server-everything, a 2025-era server.
+describe('both protocol eras (SPEC §10)', () => {
+  let dualHttp: HttpFixture;
+  let modernHttp: HttpFixture;
+  let config: string;
+  beforeAll(async () => {
+    [dualHttp, modernHttp] = await Promise.all([startV2HttpServer(), startV2HttpServer({ LEGACY: 'reject' })]);
+    config = writeTempConfig({
+      mcpServers: {
+        dual: fixtureServer('v2-server.js'),
+        modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }),
+        dualhttp: { url: dualHttp.url },
+        modernhttp: { type: 'http', url: modernHttp.url },
+        everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
+      },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([dualHttp?.stop(), modernHttp?.stop()]);
+  });
+
+  const modernServers = ['dual', 'modern', 'dualhttp', 'modernhttp'];
+
+  it.each(modernServers)('exec calls a tool of %s in the 2026-07-28 era', async (server) => {
+    const result = await runToolrun(['--json', '--config', config, 'exec', `${server}:add`, 'a=2', 'b=3']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { sum: 5 }, tool_name: 'add', server });
+  });
+
+  it.each(modernServers)('doctor reports the era, the version and how it was chosen for %s', async (server) => {
+    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', server]);
+    const report = JSON.parse(result.stdout);
+    const initialize = report.steps.find((step: { id: string }) => step.id === 'initialize');
+    expect(initialize).toMatchObject({
+      status: 'ok',
+      data: { handshake: 'server/discover', protocol_version: '2026-07-28', protocol_era: 'modern', protocol_chosen_by: 'auto', protocol_how: 'server/discover answered, offering 2026-07-28', server_info: { name: 'v2-fixture' } },
+    });
+    expect(report.steps.find((step: { id: string }) => step.id === 'latency').finding).toMatch(/^server\/discover median [\d.]+ ms \(5 round trips\)$/);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('doctor reports a 2025-era server chosen automatically after server/discover is refused', async () => {
+    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', 'everything']);
+    const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
+    expect(initialize.data).toMatchObject({ handshake: 'initialize', protocol_version: '2025-11-25', protocol_era: 'legacy', protocol_how: 'server/discover refused (-32601 Method not found), then initialize' });
+  });
+
+  it.each(['dual', 'modernhttp'])('list and time work against %s, time naming the server/discover phase', async (server) => {
+    const list = await runToolrun(['--json', '--config', config, 'list', '--server', server]);
+    expect(list.exitCode).toBe(0);
+    expect(JSON.parse(list.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(['add', 'wrong_output', 'progress']));
+    const time = await runToolrun(['--json', '--config', config, 'time', `${server}:add`, 'a=1', 'b=1', '-n', '5', '--warmup', '0']);
+    expect(time.exitCode).toBe(0);
+    const report = JSON.parse(time.stdout);
+    expect(Object.keys(report.phases)).toContain(server === 'dual' ? 'server_discover_ms' : 'connect_discover_ms');
+    expect(report.stats).toMatchObject({ count: 5, ok: 5, errors: 0 });
+  });
+
+  it('--protocol fixes a 2025 revision: a dual-era server answers initialize with it', async () => {
+    const result = await runToolrun(['--json', '--config', config, '--protocol', '2025-06-18', 'mcp', 'doctor', 'dual']);
+    const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
+    expect(initialize.data).toMatchObject({ handshake: 'initialize', protocol_version: '2025-06-18', protocol_chosen_by: 'flag', protocol_how: 'fixed by --protocol: initialize asked for 2025-06-18' });
+  });
+
+  it('a 2026-07-28-only server refuses a fixed 2025 revision: one line, no retry, exit 4', async () => {
+    const fixed = writeTempConfig({ mcpServers: { modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' }, protocol: '2025-11-25' }) } });
+    const result = await runToolrun(['--config', fixed, 'exec', 'modern:add', 'a=1', 'b=1']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('✖ MCP connection failed after 1 attempt: server \'modern\'');
+    expect(result.stderr).toContain('  Reason: the server refused protocol version 2025-11-25 (it supports 2026-07-28)');
+    expect(result.stderr).toContain('  Check: let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28');
+  });
+
+  it('a 2025-era server with the protocol fixed to 2026-07-28 fails at once, naming the setting', async () => {
+    const result = await runToolrun(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain("  Reason: protocol is fixed to 2026-07-28 by --protocol, but the server does not speak it (server/discover refused (-32601 Method not found)); set it to \"auto\"");
+    expect(result.stderr).not.toContain('retrying');
+  });
+
+  it('an unknown protocol is a usage error (flag) or a config error (entry)', async () => {
+    const flag = await runToolrun(['--protocol', '2099-01-01', 'list']);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain("unknown protocol '2099-01-01'; use auto, 2026-07-28, 2025-11-25");
+    const entry = writeTempConfig({ mcpServers: { x: fixtureServer('v2-server.js', { protocol: 'latest' }) } });
+    const result = await runToolrun(['--config', entry, 'list']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain("mcpServers.x.protocol: unknown protocol 'latest'; use \"auto\", \"2026-07-28\"");
+  });
+});
