@@ -9,6 +9,8 @@ import { parsePositiveInteger } from './commands/parse-number-option.js';
 import { parseProtocolSetting } from './commands/parse-protocol-option.js';
 import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
 import { registerTimeCommand } from './commands/time.js';
+import { registerResourcesCommand } from './commands/resources.js';
+import { registerPromptsCommand } from './commands/prompts.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { Terminal } from './output/terminal.js';
@@ -155,6 +157,8 @@ Examples:
   $ toolrun validate
   $ toolrun time get_current_datetime -n 1000
   $ toolrun --config home.json mcp doctor zwave
+  $ toolrun resources read 'demo://resource/static/document/architecture.md'
+  $ toolrun prompts get everything:args-prompt city=Paris
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
@@ -162,8 +166,10 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerExecCommand(program, run);
   registerValidateCommand(program, run);
   registerTimeCommand(program, run);
-  const mcp = registerMcpCommands(program, run);
-  for (const command of [...program.commands, ...mcp.commands]) command.exitOverride().showSuggestionAfterError(true);
+  registerResourcesCommand(program, run);
+  registerPromptsCommand(program, run);
+  registerMcpCommands(program, run);
+  for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }
 

@@ -1,9 +1,14 @@
-import type { Command } from 'commander';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Option, type Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { exitCodeForKind, ExitCode, ToolrunError, describeThrown } from '../errors.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { formatEnvelopeFooter, formatResult } from '../output/format-result.js';
+import { renderCallResult, type SavedItem } from '../output/render-call-result.js';
+import { saveBinaryContent } from '../output/save-binary-content.js';
 import { toJson } from '../output/terminal.js';
+import { isCallToolResult, simplifyCallResult } from '../mcp/call-result.js';
+import { showProgress, type CallProgress } from './show-progress.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
@@ -11,6 +16,8 @@ import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-
 
 interface ExecOptions extends ToolArgumentOptions {
   raw?: boolean;
+  structured?: boolean;
+  outputDir?: string;
 }
 
 export function registerExecCommand(program: Command, run: CommandRunner): void {
@@ -22,7 +29,9 @@ export function registerExecCommand(program: Command, run: CommandRunner): void 
     .option('--args <json>', "arguments as JSON, @file.json, or - for stdin (key=value words are merged over it)")
     .option('--server <name>', 'use the tool of this MCP server, and start only that server')
     .option('--no-validate', 'send the arguments without checking them against the schema')
-    .option('--raw', "print the tool's raw MCP result (content, structuredContent, isError)")
+    .addOption(new Option('--raw', "print the tool's whole MCP result (content, structuredContent, isError)").conflicts('structured'))
+    .option('--structured', "print the tool's structuredContent as JSON (default: its text content)")
+    .option('-o, --output-dir <dir>', 'write images, audio and binary resources of the result to files in DIR and print their paths')
     .addHelpText(
       'after',
       `
@@ -32,19 +41,32 @@ Examples:
   $ toolrun exec math_eval expression='2^10 / 4'
   $ toolrun exec echo count:=3 tags='["a","b"]'
   $ echo '{"expression":"sqrt(2)"}' | toolrun exec math_eval --args -
-  $ toolrun --json exec math_eval expression='2+2'   # {"success":true,"result":{"result":4},...}`,
+  $ toolrun --json exec math_eval expression='2+2'   # {"success":true,"result":{"result":4},...}
+  $ toolrun exec everything:get-structured-content location=Paris --structured
+  $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
         const startedAt = process.hrtime.bigint();
         const target = splitToolName(toolName, options.server);
         let envelope: ToolEnvelope;
+        let call: CallToolResult | undefined;
+        let saved: Map<number, SavedItem> | undefined;
+        let progress: CallProgress | undefined;
         try {
           const parsedWords = parseArgWords(words);
           const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
           const tool = await resolveTool(opened, target.name, target.server);
           const args = await buildArguments(cli, tool, parsedWords, options.args, opened.config.paramMappings);
-          envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: options.raw });
+          progress = await showProgress(cli, tool.qualifiedName);
+          // MCP tools give their whole result: each output mode (and -o) is made from it below.
+          envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
+          if (envelope.success && envelope.server && isCallToolResult(envelope.result)) {
+            call = envelope.result;
+            if (options.outputDir) saved = await saveBinaryContent(call, tool.definition.name, options.outputDir);
+            envelope = { ...envelope, result: options.raw ? call : options.structured ? call.structuredContent ?? null : simplifyCallResult(call) };
+            if (saved?.size) envelope.files = [...saved.values()].map((item) => item.path);
+          } else if (!envelope.success && !options.raw) delete envelope.result;
         } catch (error) {
           if (!(error instanceof ToolrunError)) throw error;
           envelope = {
@@ -55,10 +77,15 @@ Examples:
             execution_time_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 10_000) / 100,
           };
         }
+        progress?.stop();
         const terminal = cli.terminal;
+        if (options.structured && call && call.structuredContent === undefined) {
+          envelope = { success: false, error: `'${envelope.tool_name}' returned no structuredContent; run without --structured to see its content`, error_kind: 'tool_error', tool_name: envelope.tool_name, execution_time_ms: envelope.execution_time_ms, source: envelope.source, server: envelope.server };
+        }
         if (cli.globals.json) await terminal.resultJson(envelope, { verbatimKeys: ['result'] });
         else if (envelope.success) {
-          await terminal.result(options.raw ? toJson(envelope.result) : formatResult(envelope.result), { verbatim: true });
+          const text = call ? renderCallResult(call, options.raw ? 'raw' : options.structured ? 'structured' : 'text', { server: envelope.server, saved }) : options.raw ? toJson(envelope.result) : formatResult(envelope.result);
+          await terminal.result(text, { verbatim: true });
           terminal.info(formatEnvelopeFooter(envelope));
         } else if (options.raw && envelope.result !== undefined) {
           await terminal.result(toJson(envelope.result), { verbatim: true });

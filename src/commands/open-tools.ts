@@ -58,10 +58,11 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
     if (pending.length > MAX_SERVERS_AT_ONCE) {
       throw new UsageError(`this command would start ${pending.length} MCP servers at once; toolrun starts at most ${MAX_SERVERS_AT_ONCE}. Name the ones you need: --server NAME (or SERVER:TOOL)`);
     }
-    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }] = await Promise.all([
+    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }] = await Promise.all([
       import('../mcp/connect-servers.js'),
       import('../output/format-connect-failure.js'),
       import('../scan/pollution-pattern.js'),
+      import('../output/format-server-log.js'),
     ]);
     const { connections, failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
@@ -77,6 +78,12 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
           cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(text.slice(0, 200))}`);
         },
         onStderr: cli.globals.verbose ? (server, chunk) => cli.terminal.serverStderr(server, chunk) : undefined,
+        // A server's log messages go to stderr with their level (SPEC §10); warnings and worse stand out.
+        onServerLog: (server, params) => {
+          const { line, isWarning } = formatServerLog(server, params);
+          if (isWarning) cli.terminal.warn(line);
+          else cli.terminal.info(line);
+        },
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));

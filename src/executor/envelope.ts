@@ -12,6 +12,8 @@ interface EnvelopeBase {
 export interface SuccessEnvelope extends EnvelopeBase {
   success: true;
   result: unknown;
+  /** `exec -o DIR`: the files the result's binary content was written to. */
+  files?: string[];
 }
 
 export interface FailureEnvelope extends EnvelopeBase {

@@ -1,6 +1,6 @@
 import { describeThrown, ToolrunError, type ErrorKind } from '../errors.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ArgsValidator, RegisteredTool } from '../registry/tool-types.js';
+import type { ArgsValidator, ProgressHandler, RegisteredTool } from '../registry/tool-types.js';
 import { formatValidationErrors, relevantErrors } from '../schema/format-validation-errors.js';
 import { elapsedMs, type ToolEnvelope } from './envelope.js';
 import { describeRenaming, normalizeArgs } from './normalize-args.js';
@@ -38,6 +38,8 @@ export interface ExecuteOptions {
   raw?: boolean;
   /** No per-call logging (slow-tool warning, --verbose line): `toolrun time`'s hot path. */
   silent?: boolean;
+  /** Progress updates of the call (MCP tools report them). */
+  onProgress?: ProgressHandler;
 }
 
 /** A tool with arguments that passed normalization and validation, ready to run repeatedly. */
@@ -119,7 +121,8 @@ export class ToolExecutor {
   async #run({ tool, args }: PreparedCall, startedAt: bigint, options: ExecuteOptions): Promise<ToolEnvelope> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     // A runner that enforces the deadline itself is called directly: no second timer on the hot path.
-    const output = tool.enforcesTimeout ? await tool.run(args, { signal: options.signal, timeoutMs }) : await runWithTimeout((context) => tool.run(args, context), timeoutMs, options.signal);
+    const onProgress = options.onProgress;
+    const output = tool.enforcesTimeout ? await tool.run(args, { signal: options.signal, timeoutMs, onProgress }) : await runWithTimeout((context) => tool.run(args, { ...context, onProgress }), timeoutMs, options.signal);
     const result = output instanceof ToolOutput ? (options.raw ? output.raw : output.value) : output;
     const envelope: ToolEnvelope = { success: true, result, tool_name: tool.definition.name, execution_time_ms: elapsedMs(startedAt), ...origin(tool) };
     if (!options.silent) this.#afterCall(envelope, args);

@@ -22,6 +22,8 @@ export interface ConnectHooks {
   onInstalling?: (server: string, runner: PackageRunner) => void;
   /** toolrun had to end a runner mid-install and removed what it left in the npx cache. */
   onCacheRepaired?: (server: string, folders: string[]) => void;
+  /** A log message the server sent (`notifications/message`), once connected. */
+  onServerLog?: (server: string, params: Record<string, unknown>) => void;
   shutdownGraceMs?: number;
   /** Ctrl-C: ends the attempt at once, the server politely. */
   signal?: AbortSignal;
@@ -91,7 +93,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
     onInstalling: (info) => hooks.onInstalling?.(spec.name, info),
   });
   transport.stderr.onCause = (cause) => deadline.noteCause(cause);
-  const connection = await initialize(spec, transport, 'stdio', startedAt, transport, deadline, runner);
+  const connection = await initialize(spec, transport, 'stdio', startedAt, transport, deadline, runner, hooks);
   // It answered: whatever the runner installed is complete.
   cacheRepair?.forget();
   connection.timings.spawnMs = round((transport.spawnedAt ?? startedAt) - startedAt);
@@ -102,7 +104,7 @@ async function connectRemote(spec: RemoteServerSpec, kind: 'http' | 'sse', hooks
   const startedAt = performance.now();
   const transport = await createRemoteTransport(spec, kind);
   const deadline = new AttemptDeadline({ connectTimeoutMs: spec.connectTimeoutMs, installTimeoutMs: 0, outer: hooks.signal });
-  return initialize(spec, transport, kind, startedAt, undefined, deadline, undefined);
+  return initialize(spec, transport, kind, startedAt, undefined, deadline, undefined, hooks);
 }
 
 async function initialize(
@@ -113,6 +115,7 @@ async function initialize(
   stdio: StdioTapTransport | undefined,
   deadline: AttemptDeadline,
   runner: PackageRunner | undefined,
+  hooks: ConnectHooks,
 ): Promise<ServerConnection> {
   const progress: HandshakeProgress = { phase: 'initialize' };
   let client: McpClient | undefined;
@@ -156,6 +159,8 @@ async function initialize(
   if (stdio) stdio.closeOnRequest = true;
   const listedAt = performance.now();
   const connected = client;
+  const onServerLog = hooks.onServerLog;
+  if (onServerLog) connected.onNotification('notifications/message', (params) => onServerLog(spec.name, params));
   return {
     name: spec.name,
     spec,

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
+import type { NegotiatingTransport } from './negotiating-transport.js';
 
 /** Options of one request: its deadline, Ctrl-C, and progress updates (asked for on every call). */
 export interface McpRequestOptions {
@@ -37,7 +38,7 @@ export interface McpClient {
 }
 
 /** A v1 (2025-era) SDK client, connected. */
-export async function legacyClient(client: Client, choice: EraChoice): Promise<McpClient> {
+export async function legacyClient(client: Client, choice: EraChoice, transport: NegotiatingTransport): Promise<McpClient> {
   const { ResultSchema, LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   return {
     choice,
@@ -45,7 +46,7 @@ export async function legacyClient(client: Client, choice: EraChoice): Promise<M
     capabilities: client.getServerCapabilities(),
     instructions: client.getInstructions(),
     request: async (method, params, options) => (await client.request({ method, params }, ResultSchema, sdkOptions(options))) as Record<string, unknown>,
-    callTool: async (name, args, options) => (await client.callTool({ name, arguments: args }, undefined, sdkOptions(options))) as CallToolResult,
+    callTool: (name, args, options) => withProgress(transport, options, async (meta) => (await client.callTool({ name, arguments: args, ...meta }, undefined, sdkOptions(options))) as CallToolResult),
     ping: async (options) => {
       await client.ping(sdkOptions(options));
     },
@@ -56,10 +57,21 @@ export async function legacyClient(client: Client, choice: EraChoice): Promise<M
   };
 }
 
-/** The SDK's request options: progress is asked for whenever a handler is given. */
+/** The SDK's request options (progress is toolrun's own: withProgress). */
 export function sdkOptions(options: McpRequestOptions | undefined) {
-  if (!options) return undefined;
-  return { signal: options.signal, timeout: options.timeout, onprogress: options.onProgress, resetTimeoutOnProgress: false };
+  return options && { signal: options.signal, timeout: options.timeout };
+}
+
+/** Runs a request with a progress token of toolrun's when a progress handler is given. */
+export async function withProgress<T>(transport: NegotiatingTransport, options: McpRequestOptions | undefined, run: (meta: { _meta?: { progressToken: string } }) => Promise<T>): Promise<T> {
+  const onProgress = options?.onProgress;
+  if (!onProgress) return run({});
+  const watch = transport.watchProgress(onProgress);
+  try {
+    return await run({ _meta: { progressToken: watch.token } });
+  } finally {
+    watch.dispose();
+  }
 }
 
 /**

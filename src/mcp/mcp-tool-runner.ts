@@ -8,6 +8,9 @@ import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.j
 import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
+import { simplifyCallResult } from './call-result.js';
+
+const ignoreProgress = () => {};
 
 // MCP error code of the SDK's request timeout.
 const REQUEST_TIMEOUT = -32001;
@@ -24,7 +27,8 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     const linked = context.signal ? linkSignal(context.signal) : undefined;
     let result: CallToolResult;
     try {
-      result = await connection.client.callTool(toolName, args, { signal: linked?.signal, timeout: context.timeoutMs });
+      // Progress is asked for on every call (SPEC §10): a server shows it only when asked.
+      result = await connection.client.callTool(toolName, args, { signal: linked?.signal, timeout: context.timeoutMs, onProgress: context.onProgress ?? ignoreProgress });
     } catch (error) {
       // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
       if (context.signal?.aborted) throw context.signal.reason;
@@ -44,17 +48,6 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     if (result.isError) throw new ToolReportedError(textOf(result) || `tool '${toolName}' returned an error with no text`, result);
     return new ToolOutput(simplifyCallResult(result), result);
   };
-}
-
-/**
- * The useful value of a result: structuredContent when the server gives it, the text when all
- * content is text, else the content items themselves (images, audio, resources).
- */
-export function simplifyCallResult(result: CallToolResult): unknown {
-  if (result.structuredContent !== undefined) return result.structuredContent;
-  const content = result.content ?? [];
-  if (content.every((item) => item.type === 'text')) return content.map((item) => (item as { text: string }).text).join('\n');
-  return content;
 }
 
 /** Lines of a dead server's stderr shown with the error (the same evidence doctor shows). */

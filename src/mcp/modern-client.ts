@@ -1,8 +1,8 @@
 import type { Client as LegacySdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readVersion } from '../version.js';
-import type { McpClient, McpRequestOptions } from './mcp-client.js';
+import { withProgress, type McpClient, type McpRequestOptions } from './mcp-client.js';
+import type { NegotiatingTransport } from './negotiating-transport.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
 
 /** Results are checked by toolrun itself (list-tools.ts), so the request's schema takes anything. */
@@ -13,19 +13,19 @@ const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (va
  * such a server. It adopts the `server/discover` answer toolrun's probe already has (zero extra
  * round trips) and adds the per-request `_meta` envelope, and over HTTP the headers, itself.
  */
-export async function connectModernClient(transport: Transport, discover: Record<string, unknown>, choice: EraChoice, options: { signal?: AbortSignal; timeout?: number }): Promise<McpClient> {
+export async function connectModernClient(transport: NegotiatingTransport, discover: Record<string, unknown>, choice: EraChoice, options: { signal?: AbortSignal; timeout?: number }): Promise<McpClient> {
   const { Client } = await import('@modelcontextprotocol/client');
   const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, versionNegotiation: { mode: { pin: choice.version } } });
   client.onerror = () => {};
   // The two SDKs' Transport types differ only in their generics; the wire contract is the same.
   await client.connect(transport as never, { prior: { kind: 'modern', discover: discover as never }, signal: options.signal, timeout: options.timeout });
   const definitions = new Map<string, Tool>();
-  const requestOptions = (options?: McpRequestOptions) =>
-    options && { signal: options.signal, timeout: options.timeout, onprogress: options.onProgress, resetTimeoutOnProgress: false };
-  const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions) => {
-    const toolDefinition = definitions.get(name) as never;
-    return (await client.callTool({ name, arguments: args }, { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
-  };
+  const requestOptions = (options?: McpRequestOptions) => options && { signal: options.signal, timeout: options.timeout };
+  const callTool = (name: string, args: Record<string, unknown>, options?: McpRequestOptions) =>
+    withProgress(transport, options, async (meta) => {
+      const toolDefinition = definitions.get(name) as never;
+      return (await client.callTool({ name, arguments: args, ...meta }, { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
+    });
   const instructions = (discover as { instructions?: unknown }).instructions;
   return {
     choice,

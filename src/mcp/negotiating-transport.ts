@@ -3,6 +3,12 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const PROBE_ID_PREFIX = 'toolrun-discover-';
 
+export interface ProgressParams {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /**
  * A transport shared by toolrun's era probe and the SDK client that follows it (v1 for the legacy
  * era, v2 for the modern one). It is started once (the client's own start() is then a no-op), its
@@ -19,6 +25,8 @@ export class NegotiatingTransport implements Transport {
   #started: Promise<void> | undefined;
   #probes = new Map<string, (message: JSONRPCMessage) => void>();
   #nextProbe = 0;
+  #progress = new Map<string, (params: ProgressParams) => void>();
+  #nextProgress = 0;
 
   constructor(readonly inner: Transport) {
     inner.onmessage = (message) => {
@@ -26,6 +34,11 @@ export class NegotiatingTransport implements Transport {
       if (typeof id === 'string' && id.startsWith(PROBE_ID_PREFIX)) {
         this.#probes.get(id)?.(message);
         return;
+      }
+      if ((message as { method?: string }).method === 'notifications/progress') {
+        const params = (message as { params?: { progressToken?: unknown } }).params ?? {};
+        const watcher = this.#progress.get(params.progressToken as string);
+        if (watcher) return watcher(params as ProgressParams);
       }
       this.onmessage?.(message);
     };
@@ -59,6 +72,17 @@ export class NegotiatingTransport implements Transport {
   setProtocolVersion(version: string): void {
     this.negotiatedVersion = version;
     this.inner.setProtocolVersion?.(version);
+  }
+
+  /**
+   * A progress token for one request, its updates handed over as they arrive. The SDKs dispatch
+   * notifications a tick later than responses, so the updates sent just before a result would be
+   * lost there; here they are seen in wire order.
+   */
+  watchProgress(handler: (params: ProgressParams) => void): { token: string; dispose(): void } {
+    const token = `toolrun-progress-${++this.#nextProgress}`;
+    this.#progress.set(token, handler);
+    return { token, dispose: () => this.#progress.delete(token) };
   }
 
   /**

@@ -62,7 +62,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     }
   }
   const choice: EraChoice = { era: 'modern', version: outcome.version, chosenBy, how: chosenBy === 'auto' ? outcome.how : `fixed by ${fixedBy}; ${outcome.how}`, handshake: 'server/discover', probed: true };
-  const modernTransport = remote ? await modernHttpTransport(remote) : negotiating;
+  const modernTransport = remote ? new NegotiatingTransport(await modernHttpTransport(remote)) : negotiating;
   const { connectModernClient } = await import('./modern-client.js');
   return connectModernClient(modernTransport, outcome.discover, choice, options);
 }
@@ -89,7 +89,7 @@ async function openLegacy(transport: NegotiatingTransport, choice: { chosenBy: E
     await client.close().catch(() => {});
     throw new ProtocolEraError(`protocol is fixed to ${choice.fixed}, but the server answered initialize with ${version}; set "protocol" to "auto" or "${version}"`);
   }
-  return legacyClient(client, { era: 'legacy', version, chosenBy: choice.chosenBy, how: choice.how, handshake: 'initialize', probed: choice.probed });
+  return legacyClient(client, { era: 'legacy', version, chosenBy: choice.chosenBy, how: choice.how, handshake: 'initialize', probed: choice.probed }, transport);
 }
 
 async function modernHttpTransport(remote: { url: URL; headers: Record<string, string> }): Promise<Transport> {

@@ -45,7 +45,7 @@ function formatContentItem(item: ContentItem): string {
   }
 }
 
-function base64Bytes(data: string): number {
+export function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.floor((data.length * 3) / 4) - padding;
 }

@@ -21,7 +21,12 @@ export interface ToolCallContext {
   signal?: AbortSignal;
   /** The time this call is allowed, for tools that run elsewhere and must be told. */
   timeoutMs: number;
+  /** Progress the tool reports while it runs (MCP `notifications/progress`). */
+  onProgress?: ProgressHandler;
 }
+
+/** One progress update of a running call: `progress` of `total` (when known), and what it is doing. */
+export type ProgressHandler = (update: { progress: number; total?: number; message?: string }) => void;
 
 /** Runs a tool: receives the arguments object, resolves to the result (any JSON-able value). */
 export type ToolRunner = (args: Record<string, unknown>, context: ToolCallContext) => Promise<unknown>;

@@ -256,7 +256,7 @@ describe('@modelcontextprotocol/server-everything', () => {
 
   it('shows images as a short line', async () => {
     const result = await runClean(['--config', config(), 'exec', 'get-tiny-image']);
-    expect(result.stdout).toMatch(/^\[image\/png, [\d.]+ kB\]$/m);
+    expect(result.stdout).toMatch(/^\[image\/png, [\d.]+ kB\] \(write it to a file with -o DIR\)$/m);
   });
 
   it('mcp list --check shows status, tool count and connect time', async () => {

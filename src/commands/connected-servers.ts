@@ -1,0 +1,33 @@
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import type { CliContext } from './cli-context.js';
+import { openTools } from './open-tools.js';
+
+export interface ConnectedServers {
+  /** The servers that connected and offer the capability, in config order. */
+  offering: ServerConnection[];
+  /** Every server that connected. */
+  connected: ServerConnection[];
+  failures: ConnectFailure[];
+}
+
+/**
+ * Connects the named servers (all configured ones by default) for a command about resources or
+ * prompts, failures reported as for tools; says which of them offer the capability.
+ */
+export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities): Promise<ConnectedServers> {
+  const { config, registry, connect } = await openTools(cli);
+  const wanted = names?.length ? names : Object.keys(config.servers);
+  const failures = await connect(wanted);
+  const connected = wanted.flatMap((name) => {
+    const status = registry.servers.get(name);
+    return status?.status === 'connected' ? [status.connection] : [];
+  });
+  return { offering: connected.filter((connection) => connection.capabilities?.[capability]), connected, failures };
+}
+
+/** Exit 4's companion line: which servers could not be asked. */
+export function describeFailures(failures: ConnectFailure[]): string {
+  return `MCP server${failures.length === 1 ? '' : 's'} ${failures.map((failure) => `'${failure.server}'`).join(', ')} could not be connected; ${failures.length === 1 ? 'its' : 'their'} items are missing`;
+}
