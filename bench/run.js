@@ -127,6 +127,9 @@ writeFileSync(threeServersConfig, JSON.stringify({ mcpServers: { a: { command: n
 const manyTools = fileURLToPath(new URL('../fixtures/servers/many-tools-server.js', import.meta.url));
 const manyToolsConfig = join(benchDir, 'many-tools.json');
 writeFileSync(manyToolsConfig, JSON.stringify({ mcpServers: { many: { command: node, args: [manyTools] } } }));
+const v2Server = fileURLToPath(new URL('../fixtures/servers/v2-server.js', import.meta.url));
+const modernConfig = join(benchDir, 'modern.json');
+writeFileSync(modernConfig, JSON.stringify({ mcpServers: { modern: { command: node, args: [v2Server], env: { LEGACY: 'reject' } } } }));
 const capture = join(benchDir, 'capture-200mb.ndjson');
 const nodeBaseline = [node, ['-e', '0']];
 
@@ -140,6 +143,14 @@ const benchmarks = [
     subject: [node, [bin, '--config', everythingConfig, 'exec', 'echo', 'message=hi', '--server', 'everything']],
     baseline: [node, [fileURLToPath(new URL('sdk-echo-client.mjs', import.meta.url))]],
     target: 1.15,
+    runs: 11,
+  },
+  {
+    // SPEC §10: a 2026-07-28 server, against the v2 SDK's own minimal client doing the same one-shot call.
+    name: 'exec add on a 2026-07-28 server (v2 SDK baseline)',
+    subject: [node, [bin, '--config', modernConfig, 'exec', 'modern:add', 'a=1', 'b=2']],
+    baseline: [node, [fileURLToPath(new URL('v2-add-client.mjs', import.meta.url))]],
+    target: 1.1,
     runs: 11,
   },
   {

@@ -13,8 +13,11 @@ const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (va
  * such a server. It adopts the `server/discover` answer toolrun's probe already has (zero extra
  * round trips) and adds the per-request `_meta` envelope, and over HTTP the headers, itself.
  */
+const v2Client = import('@modelcontextprotocol/client');
+v2Client.catch(() => {});
+
 export async function connectModernClient(transport: NegotiatingTransport, discover: Record<string, unknown>, choice: EraChoice, options: { signal?: AbortSignal; timeout?: number }): Promise<McpClient> {
-  const { Client } = await import('@modelcontextprotocol/client');
+  const { Client } = await v2Client;
   const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, versionNegotiation: { mode: { pin: choice.version } } });
   client.onerror = () => {};
   // The two SDKs' Transport types differ only in their generics; the wire contract is the same.

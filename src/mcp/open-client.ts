@@ -43,6 +43,10 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     return openLegacy(negotiating, { chosenBy, how, fixed: setting === 'auto' ? undefined : setting, probed: false }, options, progress);
   }
   progress.phase = 'server/discover';
+  // Loaded while the server starts and answers the probe, not after: its load is most of what a
+  // 2026-07-28 connection costs beyond the round trips (a legacy server wastes an idle-time import).
+  const modernClientModule = import('./modern-client.js');
+  modernClientModule.catch(() => {});
   const remote = kind === 'http' ? remoteTarget(spec as RemoteServerSpec) : undefined;
   const probe = (waitMs: number): Promise<ProbeOutcome> => (remote ? probeHttp(remote.url, remote.headers, options.signal) : probeStdio(negotiating, options.signal, waitMs));
   // Half the connect timeout at most: a silent server still gets its initialize within the attempt.
@@ -63,7 +67,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   }
   const choice: EraChoice = { era: 'modern', version: outcome.version, chosenBy, how: chosenBy === 'auto' ? outcome.how : `fixed by ${fixedBy}; ${outcome.how}`, handshake: 'server/discover', probed: true };
   const modernTransport = remote ? new NegotiatingTransport(await modernHttpTransport(remote)) : negotiating;
-  const { connectModernClient } = await import('./modern-client.js');
+  const { connectModernClient } = await modernClientModule;
   return connectModernClient(modernTransport, outcome.discover, choice, options);
 }
 
