@@ -1,6 +1,7 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { ExitCode } from '../errors.js';
 import type { CliContext } from './cli-context.js';
 import { openTools } from './open-tools.js';
 
@@ -30,4 +31,11 @@ export async function connectServersFor(cli: CliContext, names: string[] | undef
 /** Exit 4's companion line: which servers could not be asked. */
 export function describeFailures(failures: ConnectFailure[]): string {
   return `MCP server${failures.length === 1 ? '' : 's'} ${failures.map((failure) => `'${failure.server}'`).join(', ')} could not be connected; ${failures.length === 1 ? 'its' : 'their'} items are missing`;
+}
+
+/** A listing's exit code: 4 when a server could not be asked (its items are missing), said on stderr. */
+export function exitAfterListing(cli: CliContext, failures: ConnectFailure[]): number {
+  if (failures.length === 0) return ExitCode.OK;
+  cli.terminal.warn(describeFailures(failures));
+  return ExitCode.UNREACHABLE;
 }

@@ -8,7 +8,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { renderCallResult } from '../output/render-call-result.js';
 import type { CommandRunner } from './cli-context.js';
-import { connectServersFor, describeFailures } from './connected-servers.js';
+import { connectServersFor, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 import { splitToolName } from './tool-arguments.js';
 
@@ -55,11 +55,7 @@ Examples:
           await cli.terminal.result(formatTable(['SERVER', 'NAME', 'ARGUMENTS (* required)', 'DESCRIPTION'], cells, cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));
           cli.terminal.info(`${rows.length} prompt${rows.length === 1 ? '' : 's'} from ${offering.length} server${offering.length === 1 ? '' : 's'}`);
         }
-        if (failures.length > 0) {
-          cli.terminal.warn(describeFailures(failures));
-          return ExitCode.UNREACHABLE;
-        }
-        return ExitCode.OK;
+        return exitAfterListing(cli, failures);
       }),
     );
   prompts

@@ -7,7 +7,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatBytes } from '../output/format-result.js';
 import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from './cli-context.js';
-import { connectServersFor, describeFailures } from './connected-servers.js';
+import { connectServersFor, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 
 interface ListOptions {
@@ -61,11 +61,7 @@ Examples:
           await cli.terminal.result(formatTable(headers, cells.map((cell) => cell.map(String)), cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));
           cli.terminal.info(`${rows.length} resource${options.templates ? ' template' : ''}${rows.length === 1 ? '' : 's'} from ${offering.length} server${offering.length === 1 ? '' : 's'}`);
         }
-        if (failures.length > 0) {
-          cli.terminal.warn(describeFailures(failures));
-          return ExitCode.UNREACHABLE;
-        }
-        return ExitCode.OK;
+        return exitAfterListing(cli, failures);
       }),
     );
   resources
