@@ -5,6 +5,7 @@ import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { StdoutScanner } from '../scan/stdout-scanner.js';
+import { makeDoctorCall, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorReport, DoctorStep, DoctorStepId } from './doctor-types.js';
 import { reportStderr, reportStdout } from './output-steps.js';
 import { reportLatency, reportTools } from './session-steps.js';
@@ -112,11 +113,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   // 4. tools
   options.onStep?.('tools');
-  await reportTools(live, options, set);
+  const callOutcome = options.call ? await callTool(live, options.call, options.timeoutMs) : undefined;
+  await reportTools(live, options, set, callOutcome);
 
   // 7. latency (before shutdown, on the live connection)
   options.onStep?.('latency');
-  await reportLatency(live, options, set);
+  await reportLatency(live, options, set, callOutcome);
 
   // 8. shutdown
   options.onStep?.('shutdown');
@@ -145,6 +147,11 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   return finish();
 }
 
+/** The `--call` call, its key=value words typed by the tool's input schema. */
+function callTool(connection: ServerConnection, call: NonNullable<DoctorOptions['call']>, timeoutMs: number): Promise<DoctorCallOutcome> {
+  const schema = connection.tools.find((tool) => tool.name === call.tool)?.inputSchema as Record<string, unknown> | undefined;
+  return makeDoctorCall(connection, call.tool, call.args(schema), timeoutMs);
+}
 
 function describeOutcome(outcome: string | undefined, ms: number): string {
   if (outcome === 'SIGTERM') return `did not exit when its stdin closed; ended by SIGTERM (${ms} ms)`;

@@ -1,7 +1,8 @@
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { checkMcpTools } from '../mcp/check-mcp-tools.js';
+import { checkMcpTools, formatToolFinding } from '../mcp/check-mcp-tools.js';
 import { probeCapabilities } from '../mcp/probe-capabilities.js';
 import { takeSchemaWarnings } from '../schema/schema-warnings.js';
+import { checkCallResult, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorStep } from './doctor-types.js';
 import type { DoctorOptions } from './run-doctor.js';
 import type { SetStep } from './set-step.js';
@@ -10,7 +11,7 @@ import type { SetStep } from './set-step.js';
 
 const PINGS = 5;
 
-export async function reportTools(connection: ServerConnection, options: DoctorOptions, set: SetStep): Promise<void> {
+export async function reportTools(connection: ServerConnection, options: DoctorOptions, set: SetStep, call?: DoctorCallOutcome): Promise<void> {
   const findings = checkMcpTools(connection.name, connection.tools, connection.brokenTools);
   const local = new Set(options.localToolNames);
   for (const tool of connection.tools) {
@@ -34,16 +35,31 @@ export async function reportTools(connection: ServerConnection, options: DoctorO
       data[probe.capability] = probe.count;
     } else findings.push({ server: connection.name, tool: `(${probe.capability})`, severity: 'error', message: probe.error! });
   }
-  const details = findings.map((finding) => `${finding.severity === 'error' ? '✖' : '⚠'} ${finding.tool}: ${finding.message}`);
-  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  // With --call, what the spec asks of the result itself (structuredContent against outputSchema).
+  const calledTool = call && connection.tools.find((tool) => tool.name === call.tool);
+  const resultFindings = call ? await checkCallResult(connection.name, calledTool, call) : [];
+  const definitionErrors = findings.filter((finding) => finding.severity === 'error').length;
+  const resultErrors = resultFindings.filter((finding) => finding.severity === 'error').length;
+  findings.push(...resultFindings);
+  const details = findings.map((finding) => formatToolFinding(finding));
+  const errors = definitionErrors + resultErrors;
+  const problems = [
+    definitionErrors > 0 && `${definitionErrors} definition problem${definitionErrors === 1 ? '' : 's'}`,
+    resultErrors > 0 && `${resultErrors} problem${resultErrors === 1 ? '' : 's'} in the --call result`,
+  ].filter(Boolean);
+  const fixes = [
+    definitionErrors > 0 && 'fix the tool definitions on the server: clients may refuse or mis-call these tools',
+    resultErrors > 0 && `make ${call!.tool} return what the spec asks (structuredContent that matches its outputSchema): clients reject or mis-read it`,
+  ].filter(Boolean);
+  const conforming = call?.result?.structuredContent !== undefined && calledTool?.outputSchema && resultErrors === 0 ? ` · the --call result matches ${call.tool}'s outputSchema` : '';
   if (unserved.length > 0) set('tools', 'fail', `${counts.join(' · ')} · ${unserved.map((probe) => probe.error).join(' · ')}`, { details, fix: unserved.map((probe) => probe.fix).join('; '), data });
   else if (connection.tools.length === 0 && !connection.capabilities?.tools) set('tools', 'ok', `no tools offered${counts.length > 1 ? ` · ${counts.slice(1).join(' · ')}` : ''}`, { data });
-  else if (errors > 0) set('tools', 'fail', `${counts.join(' · ')} · ${errors} definition problem${errors === 1 ? '' : 's'}`, { details, fix: 'fix the tool definitions on the server: clients may refuse or mis-call these tools', data });
-  else if (findings.length > 0) set('tools', 'warn', `${counts.join(' · ')} · ${findings.length} warning${findings.length === 1 ? '' : 's'}`, { details, data });
-  else set('tools', 'ok', `${counts.join(' · ')} · schemas compile, names follow the MCP rules, all described`, { data });
+  else if (errors > 0) set('tools', 'fail', `${counts.join(' · ')} · ${problems.join(' · ')}`, { details, fix: fixes.join('; '), data });
+  else if (findings.length > 0) set('tools', 'warn', `${counts.join(' · ')} · ${findings.length} warning${findings.length === 1 ? '' : 's'}${conforming}`, { details, data });
+  else set('tools', 'ok', `${counts.join(' · ')} · schemas compile, names follow the MCP rules, all described${conforming}`, { data });
 }
 
-export async function reportLatency(connection: ServerConnection, options: DoctorOptions, set: SetStep): Promise<void> {
+export async function reportLatency(connection: ServerConnection, options: DoctorOptions, set: SetStep, call?: DoctorCallOutcome): Promise<void> {
   const pings: number[] = [];
   let pingError: string | undefined;
   // The 2026-07-28 era has no ping: server/discover is its cheapest round trip.
@@ -63,22 +79,22 @@ export async function reportLatency(connection: ServerConnection, options: Docto
   const parts = median === undefined ? [] : [`${roundTrip} median ${median.toFixed(2)} ms (${pings.length} ${roundTrip === 'ping' ? 'pings' : 'round trips'})`];
   let status: DoctorStep['status'] = pingError ? 'fail' : 'ok';
   let fix = pingError ? `answer ${roundTrip} requests (the spec requires it; clients use it for health checks)` : undefined;
-  if (options.call) {
-    const started = performance.now();
-    try {
-      const schema = connection.tools.find((tool) => tool.name === options.call!.tool)?.inputSchema as Record<string, unknown> | undefined;
-      const result = await connection.client.callTool(options.call.tool, options.call.args(schema), { timeout: options.timeoutMs });
-      const ms = performance.now() - started;
-      data.call = { tool: options.call.tool, ms: Math.round(ms * 100) / 100, is_error: Boolean(result.isError) };
-      parts.push(`${options.call.tool} ${result.isError ? 'returned an error' : 'answered'} in ${ms.toFixed(1)} ms`);
-      if (result.isError) {
+  if (call) {
+    const ms = call.ms.toFixed(1);
+    const result = call.result as { isError?: unknown; content?: unknown } | undefined;
+    if (result) {
+      const isError = result.isError === true;
+      data.call = { tool: call.tool, ms: Math.round(call.ms * 100) / 100, is_error: isError };
+      parts.push(`${call.tool} ${isError ? 'returned an error' : 'answered'} in ${ms} ms`);
+      if (isError) {
         status = 'fail';
-        fix = `the call returned isError: ${(result.content as Array<{ type: string; text?: string }>).map((item) => item.text ?? '').join(' ').slice(0, 200)}`;
+        const content = Array.isArray(result.content) ? (result.content as Array<{ text?: unknown }>) : [];
+        fix = `the call returned isError: ${content.map((item) => (typeof item?.text === 'string' ? item.text : '')).join(' ').slice(0, 200)}`;
       }
-    } catch (error) {
+    } else {
       status = 'fail';
-      data.call = { tool: options.call.tool, error: (error as Error).message };
-      parts.push(`${options.call.tool} failed: ${(error as Error).message}`);
+      data.call = { tool: call.tool, error: call.error };
+      parts.push(`${call.tool} failed: ${call.error}`);
     }
   }
   set('latency', status, pingError ? `${roundTrip} failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });

@@ -83,11 +83,54 @@ describe('toolrun mcp doctor', () => {
     const tools = stepsOf(result.stdout).tools!;
     expect(tools.status).toBe('fail');
     expect(tools.details).toEqual([
-      expect.stringMatching(/^✖ broken_schema: inputSchema is not valid JSON Schema: /),
-      expect.stringMatching(/^✖ bad name!: name does not follow the MCP naming rules: /),
-      '✖ good_tool: the server lists this name twice',
+      '✖ list_output: outputSchema.type: expected "object"; the tool is left out (its other tools work) (MCP 2025-11-25 server/tools § Output Schema)',
+      expect.stringMatching(/^✖ broken_output: outputSchema does not compile: .*numbr; the tool is left out \(its other tools work\) \(MCP 2025-11-25 server\/tools § Output Schema\)$/),
+      expect.stringMatching(/^✖ broken_schema: inputSchema is not valid JSON Schema: .* \(MCP 2025-11-25 server\/tools § Tool\)$/),
+      expect.stringMatching(/^✖ bad name!: name does not follow the MCP naming rules: .* \(MCP 2025-11-25 server\/tools § Tool Names\)$/),
+      '✖ good_tool: the server lists this name twice (names are unique within a server) (MCP 2025-11-25 server/tools § Tool Names)',
       '⚠ undescribed: no description: models choose tools by their description',
     ]);
+    expect(tools.finding).toBe('5 tools · 5 definition problems');
+  });
+
+  describe('with --call, the result against the tool\'s outputSchema (SPEC §9)', () => {
+    const config = () => writeTempConfig({ mcpServers: { out: fixtureServer('bad-output-server.js') } });
+    const doctorCall = async (tool: string) => {
+      const result = await runClean(['--json', '--config', config(), 'mcp', 'doctor', 'out', '--call', tool]);
+      return { exitCode: result.exitCode, steps: stepsOf(result.stdout) };
+    };
+
+    it('quotes the failing path of a structuredContent that does not validate', async () => {
+      const { exitCode, steps } = await doctorCall('wrong_output');
+      expect(exitCode).toBe(1);
+      expect(steps.tools).toMatchObject({
+        status: 'fail',
+        finding: '4 tools · 1 problem in the --call result',
+        details: ['✖ wrong_output: --call: structuredContent does not match the outputSchema: structuredContent.count: must be number (found "three") (and 1 more) (MCP 2025-11-25 server/tools § Output Schema)'],
+        fix: 'make wrong_output return what the spec asks (structuredContent that matches its outputSchema): clients reject or mis-read it',
+      });
+      expect(steps.latency!.status).toBe('ok');
+    });
+
+    it('checks the structuredContent of an isError result too', async () => {
+      const { exitCode, steps } = await doctorCall('wrong_error_output');
+      expect(exitCode).toBe(1);
+      expect(steps.tools!.details).toEqual(["✖ wrong_error_output: --call: structuredContent of the isError result does not match the outputSchema: structuredContent: missing 'count' (MCP 2025-11-25 server/tools § Output Schema)"]);
+      expect(steps.latency).toMatchObject({ status: 'fail', fix: 'the call returned isError: backend down' });
+    });
+
+    it('reports a result without structuredContent from a tool with an outputSchema', async () => {
+      const { steps } = await doctorCall('missing_structured');
+      expect(steps.tools!.details).toEqual([
+        '✖ missing_structured: --call: the tool declares an outputSchema but the result has no structuredContent (servers must return structured results that conform to it) (MCP 2025-11-25 server/tools § Output Schema)',
+      ]);
+    });
+
+    it('passes a result that keeps the contract, and says so', async () => {
+      const { exitCode, steps } = await doctorCall('good_output');
+      expect(exitCode).toBe(0);
+      expect(steps.tools).toMatchObject({ status: 'ok', finding: "4 tools · schemas compile, names follow the MCP rules, all described · the --call result matches good_output's outputSchema" });
+    });
   });
 
   it('reports a missing command in config and spawn, and names unset variables', async () => {

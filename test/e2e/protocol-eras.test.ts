@@ -33,15 +33,16 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { sum: 5 }, tool_name: 'add', server });
   });
 
-  it.each(modernServers)('doctor reports the era, the version and how it was chosen for %s', async (server) => {
-    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', server]);
+  it.each(modernServers)('doctor reports the era, the version and how it was chosen for %s, and checks a --call result', async (server) => {
+    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', server, '--call', 'add', 'a:=1', 'b:=2']);
     const report = JSON.parse(result.stdout);
     const initialize = report.steps.find((step: { id: string }) => step.id === 'initialize');
     expect(initialize).toMatchObject({
       status: 'ok',
       data: { handshake: 'server/discover', protocol_version: '2026-07-28', protocol_era: 'modern', protocol_chosen_by: 'auto', protocol_how: 'server/discover answered, offering 2026-07-28', server_info: { name: 'v2-fixture' } },
     });
-    expect(report.steps.find((step: { id: string }) => step.id === 'latency').finding).toMatch(/^server\/discover median [\d.]+ ms \(5 round trips\)$/);
+    expect(report.steps.find((step: { id: string }) => step.id === 'latency').finding).toMatch(/^server\/discover median [\d.]+ ms \(5 round trips\) · add answered in [\d.]+ ms$/);
+    expect(report.steps.find((step: { id: string }) => step.id === 'tools').finding).toMatch(/ · the --call result matches add's outputSchema$/);
     expect(result.exitCode).toBe(0);
   });
 
