@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { ExitCode } from '../errors.js';
 import { formatTable, toToolListRow } from '../output/format-tool-list.js';
 import { formatDefinition } from '../registry/definition-formats.js';
+import { checkProviderLimits } from '../registry/provider-limits.js';
 import type { CommandRunner } from './cli-context.js';
 import { openTools } from './open-tools.js';
 
@@ -25,7 +26,9 @@ Examples:
   $ toolrun list
   $ toolrun list --local --json
   $ toolrun list --format anthropic > tools.json     # {name, description, input_schema}[]
-  $ toolrun list --format openai                     # {type:"function", function:{...}}[]`,
+  $ toolrun list --format openai                     # {type:"function", function:{...}}[]
+                                # every tool, named as the API allows: everything:echo -> everything__echo
+  $ toolrun exec everything__echo message=hi         # the API name a model answers with runs the tool`,
     )
     .action((options: ListOptions) =>
       run(async (cli) => {
@@ -40,12 +43,14 @@ Examples:
         const callName = (tool: (typeof tools)[number]) => callNames.get(tool)!;
         const format = options.format ?? (cli.globals.json ? 'json' : 'table');
         if (format === 'anthropic' || format === 'openai') {
-          // Provider APIs need unique names of [A-Za-z0-9_-]: a tool reachable only as SERVER:TOOL
-          // (its plain name taken by another) cannot be offered to a model under its own name.
-          const offered = tools.filter((tool) => registry.find(tool.definition.name) === tool);
-          const left = tools.filter((tool) => registry.find(tool.definition.name) !== tool).map((tool) => tool.qualifiedName);
-          if (left.length > 0) cli.terminal.warn(`left out (name taken by another tool): ${left.join(', ')}`);
-          await cli.terminal.resultJson(offered.map((tool) => formatDefinition(tool.definition, format)));
+          // Every tool is offered, under a name the API accepts (`server__tool` for `server:tool`);
+          // exec and the library API take that name back.
+          const apiNames = registry.apiNames();
+          const offered = tools.map((tool) => ({ ...tool.definition, name: apiNames.get(tool)! }));
+          const renamed = tools.filter((tool) => apiNames.get(tool) !== callName(tool)).map((tool) => `${callName(tool)} → ${apiNames.get(tool)}`);
+          if (renamed.length > 0) cli.terminal.info(`offered under API names (exec and the library API take them): ${renamed.slice(0, 5).join(', ')}${renamed.length > 5 ? `, … ${renamed.length - 5} more` : ''}`);
+          for (const warning of checkProviderLimits(format, offered)) cli.terminal.warn(warning);
+          await cli.terminal.resultJson(offered.map((definition) => formatDefinition(definition, format)));
         } else if (format === 'json') {
           await cli.terminal.resultJson({
             tools: tools.map((tool) => ({

@@ -15,11 +15,13 @@ export async function registerMcpTools(registry: ToolRegistry, connection: Serve
   const listed: ListToolsResult = { tools: connection.tools };
   const client = Object.create(connection.client.adapterClient, { listTools: { value: async () => listed } }) as typeof connection.client.adapterClient;
   const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
-  for (const tool of connection.tools) {
-    const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false, enforcesTimeout: true };
-    const langChainTool = adapted.get(tool.name);
-    // A tool LangChain could not adapt (an odd schema) stays callable from toolrun all the same.
-    if (langChainTool) registry.registerLangChainTool(langChainTool, options);
-    else registry.registerTool({ name: tool.name, description: tool.description ?? '', parameters: options.parameters }, options.run, options);
-  }
+  registry.registerAll(() => {
+    for (const tool of connection.tools) {
+      const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false, enforcesTimeout: true };
+      const langChainTool = adapted.get(tool.name);
+      // A tool LangChain could not adapt (an odd schema) stays callable from toolrun all the same.
+      if (langChainTool) registry.registerLangChainTool(langChainTool, options);
+      else registry.registerTool({ name: tool.name, description: tool.description ?? '', parameters: options.parameters }, options.run, options);
+    }
+  });
 }

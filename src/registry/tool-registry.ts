@@ -2,6 +2,8 @@ import { ToolNotFoundError, ToolrunError } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatDefinition, type FormattedDefinition } from './definition-formats.js';
+import { toApiNames } from './api-names.js';
+import { checkProviderLimits } from './provider-limits.js';
 import { suggestNames } from './suggest-names.js';
 import type { DefinitionFormat, LangChainRegisterOptions, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
 import { toLangChainRegistration, type LangChainToolLike } from './langchain-tool.js';
@@ -25,6 +27,10 @@ export class ToolRegistry {
   readonly #logger: RegistryLogger;
   readonly #checkSchema: SchemaChecker | undefined;
   readonly #closers: Array<() => Promise<void>> = [];
+  /** API-valid names (`everything__echo`) of the tools whose call names are not, built when first asked for. */
+  #byApiName: Map<string, RegisteredTool> | undefined;
+  /** While registerAll runs: the replacements to warn about once, summed up per origin. */
+  #replacements: Array<{ tool: RegisteredTool; previous: RegisteredTool }> | undefined;
   /** The MCP servers asked for so far: connected or failed. */
   readonly servers = new Map<string, ServerStatus>();
 
@@ -40,13 +46,45 @@ export class ToolRegistry {
     const qualifiedName = options.server ? `${options.server}:${definition.name}` : definition.name;
     const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator, enforcesTimeout: options.enforcesTimeout };
     if (options.server) this.#byQualifiedName.set(qualifiedName, tool);
+    this.#byApiName = undefined;
     const previous = this.#byName.get(definition.name);
     // A local tool keeps its plain name over an MCP tool: running a local tool must never need a
     // server started to find out whether one shadows it. The MCP tool answers to server:tool.
     if (previous && options.server && !previous.server) return tool;
-    if (previous) this.#logger.warn(`Tool '${definition.name}' from ${describeOrigin(tool)} replaces the one from ${describeOrigin(previous)}${previous.server ? ` (that one stays reachable as ${previous.qualifiedName})` : ''}`);
+    if (previous && this.#replacements) this.#replacements.push({ tool, previous });
+    else if (previous) this.#logger.warn(describeReplacement(tool, previous));
     this.#byName.set(definition.name, tool);
     return tool;
+  }
+
+  /**
+   * Runs a batch of registrations (one server's tools) and warns about the names they take once per
+   * origin, not once per tool: two copies of a 70-tool server give one line, not 70 (SPEC §9 noise).
+   */
+  registerAll(register: () => void): void {
+    const replacements: Array<{ tool: RegisteredTool; previous: RegisteredTool }> = [];
+    this.#replacements = replacements;
+    try {
+      register();
+    } finally {
+      this.#replacements = undefined;
+    }
+    const byOrigin = new Map<string, typeof replacements>();
+    for (const replacement of replacements) {
+      const key = `${describeOrigin(replacement.tool)}\0${describeOrigin(replacement.previous)}`;
+      byOrigin.set(key, [...(byOrigin.get(key) ?? []), replacement]);
+    }
+    for (const group of byOrigin.values()) {
+      const [{ tool, previous }] = group as [(typeof group)[number]];
+      if (group.length === 1) {
+        this.#logger.warn(describeReplacement(tool, previous));
+        continue;
+      }
+      const names = group.slice(0, 3).map((replacement) => replacement.tool.definition.name).join(', ');
+      const more = group.length > 3 ? `, … ${group.length - 3} more` : '';
+      const reachable = previous.server ? `; those stay reachable as ${previous.server}:NAME` : '';
+      this.#logger.warn(`${group.length} tools from ${describeOrigin(tool)} replace the ones of the same names from ${describeOrigin(previous)} (${names}${more}${reachable})`);
+    }
   }
 
   /** Registers a LangChain structured tool (seed 001): name from `tool.name`, its schema and bound invoke. */
@@ -58,10 +96,23 @@ export class ToolRegistry {
     return registered;
   }
 
-  /** The tool for a name, `server:tool`, or a name restricted to one server; undefined when none. */
+  /**
+   * The tool for a name, `server:tool`, the API name a model was given (`server__tool`, see
+   * apiNames), or a name restricted to one server; undefined when none.
+   */
   find(name: string, server?: string): RegisteredTool | undefined {
     if (server) return this.#byQualifiedName.get(`${server}:${name}`);
-    return this.#byName.get(name) ?? this.#byQualifiedName.get(name);
+    return this.#byName.get(name) ?? this.#byQualifiedName.get(name) ?? this.#apiNameIndex().get(name);
+  }
+
+  /** The name each tool is offered to a model API by: its call name when valid there, else `server__tool` (api-names.ts). */
+  apiNames(): Map<RegisteredTool, string> {
+    return toApiNames([...this.callNames()]);
+  }
+
+  #apiNameIndex(): Map<string, RegisteredTool> {
+    this.#byApiName ??= new Map([...this.apiNames()].map(([tool, name]) => [name, tool]));
+    return this.#byApiName;
   }
 
   /** Like find, but throws ToolNotFoundError with the closest names; starts the tool's worker early. */
@@ -104,9 +155,16 @@ export class ToolRegistry {
     return new Map(tools.map((tool) => [tool, this.#byName.get(tool.definition.name) === tool && sources.get(tool.definition.name) === 1 ? tool.definition.name : tool.qualifiedName]));
   }
 
-  /** Definitions in plain, Anthropic or OpenAI shape (seed 000 "Get tool definition"). */
+  /**
+   * Definitions in plain, Anthropic or OpenAI shape (seed 000 "Get tool definition"). The provider
+   * shapes hold every reachable tool under its API name (a shadowed MCP tool as `server__tool`),
+   * which execute() and find() map back; plain keeps the plain names.
+   */
   getDefinitions(format: DefinitionFormat = 'plain'): FormattedDefinition[] {
-    return [...this.#byName.values()].map((tool) => formatDefinition(tool.definition, format));
+    if (format === 'plain') return [...this.#byName.values()].map((tool) => formatDefinition(tool.definition, format));
+    const named = [...this.apiNames()].map(([tool, name]) => ({ ...tool.definition, name }));
+    for (const warning of checkProviderLimits(format, named)) this.#logger.warn(warning);
+    return named.map((definition) => formatDefinition(definition, format));
   }
 
   /** Seed 000's lookup of the executor function for a name. */
@@ -129,6 +187,10 @@ export class ToolRegistry {
     await Promise.allSettled(closers.map((closer) => closer()));
     this.servers.clear();
   }
+}
+
+function describeReplacement(tool: RegisteredTool, previous: RegisteredTool): string {
+  return `Tool '${tool.definition.name}' from ${describeOrigin(tool)} replaces the one from ${describeOrigin(previous)}${previous.server ? ` (that one stays reachable as ${previous.qualifiedName})` : ''}`;
 }
 
 function describeOrigin(tool: RegisteredTool): string {

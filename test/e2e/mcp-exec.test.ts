@@ -233,12 +233,19 @@ describe('@modelcontextprotocol/server-everything', () => {
     expect(result.exitCode).toBe(0);
     const names = JSON.parse(result.stdout).tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['everything:echo', 'get-sum', 'get-env']));
-    // Provider formats need unique plain names: the shadowed echo is left out, and said so.
+    // Provider formats need unique names of [A-Za-z0-9_-]: the shadowed echo is offered as everything__echo, and said so.
     const anthropic = await runClean(['--config', config(), 'list', '--format', 'anthropic']);
     const toolNames = JSON.parse(anthropic.stdout).map((tool: { name: string }) => tool.name);
     expect(toolNames.filter((name: string) => name === 'echo')).toHaveLength(1);
-    expect(toolNames).toContain('get-sum');
-    expect(anthropic.stderr).toContain('⚠ left out (name taken by another tool): everything:echo');
+    expect(toolNames).toEqual(expect.arrayContaining(['everything__echo', 'get-sum']));
+    expect(anthropic.stderr).toBe('offered under API names (exec and the library API take them): everything:echo → everything__echo');
+  });
+
+  it('runs the shadowed echo by the API name a model was given (everything__echo)', async () => {
+    const result = await runClean(['--config', config(), 'exec', 'everything__echo', 'message=hi']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('Echo: hi');
+    expect(result.stderr).toMatch(/^✔ echo · mcp:everything · [\d.]+ ms$/);
   });
 
   it('calls echo and get-sum (a=2 b=3 arrive as numbers)', async () => {
