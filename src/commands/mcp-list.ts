@@ -51,7 +51,7 @@ Examples:
             const errors = [...unserved.map((probe) => probe.error!), ...connection.brokenTools.map((tool) => `tool '${tool.name}' is broken: ${tool.problem}`)];
             const fixes = [...unserved.map((probe) => probe.fix!), ...(connection.brokenTools.length > 0 ? ['fix the broken tool definitions on the server'] : [])];
             const problem = errors.length > 0 ? { error: errors.join('; '), fix: fixes.join('; ') } : {};
-            return { ...base, transport: connection.transportKind, status: errors.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
+            return { ...base, transport: connection.transportKind, status: errors.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, protocol_version: connection.protocolVersion, protocol_era: connection.era.era, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
           }
           const failure = status?.status === 'failed' ? status.failure : undefined;
           return { ...base, status: 'failed', error: failure?.reason ?? 'not connected', ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}) };
@@ -59,14 +59,14 @@ Examples:
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
         else {
-          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'CONNECT', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
+          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'PROTOCOL', 'CONNECT', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
           const style = cli.terminal.outStyle;
           const table = rows.map((row) => {
             if (!options.check) return [row.name, row.transport, row.target];
-            const checked = row as typeof row & { status: string; tools?: number; connect_ms?: number; error?: string };
+            const checked = row as typeof row & { status: string; tools?: number; protocol_version?: string; connect_ms?: number; error?: string };
             const connected = checked.status !== 'failed';
             const status = checked.status === 'ok' ? style.green('✔ ok') : checked.status === 'problem' ? style.red('✖ problem') : style.red('✖ failed');
-            return [row.name, row.transport, status, connected ? String(checked.tools) : '-', connected ? `${Math.round(checked.connect_ms!)} ms` : '-', checked.error ? `${row.target}  (${checked.error})` : row.target];
+            return [row.name, row.transport, status, connected ? String(checked.tools) : '-', (connected && checked.protocol_version) || '-', connected ? `${Math.round(checked.connect_ms!)} ms` : '-', checked.error ? `${row.target}  (${checked.error})` : row.target];
           });
           await cli.terminal.result(formatTable(headers, table, undefined));
           for (const row of rows as Array<{ name: string; status?: string; fix?: string }>) if (row.status === 'problem' && row.fix) cli.terminal.note(`✖ ${row.name}: ${row.fix}`);

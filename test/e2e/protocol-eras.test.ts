@@ -63,6 +63,16 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(report.stats).toMatchObject({ count: 5, ok: 5, errors: 0 });
   });
 
+  it('mcp list --check shows the protocol each server speaks', async () => {
+    const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);
+    expect(result.exitCode).toBe(0);
+    const protocols = Object.fromEntries(JSON.parse(result.stdout).servers.map((server: { name: string; protocol_version: string; protocol_era: string }) => [server.name, `${server.protocol_version} ${server.protocol_era}`]));
+    expect(protocols).toEqual({ dual: '2026-07-28 modern', modern: '2026-07-28 modern', dualhttp: '2026-07-28 modern', modernhttp: '2026-07-28 modern', everything: '2025-11-25 legacy' });
+    const table = await runToolrun(['--config', config, 'mcp', 'list', '--check']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+PROTOCOL\s+CONNECT\s+COMMAND \/ URL$/);
+    expect(table.stdout).toMatch(/\neverything\s+stdio\s+✔ ok\s+13\s+2025-11-25\s+\d+ ms /);
+  });
+
   it('--protocol fixes a 2025 revision: a dual-era server answers initialize with it', async () => {
     const result = await runToolrun(['--json', '--config', config, '--protocol', '2025-06-18', 'mcp', 'doctor', 'dual']);
     const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
