@@ -20,7 +20,8 @@ export interface ConnectedServers {
 export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities): Promise<ConnectedServers> {
   const { config, registry, connect } = await openTools(cli);
   const wanted = names?.length ? names : Object.keys(config.servers);
-  const failures = await connect(wanted);
+  // Their tools are not registered: nothing here calls them (and two servers' same-named tools are not this command's business).
+  const failures = await connect(wanted, { registerTools: false });
   const connected = wanted.flatMap((name) => {
     const status = registry.servers.get(name);
     return status?.status === 'connected' ? [status.connection] : [];
@@ -38,4 +39,12 @@ export function exitAfterListing(cli: CliContext, failures: ConnectFailure[]): n
   if (failures.length === 0) return ExitCode.OK;
   cli.terminal.warn(describeFailures(failures));
   return ExitCode.UNREACHABLE;
+}
+
+/** Why a listing is empty, for stderr: no server offers the capability, or those that do list none. */
+export function describeEmptyListing(what: string, capability: string, servers: ConnectedServers): string {
+  const { offering, connected } = servers;
+  if (connected.length === 0) return `no ${what}: no MCP server connected`;
+  if (offering.length === 0) return `no ${what}: none of the connected servers (${connected.map((connection) => connection.name).join(', ')}) offers ${capability}`;
+  return `no ${what}: ${offering.map((connection) => connection.name).join(', ')} offer${offering.length === 1 ? 's' : ''} ${capability} but list${offering.length === 1 ? 's' : ''} none`;
 }

@@ -15,7 +15,7 @@ export interface OpenTools {
    * Connects these MCP servers (all configured ones by default) and registers their tools.
    * Failures are reported on stderr with SPEC §4's box and returned; nothing is thrown for them.
    */
-  connect(names?: string[]): Promise<ConnectFailure[]>;
+  connect(names?: string[], options?: { registerTools?: boolean }): Promise<ConnectFailure[]>;
 }
 
 /** More servers than this in one command is a mistake or a generated config, not a session. */
@@ -49,7 +49,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
   });
   const failuresAmong = (names: string[]) =>
     [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
-  const connect = async (names = Object.keys(config.servers)) => {
+  const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean } = {}) => {
     for (const name of names) assertServerExists(config, name);
     // A server already asked for (connected or failed) is not started again.
     const pending = names.filter((name) => !registry.servers.has(name));
@@ -68,6 +68,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string 
       logger: cli.terminal,
       signal: cli.signal,
       env: cli.env,
+      registerTools: connectOptions.registerTools,
       hooks: {
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');

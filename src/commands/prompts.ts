@@ -8,7 +8,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { renderCallResult } from '../output/render-call-result.js';
 import type { CommandRunner } from './cli-context.js';
-import { connectServersFor, describeFailures, exitAfterListing } from './connected-servers.js';
+import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 import { splitToolName } from './tool-arguments.js';
 
@@ -41,7 +41,8 @@ Examples:
     .option('--server <name...>', 'only these MCP servers (starts only them)')
     .action((options: ListOptions) =>
       run(async (cli) => {
-        const { offering, failures } = await connectServersFor(cli, options.server, 'prompts');
+        const servers = await connectServersFor(cli, options.server, 'prompts');
+        const { offering, failures } = servers;
         const rows: Array<Prompt & { server: string }> = [];
         for (const connection of offering) {
           const items = await listItems(connection.client, 'prompts', { signal: cli.signal, timeout: cli.globals.timeout }).catch((error: unknown) => {
@@ -50,6 +51,7 @@ Examples:
           for (const item of items) rows.push({ server: connection.name, ...item });
         }
         if (cli.globals.json) await cli.terminal.resultJson({ prompts: rows });
+        else if (rows.length === 0) cli.terminal.info(describeEmptyListing('prompts', 'prompts', servers));
         else {
           const cells = rows.map((row) => [row.server, row.name, (row.arguments ?? []).map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', '), row.description ?? '']);
           await cli.terminal.result(formatTable(['SERVER', 'NAME', 'ARGUMENTS (* required)', 'DESCRIPTION'], cells, cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));

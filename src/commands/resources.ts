@@ -7,7 +7,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatBytes } from '../output/format-result.js';
 import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from './cli-context.js';
-import { connectServersFor, describeFailures, exitAfterListing } from './connected-servers.js';
+import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 
 interface ListOptions {
@@ -41,7 +41,8 @@ Examples:
     .option('--templates', 'resource templates (URI patterns) instead of resources')
     .action((options: ListOptions) =>
       run(async (cli) => {
-        const { offering, failures } = await connectServersFor(cli, options.server, 'resources');
+        const servers = await connectServersFor(cli, options.server, 'resources');
+        const { offering, failures } = servers;
         const kind = options.templates ? 'resourceTemplates' : 'resources';
         const rows: Array<Record<string, unknown>> = [];
         for (const connection of offering) {
@@ -51,6 +52,7 @@ Examples:
           for (const item of items) rows.push({ server: connection.name, ...item });
         }
         if (cli.globals.json) await cli.terminal.resultJson({ [kind]: rows });
+        else if (rows.length === 0) cli.terminal.info(describeEmptyListing(options.templates ? 'resource templates' : 'resources', 'resources', servers));
         else {
           const headers = options.templates ? ['SERVER', 'URI TEMPLATE', 'NAME', 'MIME TYPE', 'DESCRIPTION'] : ['SERVER', 'URI', 'NAME', 'MIME TYPE', 'SIZE'];
           const cells = rows.map((row) =>

@@ -13,6 +13,8 @@ export interface ConnectServersOptions {
   hooks?: ConnectHooks;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** false for commands about resources or prompts: the tools are listed (doctor-grade checks) but not adapted and registered. */
+  registerTools?: boolean;
 }
 
 export interface ConnectServersResult {
@@ -43,7 +45,7 @@ export async function connectServers(registry: ToolRegistry, config: ToolrunConf
   const connections = outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome);
   const failures = outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome));
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
-  for (const connection of connections) await registerMcpTools(registry, connection);
+  if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection);
   for (const connection of connections) registry.servers.set(connection.name, { status: 'connected', connection });
   for (const failure of failures) registry.servers.set(failure.server, { status: 'failed', failure });
   return { connections, failures };

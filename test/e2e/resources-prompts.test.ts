@@ -60,6 +60,14 @@ describe('resources and prompts (SPEC §10)', () => {
     expect(result.stdout).toMatch(/^everything +args-prompt +city\*, state +A prompt with two arguments/m);
   });
 
+  it('says why a listing is empty, on stderr, and keeps stdout empty', async () => {
+    const none = writeTempConfig({ mcpServers: { zwave: fixtureServer('zwave-server.js') } });
+    const result = await runToolrun(['--config', none, 'prompts']);
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: 'no prompts: none of the connected servers (zwave) offers prompts' });
+    const json = await runToolrun(['--json', '--config', none, 'resources']);
+    expect(JSON.parse(json.stdout)).toEqual({ resources: [] });
+  });
+
   it('gets a prompt with arguments, rendered; in both eras', async () => {
     const legacy = await runToolrun(['--config', config, 'prompts', 'get', 'everything:args-prompt', 'city=Paris']);
     expect(legacy).toMatchObject({ exitCode: 0, stdout: "user:\nWhat's weather in Paris?" });
