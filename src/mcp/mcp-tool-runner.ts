@@ -36,6 +36,9 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
       const gone = serverGoneError(connection, toolName);
       if (gone) throw gone;
       if ((error as { code?: number }).code === TRANSPORT_FAULT_CODE) {
+        // What the server wrote to stderr just before the fault is in the other pipe, maybe not read
+        // yet: a moment for it to arrive, so the evidence shown with the error is complete.
+        await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
         const reason = (error as Error).message.replace(/^MCP error -?\d+: /, '');
         throw new ToolrunError('tool_error', `MCP server '${connection.name}': ${reason}`, { details: connection.stdio?.stderr.lastLines(STDERR_TAIL_LINES) ?? [] });
       }
@@ -52,6 +55,7 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
 
 /** Lines of a dead server's stderr shown with the error (the same evidence doctor shows). */
 const STDERR_TAIL_LINES = 10;
+const STDERR_SETTLE_MS = 30;
 
 /**
  * When the server died during the call, the SDK says only "Connection closed": say how it exited,
