@@ -5,7 +5,7 @@ import type { ConnectHooks } from './connect-once.js';
 import type { ConnectFailure } from './connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from './connect-with-retry.js';
 import { mapWithLimit, parallelStartLimit } from './parallel-starts.js';
-import { registerMcpTools } from './register-mcp-tools.js';
+import { preloadToolAdapter, registerMcpTools } from './register-mcp-tools.js';
 import type { ServerConnection } from './server-connection.js';
 
 export interface ConnectServersOptions {
@@ -29,6 +29,9 @@ export interface ConnectServersResult {
  */
 export async function connectServers(registry: ToolRegistry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
   const specs = names.map((name) => resolveServer(config, config.servers[name]!, options.env));
+  // The tool adapter (@langchain/mcp-adapters, ~80 ms to load) loads while the servers start and
+  // answer their handshake, time this process otherwise spends waiting, not after.
+  if (options.registerTools !== false) preloadToolAdapter();
   // Bounded: hundreds of servers started at once would run out of file descriptors (SPEC §8).
   const outcomes = await mapWithLimit(specs, parallelStartLimit(), async (spec) => {
     try {

@@ -3,6 +3,15 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import { createMcpRunner } from './mcp-tool-runner.js';
 import type { ServerConnection } from './server-connection.js';
 
+let toolAdapter: Promise<typeof import('@langchain/mcp-adapters')> | undefined;
+
+/** Starts loading @langchain/mcp-adapters (once); registerMcpTools awaits the same load. */
+export function preloadToolAdapter(): Promise<typeof import('@langchain/mcp-adapters')> {
+  toolAdapter ??= import('@langchain/mcp-adapters');
+  toolAdapter.catch(() => {});
+  return toolAdapter;
+}
+
 /**
  * Adapts a server's tools with @langchain/mcp-adapters and registers them through
  * registerLangChainTool (seeds 000, 001). The registry keeps the server's own input schema for
@@ -10,7 +19,7 @@ import type { ServerConnection } from './server-connection.js';
  * the server through the connection's client, so results, isError and cancellation are exact.
  */
 export async function registerMcpTools(registry: ToolRegistry, connection: ServerConnection): Promise<void> {
-  const { loadMcpTools } = await import('@langchain/mcp-adapters');
+  const { loadMcpTools } = await preloadToolAdapter();
   // loadMcpTools asks tools/list itself; answer it from the list already fetched: one round trip, not two.
   const listed: ListToolsResult = { tools: connection.tools };
   const client = Object.create(connection.client.adapterClient, { listTools: { value: async () => listed } }) as typeof connection.client.adapterClient;
