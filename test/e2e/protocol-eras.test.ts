@@ -52,15 +52,29 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(initialize.data).toMatchObject({ handshake: 'initialize', protocol_version: '2025-11-25', protocol_era: 'legacy', protocol_how: 'server/discover refused (-32601 Method not found), then initialize' });
   });
 
-  it.each(['dual', 'modernhttp'])('list and time work against %s, time naming the server/discover phase', async (server) => {
+  it.each(modernServers)('list and time work against %s, time naming the server/discover phase', async (server) => {
     const list = await runToolrun(['--json', '--config', config, 'list', '--server', server]);
     expect(list.exitCode).toBe(0);
     expect(JSON.parse(list.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(['add', 'wrong_output', 'progress']));
     const time = await runToolrun(['--json', '--config', config, 'time', `${server}:add`, 'a=1', 'b=1', '-n', '5', '--warmup', '0']);
     expect(time.exitCode).toBe(0);
     const report = JSON.parse(time.stdout);
-    expect(Object.keys(report.phases)).toContain(server === 'dual' ? 'server_discover_ms' : 'connect_discover_ms');
+    expect(Object.keys(report.phases)).toContain(server.endsWith('http') ? 'connect_discover_ms' : 'server_discover_ms');
     expect(report.stats).toMatchObject({ count: 5, ok: 5, errors: 0 });
+  });
+
+  it.each(modernServers)('resources (list, templates, read) and prompts (list, get) work against %s', async (server) => {
+    const resources = await runToolrun(['--json', '--config', config, 'resources', '--server', server]);
+    expect(resources.exitCode).toBe(0);
+    expect(JSON.parse(resources.stdout).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['test://greeting', 'test://pixel.png']);
+    const templates = await runToolrun(['--json', '--config', config, 'resources', '--templates', '--server', server]);
+    expect(JSON.parse(templates.stdout).resourceTemplates.map((template: { uriTemplate: string }) => template.uriTemplate)).toEqual(['test://notes/{id}']);
+    const read = await runToolrun(['--config', config, 'resources', 'read', 'test://notes/7', '--server', server]);
+    expect(read).toMatchObject({ exitCode: 0, stdout: 'note 7' });
+    const prompts = await runToolrun(['--config', config, 'prompts', '--server', server]);
+    expect(prompts.stdout).toMatch(new RegExp(`^${server} +ask +topic\\*, tone +Ask about a topic$`, 'm'));
+    const prompt = await runToolrun(['--config', config, 'prompts', 'get', `${server}:ask`, 'topic=eras', 'tone=dry']);
+    expect(prompt).toMatchObject({ exitCode: 0, stdout: 'user:\nTell me about eras in a dry tone' });
   });
 
   it('mcp list --check shows the protocol each server speaks', async () => {
