@@ -11,6 +11,8 @@ export interface DoctorCallOutcome {
   ms: number;
   result?: Record<string, unknown>;
   error?: string;
+  /** Not called: the server does not list the tool (`error` says so, with the closest names). */
+  notListed?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import { ConfigError, ExitCode } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { suggestNames } from '../registry/suggest-names.js';
 import { StdoutScanner } from '../scan/stdout-scanner.js';
 import { makeDoctorCall, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorReport, DoctorStep, DoctorStepId } from './doctor-types.js';
@@ -149,8 +150,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
 /** The `--call` call, its key=value words typed by the tool's input schema. */
 function callTool(connection: ServerConnection, call: NonNullable<DoctorOptions['call']>, timeoutMs: number): Promise<DoctorCallOutcome> {
-  const schema = connection.tools.find((tool) => tool.name === call.tool)?.inputSchema as Record<string, unknown> | undefined;
-  return makeDoctorCall(connection, call.tool, call.args(schema), timeoutMs);
+  const tool = connection.tools.find((candidate) => candidate.name === call.tool);
+  if (!tool) {
+    const close = suggestNames(call.tool, connection.tools.map((candidate) => candidate.name));
+    return Promise.resolve({ tool: call.tool, ms: 0, notListed: true, error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}` });
+  }
+  return makeDoctorCall(connection, call.tool, call.args(tool.inputSchema as Record<string, unknown>), timeoutMs);
 }
 
 function describeOutcome(outcome: string | undefined, ms: number): string {

@@ -94,7 +94,8 @@ export async function reportLatency(connection: ServerConnection, options: Docto
     } else {
       status = 'fail';
       data.call = { tool: call.tool, error: call.error };
-      parts.push(`${call.tool} failed: ${call.error}`);
+      parts.push(call.notListed ? `--call ${call.tool} not made: ${call.error}` : `${call.tool} failed: ${call.error}`);
+      if (call.notListed) fix = `name one of the server's tools: toolrun list --server ${connection.name}`;
     }
   }
   set('latency', status, pingError ? `${roundTrip} failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });

@@ -126,6 +126,16 @@ describe('toolrun mcp doctor', () => {
       ]);
     });
 
+    it('does not call a tool the server does not list, and names the closest', async () => {
+      const { exitCode, steps } = await doctorCall('good_outpt');
+      expect(exitCode).toBe(1);
+      expect(steps.latency).toMatchObject({
+        status: 'fail',
+        finding: expect.stringMatching(/ · --call good_outpt not made: the server lists no tool 'good_outpt' \(did you mean good_output\?\)$/),
+        fix: "name one of the server's tools: toolrun list --server out",
+      });
+    });
+
     it('passes a result that keeps the contract, and says so', async () => {
       const { exitCode, steps } = await doctorCall('good_output');
       expect(exitCode).toBe(0);
