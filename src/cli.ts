@@ -11,6 +11,7 @@ import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
 import { registerTimeCommand } from './commands/time.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerPromptsCommand } from './commands/prompts.js';
+import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { Terminal } from './output/terminal.js';
@@ -142,6 +143,8 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('--no-color', 'no ANSI colors (also NO_COLOR=1)')
     .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parsePositiveInteger))
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
+    .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
+    .option('--no-cache', "do not use the tool index cache to find which server offers a plain tool name")
     .version(readVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
@@ -159,6 +162,7 @@ Examples:
   $ toolrun --config home.json mcp doctor zwave
   $ toolrun resources read 'demo://resource/static/document/architecture.md'
   $ toolrun prompts get everything:args-prompt city=Paris
+  $ toolrun session start && toolrun exec everything:echo message=hi   # warm: no server startup
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
@@ -169,12 +173,13 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerResourcesCommand(program, run);
   registerPromptsCommand(program, run);
   registerMcpCommands(program, run);
+  registerSessionCommands(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }
 
 function readGlobals(program: Command): GlobalOptions {
-  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number; protocol?: string }>();
+  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number; protocol?: string; session?: boolean; cache?: boolean }>();
   return {
     config: options.config,
     json: options.json === true,
@@ -183,6 +188,8 @@ function readGlobals(program: Command): GlobalOptions {
     color: options.color !== false,
     timeout: options.timeout,
     protocol: options.protocol,
+    session: options.session !== false,
+    cache: options.cache !== false,
   };
 }
 

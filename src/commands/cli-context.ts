@@ -10,6 +10,10 @@ export interface GlobalOptions {
   timeout?: number;
   /** `--protocol`: `auto` or a protocol revision, for every server of the command (SPEC §10). */
   protocol?: string;
+  /** false with `--no-session`: never use a session holder (SPEC §12). */
+  session: boolean;
+  /** false with `--no-cache`: never use the tool index cache (SPEC §12). */
+  cache: boolean;
 }
 
 /** What a command's action gets: the parsed globals, the terminal, and the process's surroundings. */

@@ -10,9 +10,10 @@ import { toJson } from '../output/terminal.js';
 import { isCallToolResult, simplifyCallResult } from '../mcp/call-result.js';
 import { showProgress, type CallProgress } from './show-progress.js';
 import type { CommandRunner } from './cli-context.js';
-import { openTools } from './open-tools.js';
+import { isLocalTool } from './is-local-tool.js';
+import { loadCliConfig, openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
-import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
+import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
 
 interface ExecOptions extends ToolArgumentOptions {
   raw?: boolean;
@@ -49,21 +50,33 @@ Examples:
       run(async (cli) => {
         const startedAt = process.hrtime.bigint();
         const target = splitToolName(toolName, options.server);
-        let envelope: ToolEnvelope;
+        let envelope: ToolEnvelope | undefined;
         let call: CallToolResult | undefined;
         let saved: Map<number, SavedItem> | undefined;
         let progress: CallProgress | undefined;
         try {
           const parsedWords = parseArgWords(words);
-          const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
-          const tool = await resolveTool(opened, target.name, target.server);
-          const args = await buildArguments(cli, tool, parsedWords, options.args, opened.config.paramMappings);
-          progress = await showProgress(cli, tool.qualifiedName);
-          // MCP tools give their whole result: each output mode (and -o) is made from it below.
-          envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
+          // Read once (it may be stdin), for whichever path runs the call.
+          const baseArgs = await readBaseArguments(cli, options.args);
+          const config = await loadCliConfig(cli);
+          // A session holder keeping the server warm runs an MCP tool's call (SPEC §12); else it runs here, cold.
+          if (cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
+            progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
+            const { execThroughHolder } = await import('../session/warm-exec.js');
+            envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words: parsedWords, baseArgs, validate: options.validate, onProgress: progress.onProgress });
+            if (!envelope) progress.stop();
+          }
+          if (!envelope) {
+            const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, config });
+            const tool = await resolveTool(opened, target.name, target.server);
+            const args = mergeArguments(tool, parsedWords, baseArgs, opened.config.paramMappings);
+            progress = await showProgress(cli, tool.qualifiedName);
+            // MCP tools give their whole result: each output mode (and -o) is made from it below.
+            envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
+          }
           if (envelope.success && envelope.server && isCallToolResult(envelope.result)) {
             call = envelope.result;
-            if (options.outputDir) saved = await saveBinaryContent(call, tool.definition.name, options.outputDir);
+            if (options.outputDir) saved = await saveBinaryContent(call, envelope.tool_name, options.outputDir);
             envelope = { ...envelope, result: options.raw ? call : options.structured ? call.structuredContent ?? null : simplifyCallResult(call) };
             if (saved?.size) envelope.files = [...saved.values()].map((item) => item.path);
           } else if (!envelope.success && !options.raw) delete envelope.result;

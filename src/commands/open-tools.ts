@@ -22,12 +22,18 @@ export interface OpenTools {
 export const MAX_SERVERS_AT_ONCE = 256;
 
 /** Loads the config and builds the registry (local tools) and executor; cleanup runs at exit. */
-export async function openTools(cli: CliContext, options: { likelyTool?: string } = {}): Promise<OpenTools> {
+/** The config as every command reads it: found, loaded, `--protocol` applied. */
+export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
+  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
+  if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
+  return config;
+}
+
+export async function openTools(cli: CliContext, options: { likelyTool?: string; config?: ToolrunConfig } = {}): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
   const hosts = options.likelyTool === 'math_eval' ? await startMathWorkerEarly(cli) : undefined;
-  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
-  if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
+  const config = options.config ?? (await loadCliConfig(cli));
   const registry = await createRegistry(config, { logger: cli.terminal, hosts, servers: 'none' });
   cli.onExit(() => registry.close());
   const executor = new ToolExecutor(registry, {

@@ -24,7 +24,16 @@ export function splitToolName(name: string, serverOption: string | undefined): {
  * words merged over it, `key=value` typed by the tool's schema (SPEC §1).
  */
 export async function buildArguments(cli: CliContext, tool: RegisteredTool, words: ArgWord[], argsOption: string | undefined, paramMappings: Record<string, Record<string, string>>): Promise<Record<string, unknown>> {
-  const base = argsOption === undefined ? {} : await readArgsOption(argsOption, { readStdin: () => cli.readStdin(), signal: cli.signal });
+  return mergeArguments(tool, words, await readBaseArguments(cli, argsOption), paramMappings);
+}
+
+/** The `--args` object (JSON, @file or - for stdin), read where the command runs (its cwd, its stdin). */
+export async function readBaseArguments(cli: CliContext, argsOption: string | undefined): Promise<Record<string, unknown>> {
+  return argsOption === undefined ? {} : await readArgsOption(argsOption, { readStdin: () => cli.readStdin(), signal: cli.signal });
+}
+
+/** `key=value` / `key:=json` words merged over the `--args` object, typed by the tool's schema (a session holder does this too). */
+export function mergeArguments(tool: RegisteredTool, words: ArgWord[], base: Record<string, unknown>, paramMappings: Record<string, Record<string, string>>): Record<string, unknown> {
   const properties = (tool.definition.parameters.properties ?? {}) as Record<string, unknown>;
   const mapping = tool.normalizesArgs ? paramMappings[tool.definition.name] ?? {} : {};
   // MCP tools are called with normalized names, so a snake_case word is typed by its camelCase property.

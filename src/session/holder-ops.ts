@@ -1,0 +1,95 @@
+import type { ToolrunConfig } from '../config/config-types.js';
+import type { ArgWord } from '../args/parse-tool-args.js';
+import { mergeArguments } from '../commands/tool-arguments.js';
+import { ToolrunError } from '../errors.js';
+import { ToolExecutor } from '../executor/tool-executor.js';
+import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { HolderRequest } from './holder-protocol.js';
+
+/** One request being served: its events go to the client that sent it. */
+export interface RequestContext {
+  request: HolderRequest;
+  signal: AbortSignal;
+  event(event: string, fields: Record<string, unknown>): void;
+  /** Marks the request as using this server, so the server's stderr and logs reach this client. */
+  uses(server: string): void;
+}
+
+/** What a holder's requests are served from. */
+export interface HolderState {
+  config: ToolrunConfig;
+  registry: ToolRegistry;
+  /** Configured servers the holder was asked to hold (connected or not). */
+  held: Set<string>;
+  calls: Map<string, number>;
+}
+
+/** The connected, still-alive connection of a held server, or undefined. */
+export function liveConnection(state: HolderState, name: string): ServerConnection | undefined {
+  if (!state.held.has(name)) return undefined;
+  const status = state.registry.servers.get(name);
+  return status?.status === 'connected' && !isConnectionLost(status.connection) ? status.connection : undefined;
+}
+
+/** Does the holder hold every configured server, alive? Then a tool it does not know is in no server. */
+export function holdsAll(state: HolderState): boolean {
+  return Object.keys(state.config.servers).every((name) => liveConnection(state, name));
+}
+
+/**
+ * `exec`: the engine half of `toolrun exec` (resolve the tool, type the key=value words by its
+ * schema, run it with the executor), the terminal half staying in the client. A tool the holder
+ * cannot answer for (a server it does not hold or that died, a local tool) is a `miss`: the
+ * client runs the command cold, as without a holder.
+ */
+export async function execOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
+  const { tool: name, server, words, args, validate, timeoutMs } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number };
+  if (server && !liveConnection(state, server)) return { miss: `the holder does not hold a live '${server}'` };
+  const tool = state.registry.find(name, server);
+  if (!tool) {
+    if (server || !holdsAll(state)) return { miss: `'${server ? `${server}:` : ''}${name}' is not among the held servers' tools` };
+    // The holder has every server: the tool is nowhere. The registry says so with the closest names.
+    state.registry.get(name);
+  }
+  if (!tool!.server) return { miss: `'${name}' is a local tool` };
+  if (!liveConnection(state, tool!.server)) return { miss: `the holder's '${tool!.server}' is not live` };
+  context.uses(tool!.server);
+  state.calls.set(tool!.server, (state.calls.get(tool!.server) ?? 0) + 1);
+  const merged = mergeArguments(tool!, words ?? [], args ?? {}, state.config.paramMappings);
+  const note = (level: string) => (text: string) => context.event('note', { level, text });
+  const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger: { warn: note('warn'), info: note('info'), verbose: note('verbose') } });
+  const envelope = await executor.execute(tool!.qualifiedName, merged, { validate, signal: context.signal, raw: true, onProgress: (progress) => context.event('progress', { progress }) });
+  return { envelope };
+}
+
+/** `servers`: what a client needs to stand in for a connection (list, resources, prompts, time). */
+export function serversOp(state: HolderState, context: RequestContext): Record<string, unknown> {
+  const names = (context.request.names as string[] | undefined) ?? [...state.held];
+  const servers = names.flatMap((name) => {
+    const connection = liveConnection(state, name);
+    if (!connection) return [];
+    const { transportKind, serverInfo, protocolVersion, era, capabilities, instructions, tools, brokenTools, installed, timings, attempt } = connection;
+    return [{ name, transportKind, serverInfo, protocolVersion, era, capabilities, instructions, tools, brokenTools, installed, timings, attempt }];
+  });
+  return { servers };
+}
+
+/** `request`, `call-tool`, `ping`: one MCP request to a held server, on the client's behalf. */
+export async function mcpOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
+  const { op, server, method, params, name, args, timeoutMs } = context.request as unknown as { op: string; server: string; method: string; params?: Record<string, unknown>; name: string; args?: Record<string, unknown>; timeoutMs?: number };
+  const connection = liveConnection(state, server);
+  if (!connection) throw new ToolrunError('unreachable', `the session holder's MCP server '${server}' is not connected any more; run the command again (with --no-session to start it here)`);
+  context.uses(server);
+  const options = { signal: context.signal, timeout: timeoutMs };
+  if (op === 'ping') {
+    await connection.client.ping(options);
+    return {};
+  }
+  if (op === 'call-tool') {
+    state.calls.set(server, (state.calls.get(server) ?? 0) + 1);
+    return { result: await connection.client.callTool(name, args ?? {}, { ...options, onProgress: (progress) => context.event('progress', { progress }) }) };
+  }
+  return { result: await connection.client.request(method, params, options) };
+}

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { ToolrunError } from '../errors.js';
+import type { HolderReady } from './run-holder.js';
+import { sessionFiles } from './session-paths.js';
+
+export interface StartHolderOptions {
+  cliPath: string;
+  configPath: string;
+  protocol?: string;
+  servers: string[];
+  idleMs: number;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  dir: string;
+  key: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Starts a holder in the background (its own process session: the terminal's Ctrl-C and closing
+ * the terminal do not reach it) and waits for the line it writes once its servers are connected.
+ * Its later diagnostics go to its log file in the session directory.
+ */
+export async function startHolder(options: StartHolderOptions): Promise<HolderReady> {
+  const log = openSync(sessionFiles(options.dir, options.key).log, 'a', 0o600);
+  const args = [options.cliPath, '--config', options.configPath, ...(options.protocol ? ['--protocol', options.protocol] : []), 'session', '__hold', '--idle', `${options.idleMs}ms`, ...options.servers];
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env: options.env, cwd: options.cwd });
+  const onAbort = () => child.kill('SIGTERM');
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const exited = new Promise<never>((_, reject) =>
+      child.once('close', (code, signal) => reject(new ToolrunError('unreachable', `the session holder exited while starting (${signal ?? `code ${code}`}); see ${sessionFiles(options.dir, options.key).log}`))),
+    );
+    const failedToStart = new Promise<never>((_, reject) => child.once('error', (error) => reject(new ToolrunError('unreachable', `the session holder could not be started: ${error.message}`))));
+    const firstLine = (async () => {
+      for await (const line of createInterface({ input: child.stdout! })) return JSON.parse(line) as HolderReady;
+      return await new Promise<never>(() => {});
+    })();
+    return await Promise.race([firstLine, exited, failedToStart]);
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+    child.stdout?.destroy();
+    child.unref();
+  }
+}

@@ -1,0 +1,72 @@
+import type { ArgWord } from '../args/parse-tool-args.js';
+import type { CliContext } from '../commands/cli-context.js';
+import type { ToolrunConfig } from '../config/config-types.js';
+import { ToolrunError, type ErrorKind } from '../errors.js';
+import type { ToolEnvelope } from '../executor/envelope.js';
+import { formatServerLog } from '../output/format-server-log.js';
+import { findHolder, missingFromHolder } from './find-holder.js';
+import { HolderRequestError } from './holder-client.js';
+import type { HolderEvent } from './holder-protocol.js';
+
+export interface WarmExecRequest {
+  name: string;
+  server?: string;
+  words: ArgWord[];
+  baseArgs: Record<string, unknown>;
+  validate: boolean;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * `exec` of an MCP tool through this config's holder (SPEC §12): the holder resolves the tool, types
+ * the arguments and calls it on its live server; progress, server logs and (with --verbose) server
+ * stderr come back as they happen. Undefined when there is no usable holder or it cannot answer for
+ * this tool: the caller then runs the command cold. Callers keep local tools out (isLocalTool).
+ */
+export async function execThroughHolder(cli: CliContext, config: ToolrunConfig, request: WarmExecRequest): Promise<ToolEnvelope | undefined> {
+  const found = await findHolder(cli, config);
+  if (!found) return undefined;
+  if (request.server) {
+    const missing = missingFromHolder(found.status, [request.server]);
+    if (missing) {
+      cli.terminal.verbose(`session: the holder does not hold a live '${missing}'; starting it here`);
+      return undefined;
+    }
+  }
+  const timeoutMs = cli.globals.timeout ?? config.timeoutMs;
+  try {
+    const reply = await found.client.request(
+      'exec',
+      { tool: request.name, server: request.server, words: request.words, args: request.baseArgs, validate: request.validate, timeoutMs },
+      { signal: cli.signal, onEvent: (event) => showEvent(cli, event, request) },
+    );
+    if (typeof reply.miss === 'string') {
+      cli.terminal.verbose(`session: ${reply.miss}; starting servers here`);
+      return undefined;
+    }
+    cli.terminal.verbose(`session: ran through the holder (pid ${found.status.pid})`);
+    return reply.envelope as ToolEnvelope;
+  } catch (error) {
+    // The holder's own verdict (tool not found, bad arguments): the same error a cold run gives.
+    if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);
+    if (cli.signal.aborted) throw cli.signal.reason;
+    cli.terminal.verbose(`session: the holder failed (${(error as Error).message}); starting servers here`);
+    return undefined;
+  }
+}
+
+/** What the holder reports during the call, shown as a cold run shows it. */
+function showEvent(cli: CliContext, event: HolderEvent, request: WarmExecRequest): void {
+  if (event.event === 'progress') request.onProgress?.(event.progress as { progress: number; total?: number; message?: string });
+  else if (event.event === 'stderr' && cli.globals.verbose) cli.terminal.serverStderr(event.server!, Buffer.from(String(event.text)));
+  else if (event.event === 'log') {
+    const { line, isWarning } = formatServerLog(event.server!, event.params as Record<string, unknown>);
+    if (isWarning) cli.terminal.warn(line);
+    else cli.terminal.info(line);
+  } else if (event.event === 'note') {
+    const text = String(event.text);
+    if (event.level === 'warn') cli.terminal.warn(text);
+    else if (event.level === 'info') cli.terminal.info(text);
+    else cli.terminal.verbose(text);
+  }
+}
