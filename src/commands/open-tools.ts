@@ -1,4 +1,5 @@
 import type { ToolrunConfig } from '../config/config-types.js';
+import { ToolIndex } from '../cache/tool-index.js';
 import { loadConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
@@ -16,6 +17,11 @@ export interface OpenTools {
    * Failures are reported on stderr with SPEC §4's box and returned; nothing is thrown for them.
    */
   connect(names?: string[], options?: { registerTools?: boolean }): Promise<ConnectFailure[]>;
+  /**
+   * The servers the tool index says to start for a plain tool name (those that offer it and those it
+   * does not know), or undefined to start them all: no fewer, or `--no-cache` (SPEC §12).
+   */
+  likelyServersFor(toolName: string): string[] | undefined;
 }
 
 /** More servers than this in one command is a mistake or a generated config, not a session. */
@@ -94,12 +100,20 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
+    toolIndex().record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name) })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
     }
     return failuresAmong(names);
   };
-  return { config, registry, executor, connect };
+  let index: ToolIndex | undefined;
+  const toolIndex = () => (index ??= new ToolIndex(config, cli.env));
+  const likelyServersFor = (toolName: string) => {
+    if (!cli.globals.cache) return undefined;
+    const likely = toolIndex().serversFor(toolName);
+    return likely.length < Object.keys(config.servers).length ? likely : undefined;
+  };
+  return { config, registry, executor, connect, likelyServersFor };
 }
 
 /** UsageError naming the configured servers when `name` is not one of them. */

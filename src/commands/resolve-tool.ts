@@ -12,6 +12,12 @@ export async function resolveTool(opened: OpenTools, name: string, server: strin
   if (!server) {
     const local = registry.find(name);
     if (local) return registry.get(name);
+    // A plain name starts only the servers the tool index points to; checked against their live lists.
+    const likely = opened.likelyServersFor(name);
+    if (likely) {
+      await opened.connect(likely);
+      if (registry.find(name)) return registry.get(name);
+    }
   }
   const failures = await opened.connect(server ? [server] : undefined);
   if (registry.find(name, server)) return registry.get(name, server);

@@ -1,4 +1,7 @@
 import { execa, type Options } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -10,6 +13,13 @@ export const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url)
  * so tests assert on exit code, stdout and stderr.
  */
 export function runToolrun(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TOOLRUN_CONFIG: undefined, ...options.env };
+  // The tool index cache of this test file's runs, not the developer's (hermetic, and a first run as on CI).
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TOOLRUN_CONFIG: undefined, XDG_CACHE_HOME: testCacheHome(), ...options.env };
   return execa(process.execPath, [BIN, ...args], { reject: false, cwd: ROOT, timeout: 30_000, stdin: 'ignore', ...options, env, extendEnv: false });
+}
+
+let cacheHome: string | undefined;
+function testCacheHome(): string {
+  cacheHome ??= mkdtempSync(join(tmpdir(), 'toolrun-cache-'));
+  return cacheHome;
 }
