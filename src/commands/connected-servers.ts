@@ -18,7 +18,7 @@ export interface ConnectedServers {
  * prompts, failures reported as for tools; says which of them offer the capability.
  */
 export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities): Promise<ConnectedServers> {
-  const { config, registry, connect } = await openTools(cli);
+  const { config, registry, connect } = await openTools(cli, { useSession: true });
   const wanted = names?.length ? names : Object.keys(config.servers);
   // Their tools are not registered: nothing here calls them (and two servers' same-named tools are not this command's business).
   const failures = await connect(wanted, { registerTools: false });

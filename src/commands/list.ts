@@ -32,7 +32,7 @@ Examples:
     )
     .action((options: ListOptions) =>
       run(async (cli) => {
-        const { registry, connect } = await openTools(cli);
+        const { registry, connect } = await openTools(cli, { useSession: true });
         const failures = options.local ? [] : await connect(options.server?.length ? options.server : undefined);
         const tools = registry.list().filter((tool) => {
           if (options.local) return tool.source !== 'mcp';

@@ -35,7 +35,7 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
   return config;
 }
 
-export async function openTools(cli: CliContext, options: { likelyTool?: string; config?: ToolrunConfig } = {}): Promise<OpenTools> {
+export async function openTools(cli: CliContext, options: { likelyTool?: string; config?: ToolrunConfig; useSession?: boolean } = {}): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
   const hosts = options.likelyTool === 'math_eval' ? await startMathWorkerEarly(cli) : undefined;
@@ -70,6 +70,8 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
     if (pending.length > MAX_SERVERS_AT_ONCE) {
       throw new UsageError(`this command would start ${pending.length} MCP servers at once; toolrun starts at most ${MAX_SERVERS_AT_ONCE}. Name the ones you need: --server NAME (or SERVER:TOOL)`);
     }
+    // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
+    const ready = options.useSession ? await heldConnections(cli, config, pending) : [];
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }] = await Promise.all([
       import('../mcp/connect-servers.js'),
       import('../output/format-connect-failure.js'),
@@ -81,6 +83,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
       signal: cli.signal,
       env: cli.env,
       registerTools: connectOptions.registerTools,
+      ready,
       hooks: {
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
@@ -114,6 +117,21 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
     return likely.length < Object.keys(config.servers).length ? likely : undefined;
   };
   return { config, registry, executor, connect, likelyServersFor };
+}
+
+/** Connections to the servers among `names` that this config's live holder keeps; none without one. */
+async function heldConnections(cli: CliContext, config: ToolrunConfig, names: string[]) {
+  const { findHolder } = await import('../session/find-holder.js');
+  const found = await findHolder(cli, config);
+  if (!found) return [];
+  const live = names.filter((name) => found.status.servers.some((server) => server.name === name && server.status === 'connected'));
+  const others = names.filter((name) => !live.includes(name));
+  if (others.length > 0) cli.terminal.verbose(`session: the holder does not hold a live ${others.map((name) => `'${name}'`).join(', ')}; starting ${others.length === 1 ? 'it' : 'them'} here`);
+  if (live.length === 0) return [];
+  const { holderConnections } = await import('../session/holder-connection.js');
+  const connections = await holderConnections(cli, config, found.client, found.status.pid, live);
+  cli.terminal.verbose(`session: ${connections.map((connection) => connection.name).join(', ')} served by the holder (pid ${found.status.pid})`);
+  return connections;
 }
 
 /** UsageError naming the configured servers when `name` is not one of them. */

@@ -50,7 +50,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
       run(async (cli) => {
         const target = splitToolName(toolName, options.server);
         const parsedWords = parseArgWords(words);
-        const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name });
+        const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, useSession: true });
         const tool = await resolveTool(opened, target.name, target.server);
         const args = await buildArguments(cli, tool, parsedWords, options.args, opened.config.paramMappings);
         // Validated once, before the first call: a bad argument exits 2 with nothing run.
@@ -110,6 +110,8 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
 function phasesOf(connection: ServerConnection): Record<string, number> {
   const { spawnMs, initializeMs, listToolsMs } = connection.timings;
   const round = (ms: number) => Math.round(ms * 100) / 100;
+  // A session holder's server was started long ago: what this run paid is asking the holder.
+  if (connection.viaSession) return { session_ms: round(connection.viaSession.ms) };
   // The handshake under its real name: initialize (2025 family) or server/discover (2026-07-28).
   const modern = connection.timings.handshake === 'server/discover';
   if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), [modern ? 'server_discover_ms' : 'initialize_ms']: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };

@@ -15,6 +15,8 @@ export interface ConnectServersOptions {
   env?: NodeJS.ProcessEnv;
   /** false for commands about resources or prompts: the tools are listed (doctor-grade checks) but not adapted and registered. */
   registerTools?: boolean;
+  /** Connections already made elsewhere (a session holder's): registered with the others, in config order. */
+  ready?: ServerConnection[];
 }
 
 export interface ConnectServersResult {
@@ -28,7 +30,8 @@ export interface ConnectServersResult {
  * in a needed server's entry is a ConfigError (thrown before anything is started).
  */
 export async function connectServers(registry: ToolRegistry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
-  const specs = names.map((name) => resolveServer(config, config.servers[name]!, options.env));
+  const ready = new Map((options.ready ?? []).map((connection) => [connection.name, connection]));
+  const specs = names.filter((name) => !ready.has(name)).map((name) => resolveServer(config, config.servers[name]!, options.env));
   // The tool adapter (@langchain/mcp-adapters, ~80 ms to load) loads while the servers start and
   // answer their handshake, time this process otherwise spends waiting, not after.
   if (options.registerTools !== false) preloadToolAdapter();
@@ -45,7 +48,8 @@ export async function connectServers(registry: ToolRegistry, config: ToolrunConf
       throw error;
     }
   });
-  const connections = outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome);
+  const made = new Map(outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome).map((connection) => [connection.name, connection]));
+  const connections = names.flatMap((name) => ready.get(name) ?? made.get(name) ?? []);
   const failures = outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome));
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
   if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection);

@@ -43,6 +43,8 @@ export interface ServerConnection {
   timings: ConnectionTimings;
   /** Which attempt succeeded (1 = first). */
   attempt: number;
+  /** Served by a session holder (SPEC §12): its pid, and how long getting the connection from it took. */
+  viaSession?: { holderPid: number; ms: number };
   /** Closes the connection and, for stdio, ends the process: stdin, SIGTERM, SIGKILL. */
   close(): Promise<ShutdownOutcome | undefined>;
 }

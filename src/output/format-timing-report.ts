@@ -29,6 +29,7 @@ const PHASE_LABELS: Record<string, string> = {
   tools_list_ms: 'tools/list',
   connect_ms: 'connect + initialize',
   connect_discover_ms: 'connect + server/discover',
+  session_ms: 'from the session holder',
 };
 
 export function formatMsShort(ms: number): string {

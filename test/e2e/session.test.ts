@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
-import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
@@ -48,6 +48,32 @@ describe('toolrun session', () => {
     expect(stop.stdout).toMatch(/^stopped the session holder \(pid \d+\) for .+ and its servers: p$/);
     expect(await waitForNoProcesses(marker.alive)).toEqual([]);
     expect(readdirSync(join(runtime, 'toolrun')).filter((file) => !file.endsWith('.log'))).toEqual([]);
+  });
+
+  it('list, time, resources and prompts use the holder too (no server started)', async () => {
+    const { run, starts } = setup();
+    await run(['session', 'start']);
+    const list = await run(['--verbose', '--json', 'list', '--server', 'p']);
+    expect(JSON.parse(list.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(['whoami', 'slow']);
+    expect(list.stderr).toMatch(/session: p served by the holder \(pid \d+\)/);
+    const time = await run(['--json', 'time', 'p:whoami', '-n', '20']);
+    expect(JSON.parse(time.stdout)).toMatchObject({ phases: { session_ms: expect.any(Number) }, stats: { ok: 20, errors: 0 } });
+    const prompts = await run(['--json', 'prompts']);
+    expect(JSON.parse(prompts.stdout)).toEqual({ prompts: [] });
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('reads resources and gets prompts of server-everything through the holder', async () => {
+    const { env } = setup();
+    const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+    expect((await run(['session', 'start'])).exitCode).toBe(0);
+    const read = await run(['--verbose', 'resources', 'read', 'demo://resource/static/document/architecture.md']);
+    expect(read.stdout).toMatch(/^# Everything Server – Architecture/);
+    expect(read.stderr).toMatch(/session: everything served by the holder/);
+    expect(await run(['prompts', 'get', 'everything:args-prompt', 'city=Paris'])).toMatchObject({ exitCode: 0, stdout: "user:\nWhat's weather in Paris?" });
+    const image = await run(['--json', 'exec', 'everything:get-tiny-image']);
+    expect(JSON.parse(image.stdout)).toMatchObject({ success: true, server: 'everything' });
   });
 
   it('keeps the session directory private (0700) and the socket 0600', async () => {
