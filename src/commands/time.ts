@@ -63,14 +63,13 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
         let lastUpdate = 0;
         const serverStatus = tool.server ? opened.registry.servers.get(tool.server) : undefined;
         const connection = serverStatus?.status === 'connected' ? serverStatus.connection : undefined;
-        const result = await runTimedCalls(opened.executor, prepared, {
+        const loop = {
           iterations,
           warmup: options.warmup,
           concurrency: options.concurrency,
           signal: cli.signal,
-          isFatal: connection ? () => isConnectionLost(connection) : undefined,
           onProgress: progress
-            ? (done) => {
+            ? (done: number) => {
                 const now = Date.now();
                 if (now - lastUpdate > 100 || done === iterations) {
                   lastUpdate = now;
@@ -78,7 +77,10 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
                 }
               }
             : undefined,
-        });
+        };
+        // A holder's server is timed in the holder, beside its connection (SPEC §12).
+        const inHolder = connection?.viaSession ? await (await import('../session/holder-time.js')).timeThroughHolder(cli, opened.config, prepared, loop) : undefined;
+        const result = inHolder ?? (await runTimedCalls(opened.executor, prepared, { ...loop, isFatal: connection ? () => isConnectionLost(connection) : undefined }));
         progress?.stop();
         const status = serverStatus;
         const report: TimingReport = {

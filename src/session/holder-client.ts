@@ -95,7 +95,7 @@ export class HolderClient {
   #receive(message: Record<string, unknown>): void {
     const pending = this.#pending.get(message.id as number);
     if (!pending) return;
-    if (message.done) {
+    if (message.done === true) {
       this.#pending.delete(message.id as number);
       pending.resolve(message as unknown as HolderReply);
     } else pending.onEvent?.(message as unknown as HolderEvent);

@@ -93,3 +93,35 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
   }
   return { result: await connection.client.request(method, params, options) };
 }
+
+/**
+ * `time`: the timed loop of `toolrun time`, run in the holder next to its live connection, so each
+ * measured call is the tool's round trip, not that plus a hop to the holder and back. Arguments come
+ * prepared (normalized and validated) by the client; the client's Ctrl-C stops the loop.
+ */
+export async function timeOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
+  const { tool: qualifiedName, args, iterations, warmup, concurrency, timeoutMs } = context.request as unknown as { tool: string; args: Record<string, unknown>; iterations: number; warmup: number; concurrency: number; timeoutMs?: number };
+  const tool = state.registry.find(qualifiedName);
+  const connection = tool?.server ? liveConnection(state, tool.server) : undefined;
+  if (!tool || !connection) throw new ToolrunError('unreachable', `the session holder cannot run '${qualifiedName}' any more; run the command again`);
+  context.uses(connection.name);
+  const { runTimedCalls } = await import('../timing/run-timed-calls.js');
+  const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger: { warn: () => {}, info: () => {}, verbose: () => {} } });
+  let lastEvent = 0;
+  const result = await runTimedCalls(executor, { tool, args }, {
+    iterations,
+    warmup,
+    concurrency,
+    signal: context.signal,
+    isFatal: () => isConnectionLost(connection),
+    onProgress: (done) => {
+      const now = Date.now();
+      if (now - lastEvent > 100 || done === iterations) {
+        lastEvent = now;
+        context.event('timed', { count: done });
+      }
+    },
+  });
+  state.calls.set(connection.name, (state.calls.get(connection.name) ?? 0) + result.calls);
+  return { result: { ...result, errors: [...result.errors] } };
+}

@@ -5,7 +5,7 @@
  * `{id, done: true, ok, ...}`.
  */
 
-export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'cancel' | 'add' | 'stop';
+export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'time' | 'cancel' | 'add' | 'stop';
 
 export interface HolderRequest {
   id: number;
@@ -15,7 +15,7 @@ export interface HolderRequest {
 
 export interface HolderEvent {
   id: number;
-  event: 'progress' | 'log' | 'stderr' | 'note';
+  event: 'progress' | 'log' | 'stderr' | 'note' | 'timed';
   server?: string;
   [field: string]: unknown;
 }

@@ -6,7 +6,7 @@ import { connectServers } from '../mcp/connect-servers.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { createRegistry } from '../registry/create-registry.js';
 import { acquireLock, joinRunningHolder, tryUnlink } from './holder-lock.js';
-import { execOp, liveConnection, holdsAll, mcpOp, serversOp, type HolderState, type RequestContext } from './holder-ops.js';
+import { execOp, liveConnection, holdsAll, mcpOp, serversOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
 import { messageReader, type HolderRequest, type HolderStatus } from './holder-protocol.js';
 import { startReaper } from './reaper.js';
 import { sessionKey } from './session-key.js';
@@ -159,6 +159,8 @@ export async function runHolder(options: HolderOptions): Promise<void> {
         return execOp(state, context);
       case 'servers':
         return serversOp(state, context);
+      case 'time':
+        return timeOp(state, context);
       case 'request':
       case 'call-tool':
       case 'ping':
