@@ -1,13 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Option, type Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import { exitCodeForKind, ExitCode, ToolrunError, describeThrown } from '../errors.js';
+import { ToolrunError, describeThrown } from '../errors.js';
+import { printExecOutcome, shapeOutcome, type ExecOutcome } from './exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
-import { formatEnvelopeFooter, formatResult } from '../output/format-result.js';
-import { renderCallResult, type SavedItem } from '../output/render-call-result.js';
-import { saveBinaryContent } from '../output/save-binary-content.js';
-import { toJson } from '../output/terminal.js';
-import { isCallToolResult, simplifyCallResult } from '../mcp/call-result.js';
 import { showProgress, type CallProgress } from './show-progress.js';
 import type { CommandRunner } from './cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
@@ -51,8 +46,7 @@ Examples:
         const startedAt = process.hrtime.bigint();
         const target = splitToolName(toolName, options.server);
         let envelope: ToolEnvelope | undefined;
-        let call: CallToolResult | undefined;
-        let saved: Map<number, SavedItem> | undefined;
+        let outcome: ExecOutcome;
         let progress: CallProgress | undefined;
         try {
           const parsedWords = parseArgWords(words);
@@ -74,41 +68,14 @@ Examples:
             // MCP tools give their whole result: each output mode (and -o) is made from it below.
             envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
           }
-          if (envelope.success && envelope.server && isCallToolResult(envelope.result)) {
-            call = envelope.result;
-            if (options.outputDir) saved = await saveBinaryContent(call, envelope.tool_name, options.outputDir);
-            envelope = { ...envelope, result: options.raw ? call : options.structured ? call.structuredContent ?? null : simplifyCallResult(call) };
-            if (saved?.size) envelope.files = [...saved.values()].map((item) => item.path);
-          } else if (!envelope.success && !options.raw) delete envelope.result;
+          outcome = await shapeOutcome(envelope, options);
         } catch (error) {
           if (!(error instanceof ToolrunError)) throw error;
-          envelope = {
-            success: false,
-            error: describeThrown(error),
-            error_kind: error.kind,
-            tool_name: toolName,
-            execution_time_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 10_000) / 100,
-          };
+          const execution_time_ms = Math.round(Number(process.hrtime.bigint() - startedAt) / 10_000) / 100;
+          outcome = { envelope: { success: false, error: describeThrown(error), error_kind: error.kind, tool_name: toolName, execution_time_ms } };
         }
         progress?.stop();
-        const terminal = cli.terminal;
-        if (options.structured && call && call.structuredContent === undefined) {
-          envelope = { success: false, error: `'${envelope.tool_name}' returned no structuredContent; run without --structured to see its content`, error_kind: 'tool_error', tool_name: envelope.tool_name, execution_time_ms: envelope.execution_time_ms, source: envelope.source, server: envelope.server };
-        }
-        if (cli.globals.json) await terminal.resultJson(envelope, { verbatimKeys: ['result'] });
-        else if (envelope.success) {
-          const text = call ? renderCallResult(call, options.raw ? 'raw' : options.structured ? 'structured' : 'text', { server: envelope.server, saved }) : options.raw ? toJson(envelope.result) : formatResult(envelope.result);
-          await terminal.result(text, { verbatim: true });
-          terminal.info(formatEnvelopeFooter(envelope));
-        } else if (options.raw && envelope.result !== undefined) {
-          await terminal.result(toJson(envelope.result), { verbatim: true });
-          terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
-        } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
-        else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
-        if (!cli.globals.json && !envelope.success && envelope.server_stderr) {
-          terminal.note(`  MCP server stderr (last ${envelope.server_stderr.length} line${envelope.server_stderr.length === 1 ? '' : 's'}):\n${envelope.server_stderr.map((line) => `    ${line}`).join('\n')}`);
-        }
-        return envelope.success ? ExitCode.OK : exitCodeForKind(envelope.error_kind);
+        return printExecOutcome(cli.terminal, cli.globals.json, outcome, options);
       }),
     );
 }
