@@ -3,7 +3,7 @@
 // the same as JSON. `npm run bench -- --only scan` runs the benchmarks whose name contains "scan".
 // Run after a build (npm run bench does both). Exit 1 when a target is missed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,10 @@ const bin = fileURLToPath(new URL('../bin/toolrun.js', import.meta.url));
 const asJson = process.argv.includes('--json');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const node = process.execPath;
-const quietEnv = { ...process.env, NO_COLOR: '1', CI: 'true', TOOLRUN_CONFIG: '' };
+// Session holders and the tool index of this run only (SPEC §12), not the user's.
+const stateDir = mkdtempSync(join(tmpdir(), 'toolrun-bench-state-'));
+const quietEnv = { ...process.env, NO_COLOR: '1', CI: 'true', TOOLRUN_CONFIG: '', XDG_RUNTIME_DIR: join(stateDir, 'run'), XDG_CACHE_HOME: join(stateDir, 'cache') };
+mkdirSync(join(stateDir, 'run'), { mode: 0o700 });
 const log = (message) => asJson || process.stderr.write(`${message}\n`);
 
 /** Runs a whole process; resolves to its wall time, peak RSS (VmHWM, polled from /proc) and stdout. */
@@ -131,6 +134,19 @@ const v2Server = fileURLToPath(new URL('../fixtures/servers/v2-server.js', impor
 const modernConfig = join(benchDir, 'modern.json');
 writeFileSync(modernConfig, JSON.stringify({ mcpServers: { modern: { command: node, args: [v2Server], env: { LEGACY: 'reject' } } } }));
 const capture = join(benchDir, 'capture-200mb.ndjson');
+// SPEC §12: a config whose server a session holder keeps warm (its own file: the cold benchmarks stay cold).
+const sessionConfig = join(benchDir, 'session.json');
+writeFileSync(sessionConfig, JSON.stringify({ mcpServers: { everything: { command: node, args: [everything, 'stdio'] } } }));
+const startHolder = async () => {
+  await runProcess([node, [bin, '--config', sessionConfig, 'session', 'start']]);
+};
+const stopHolder = async () => {
+  await runProcess([node, [bin, '--config', sessionConfig, 'session', 'stop']]);
+};
+// Ten servers; only one offers get-sum. With the tool index warm, a plain name starts that one.
+const pidServer = fileURLToPath(new URL('../fixtures/servers/pid-file-server.js', import.meta.url));
+const tenServersConfig = join(benchDir, 'ten-servers.json');
+writeFileSync(tenServersConfig, JSON.stringify({ mcpServers: { everything: { command: node, args: [everything, 'stdio'] }, ...Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`other${index}`, { command: node, args: [pidServer] }])) } }));
 const nodeBaseline = [node, ['-e', '0']];
 
 const benchmarks = [
@@ -199,6 +215,42 @@ const benchmarks = [
     target: 0.05,
     unit: 'ms',
   },
+  {
+    name: 'warm exec everything:echo through a session holder (startup)',
+    subject: [node, [bin, '--config', sessionConfig, 'exec', 'everything:echo', 'message=hi']],
+    baseline: nodeBaseline,
+    target: 1.5,
+    setup: startHolder,
+  },
+  {
+    // Throughput-style ratio: how many times faster the warm call is than toolrun's own cold one.
+    name: 'warm exec vs cold exec (--no-session) of everything:echo',
+    kind: 'throughput',
+    subject: [node, [bin, '--config', sessionConfig, 'exec', 'everything:echo', 'message=hi']],
+    baseline: [node, [bin, '--config', sessionConfig, '--no-session', 'exec', 'everything:echo', 'message=hi']],
+    target: 8,
+    runs: 7,
+    setup: startHolder,
+  },
+  {
+    name: 'time echo -n 1000 through a session holder (per call, p50)',
+    kind: 'per-call',
+    subject: [node, [bin, '--json', '--config', sessionConfig, 'time', 'everything:echo', 'message=hi', '-n', '1000']],
+    baseline: [node, [fileURLToPath(new URL('sdk-echo-loop.mjs', import.meta.url)), '1000']],
+    target: 1.3,
+    setup: startHolder,
+    teardown: stopHolder,
+  },
+  {
+    name: 'exec get-sum, 10 servers configured, tool index warm (vs everything:get-sum)',
+    subject: [node, [bin, '--config', tenServersConfig, 'exec', 'get-sum', 'a=1', 'b=2']],
+    baseline: [node, [bin, '--config', tenServersConfig, 'exec', 'everything:get-sum', 'a=1', 'b=2']],
+    target: 1.1,
+    runs: 11,
+    setup: async () => {
+      await runProcess([node, [bin, '--config', tenServersConfig, 'exec', 'get-sum', 'a=1', 'b=2']]);
+    },
+  },
 ].filter((benchmark) => !only || benchmark.name.includes(only));
 
 const results = [];
@@ -208,9 +260,12 @@ try {
     log(`running: ${benchmark.name}`);
     const measure = benchmark.kind === 'per-call' ? comparePerCall : benchmark.kind === 'absolute' ? measureAbsolute : compare;
     results.push(await measure(benchmark));
+    await benchmark.teardown?.();
   }
 } finally {
+  await runProcess([node, [bin, 'session', 'stop', '--all']]).catch(() => {});
   rmSync(benchDir, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
 }
 
 if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, results }, null, 2)}\n`);

@@ -1,7 +1,8 @@
 /** The toolrun executable: runs the CLI, then exits with its code once output is flushed. */
-import { runCli } from './cli.js';
+import { tryFastExec } from './fast-exec.js';
 
-const code = await runCli(process.argv);
+// A warm exec (a session holder keeps the server) is answered before the CLI is even loaded.
+const code = (await tryFastExec(process.argv, process.env)) ?? (await (await import('./cli.js')).runCli(process.argv));
 // Exit explicitly: a tool's leftover timer or socket must not keep the process alive,
 // and every child process was already ended by runCli's cleanup.
 process.exitCode = code;

@@ -16,7 +16,8 @@ export interface FoundHolder {
  * one to consider (SPEC §12: falls back to a cold start when the holder is gone, hung, or for
  * another config). `--no-session` skips it.
  */
-export async function findHolder(cli: CliContext, config: ToolrunConfig): Promise<FoundHolder | undefined> {
+export async function findHolder(cli: CliContext, config: ToolrunConfig, options: { quiet?: boolean } = {}): Promise<FoundHolder | undefined> {
+  const verbose = (line: string) => (options.quiet ? undefined : cli.terminal.verbose(line));
   if (!cli.globals.session || Object.keys(config.servers).length === 0) return undefined;
   let socket: string;
   try {
@@ -24,18 +25,18 @@ export async function findHolder(cli: CliContext, config: ToolrunConfig): Promis
     if (!dir) return undefined;
     socket = sessionFiles(dir, sessionKey(config, cli.env)).socket;
   } catch (error) {
-    cli.terminal.verbose(`session: not used (${(error as Error).message}); starting servers here`);
+    verbose(`session: not used (${(error as Error).message}); starting servers here`);
     return undefined;
   }
   if (!existsSync(socket)) {
-    cli.terminal.verbose('session: no holder for this config (toolrun session start keeps servers warm); starting servers here');
+    verbose('session: no holder for this config (toolrun session start keeps servers warm); starting servers here');
     return undefined;
   }
   let client: HolderClient;
   try {
     client = await HolderClient.connect(socket);
   } catch (error) {
-    cli.terminal.verbose(`session: the holder for this config is gone (${(error as Error).message}); starting servers here`);
+    verbose(`session: the holder for this config is gone (${(error as Error).message}); starting servers here`);
     return undefined;
   }
   // A stopped (SIGSTOP) or stuck holder accepts connections but never answers: asked first, briefly.
@@ -46,14 +47,14 @@ export async function findHolder(cli: CliContext, config: ToolrunConfig): Promis
     const reply = await Promise.race([answer, timer]);
     if (!reply) {
       client.close();
-      cli.terminal.verbose(`session: the holder for this config did not answer within ${HOLDER_CONNECT_TIMEOUT_MS} ms (hung?); starting servers here`);
+      verbose(`session: the holder for this config did not answer within ${HOLDER_CONNECT_TIMEOUT_MS} ms (hung?); starting servers here`);
       return undefined;
     }
     cli.onExit(async () => client.close());
     return { client, status: reply.status as HolderStatus };
   } catch (error) {
     client.close();
-    cli.terminal.verbose(`session: the holder for this config failed (${(error as Error).message}); starting servers here`);
+    verbose(`session: the holder for this config failed (${(error as Error).message}); starting servers here`);
     return undefined;
   }
 }

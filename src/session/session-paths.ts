@@ -31,7 +31,7 @@ export function existingSessionDirectory(env: NodeJS.ProcessEnv): string | undef
   return existsSync(dir) ? checkedDirectory(dir) : undefined;
 }
 
-function sessionDirectoryPath(env: NodeJS.ProcessEnv): string {
+export function sessionDirectoryPath(env: NodeJS.ProcessEnv): string {
   const runtime = env.XDG_RUNTIME_DIR;
   return runtime && runtime.startsWith('/') ? join(runtime, 'toolrun') : join(tmpdir(), `toolrun-${process.getuid?.() ?? 0}`);
 }

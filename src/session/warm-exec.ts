@@ -14,6 +14,8 @@ export interface WarmExecRequest {
   words: ArgWord[];
   baseArgs: Record<string, unknown>;
   validate: boolean;
+  /** No --verbose line when falling back: the caller runs the full CLI, which says why. */
+  quiet?: boolean;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
@@ -24,14 +26,15 @@ export interface WarmExecRequest {
  * this tool: the caller then runs the command cold. Callers keep local tools out (isLocalTool).
  */
 export async function execThroughHolder(cli: CliContext, config: ToolrunConfig, request: WarmExecRequest): Promise<ToolEnvelope | undefined> {
-  const found = await findHolder(cli, config);
+  const found = await findHolder(cli, config, { quiet: request.quiet });
+  const fallBack = (why: string) => {
+    if (!request.quiet) cli.terminal.verbose(`session: ${why}; starting servers here`);
+    return undefined;
+  };
   if (!found) return undefined;
   if (request.server) {
     const missing = missingFromHolder(found.status, [request.server]);
-    if (missing) {
-      cli.terminal.verbose(`session: the holder does not hold a live '${missing}'; starting it here`);
-      return undefined;
-    }
+    if (missing) return fallBack(`the holder does not hold a live '${missing}'`);
   }
   const timeoutMs = cli.globals.timeout ?? config.timeoutMs;
   try {
@@ -40,18 +43,15 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig, 
       { tool: request.name, server: request.server, words: request.words, args: request.baseArgs, validate: request.validate, timeoutMs },
       { signal: cli.signal, onEvent: (event) => showEvent(cli, event, request) },
     );
-    if (typeof reply.miss === 'string') {
-      cli.terminal.verbose(`session: ${reply.miss}; starting servers here`);
-      return undefined;
-    }
+    if (typeof reply.miss === 'string') return fallBack(reply.miss);
     cli.terminal.verbose(`session: ran through the holder (pid ${found.status.pid})`);
     return reply.envelope as ToolEnvelope;
   } catch (error) {
     // The holder's own verdict (tool not found, bad arguments): the same error a cold run gives.
     if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);
     if (cli.signal.aborted) throw cli.signal.reason;
-    cli.terminal.verbose(`session: the holder failed (${(error as Error).message}); starting servers here`);
-    return undefined;
+    // The call was handed over: running it again here could run it twice. Say so instead.
+    throw new ToolrunError('unreachable', `the session holder went away during the call (${(error as Error).message}); the tool may or may not have run. Run the command again (--no-session starts the server here)`);
   }
 }
 

@@ -1,0 +1,90 @@
+import { readdirSync } from 'node:fs';
+import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
+import { sessionDirectoryPath } from './session/session-paths.js';
+
+/**
+ * `toolrun exec` through a warm session holder, before the CLI is loaded (SPEC §12: a warm call at
+ * local-tool speed). Loading commander and every command costs more than the whole warm call, so
+ * the common forms of exec are recognised here — and only those: anything else (another command,
+ * --args, -o, --help, an option this parser does not know, a word that starts with "-") returns
+ * undefined and the full CLI runs, as it also does when there is no holder to use or it cannot
+ * answer for the tool. Nothing is printed on the way out: the full CLI reports what it finds.
+ */
+export interface FastExecArgs {
+  config?: string;
+  json: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  timeout?: number;
+  tool: string;
+  server?: string;
+  words: string[];
+  raw: boolean;
+  structured: boolean;
+  validate: boolean;
+}
+
+const FLAGS: Record<string, (args: FastExecArgs) => void> = {
+  '--json': (args) => (args.json = true),
+  '-v': (args) => (args.verbose = true),
+  '--verbose': (args) => (args.verbose = true),
+  '-q': (args) => (args.quiet = true),
+  '--quiet': (args) => (args.quiet = true),
+  '--no-color': (args) => (args.color = false),
+  '--raw': (args) => (args.raw = true),
+  '--structured': (args) => (args.structured = true),
+  '--no-validate': (args) => (args.validate = false),
+};
+const VALUED = new Set(['-c', '--config', '--timeout', '--server']);
+
+/** The exec forms the warm path takes; undefined for anything else. */
+export function parseFastExec(words: string[]): FastExecArgs | undefined {
+  const args: FastExecArgs = { json: false, verbose: false, quiet: false, color: true, tool: '', words: [], raw: false, structured: false, validate: true };
+  let sawExec = false;
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i]!;
+    let value: string | undefined;
+    if (word.startsWith('--') && word.includes('=')) [word, value] = [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)];
+    if (FLAGS[word] && value === undefined) FLAGS[word](args);
+    else if (VALUED.has(word)) {
+      value ??= words[++i];
+      if (value === undefined) return undefined;
+      if (word === '--timeout') {
+        if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return undefined;
+        args.timeout = Number(value);
+      } else if (word === '--server') {
+        if (!sawExec) return undefined;
+        args.server = value;
+      } else args.config = value;
+    } else if (word.startsWith('-')) return undefined;
+    else if (!sawExec) {
+      if (word !== 'exec') return undefined;
+      sawExec = true;
+    } else if (!args.tool) args.tool = word;
+    else args.words.push(word);
+  }
+  if (!sawExec || !args.tool || (args.raw && args.structured)) return undefined;
+  return args;
+}
+
+/** Runs a warm exec when it can; undefined means: run the full CLI. */
+export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const args = parseFastExec(argv.slice(2));
+  if (!args) return undefined;
+  // A builtin runs here; no holder running at all (no socket): nothing to look for, nothing loaded.
+  if (!args.tool.includes(':') && !args.server && (BUILTIN_TOOL_NAMES as readonly string[]).includes(args.tool)) return undefined;
+  if (!anyHolderSocket(sessionDirectoryPath(env))) return undefined;
+  // Built as one file beside this one (scripts/build.js); a specifier esbuild leaves alone.
+  const warmPath: string = './fast-warm-exec.js';
+  const { runFastWarmExec } = (await import(warmPath)) as typeof import('./session/fast-warm-exec.js');
+  return runFastWarmExec(args, env);
+}
+
+function anyHolderSocket(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((file) => file.endsWith('.sock'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,69 @@
+import { parseArgWords } from '../args/parse-tool-args.js';
+import type { CliContext } from '../commands/cli-context.js';
+import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../commands/exec-output.js';
+import { isLocalTool } from '../commands/is-local-tool.js';
+import { loadCliConfig } from '../commands/open-tools.js';
+import { showProgress } from '../commands/show-progress.js';
+import { splitToolName } from '../commands/tool-arguments.js';
+import { describeThrown, ExitCode, ToolrunError } from '../errors.js';
+import type { FastExecArgs } from '../fast-exec.js';
+import { Terminal } from '../output/terminal.js';
+import { execThroughHolder } from './warm-exec.js';
+
+/**
+ * The warm exec of fast-exec.ts: the same steps and output as `toolrun exec` through a holder
+ * (exec.ts), without the CLI around it. Undefined (nothing printed) whenever the full CLI must run.
+ */
+export async function runFastWarmExec(args: FastExecArgs, env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const abort = new AbortController();
+  const cleanups: Array<() => Promise<void>> = [];
+  const terminal = await Terminal.create({ json: args.json, verbose: args.verbose, quiet: args.quiet, noColorFlag: !args.color, env, stdout: process.stdout, stderr: process.stderr });
+  const cli: CliContext = {
+    globals: { config: args.config, json: args.json, verbose: args.verbose, quiet: args.quiet, color: args.color, timeout: args.timeout, session: true, cache: true },
+    terminal,
+    env,
+    cwd: process.cwd(),
+    signal: abort.signal,
+    readStdin: () => Promise.reject(new Error('no stdin on the warm path')),
+    onExit: (cleanup) => cleanups.push(cleanup),
+  };
+  let interrupted: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) process.exit(interrupted ?? ExitCode.INTERRUPTED);
+    interrupted = signal === 'SIGINT' ? ExitCode.INTERRUPTED : signal === 'SIGTERM' ? 143 : 129;
+    terminal.error(`✖ interrupted (${signal}); stopping`);
+    abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
+  };
+  const target = splitToolName(args.tool, args.server);
+  const startedAt = process.hrtime.bigint();
+  try {
+    let words;
+    let config;
+    try {
+      words = parseArgWords(args.words);
+      config = await loadCliConfig(cli);
+    } catch {
+      return undefined;
+    }
+    if (Object.keys(config.servers).length === 0 || (!target.server && isLocalTool(config, target.name))) return undefined;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+    const progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
+    let outcome: ExecOutcome;
+    try {
+      const envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words, baseArgs: {}, validate: args.validate, onProgress: progress.onProgress, quiet: true });
+      progress.stop();
+      if (!envelope) return interrupted;
+      outcome = await shapeOutcome(envelope, args);
+    } catch (error) {
+      progress.stop();
+      if (!(error instanceof ToolrunError)) throw error;
+      const execution_time_ms = Math.round(Number(process.hrtime.bigint() - startedAt) / 10_000) / 100;
+      outcome = { envelope: { success: false, error: describeThrown(error), error_kind: error.kind, tool_name: args.tool, execution_time_ms } };
+    }
+    const code = await printExecOutcome(terminal, args.json, outcome, args);
+    return interrupted ?? code;
+  } finally {
+    await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);
+  }
+}
