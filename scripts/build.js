@@ -50,7 +50,9 @@ const results = await Promise.all([
   // The warm exec path (src/fast-exec.ts) as one file: a score of small chunks cost more to load
   // (~20 ms) than the whole warm call.
   // chalk and ora stay outside: loaded from node_modules only on a terminal that shows color or a spinner.
-  build({ ...common, entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' }, outdir: 'dist', splitting: false, external: ['chalk', 'ora'] }),
+  // CommonJS: a CommonJS module imports Node's builtins without building their ESM facades (node:fs
+  // alone pulls in streams and fs/promises that way), and loads without the ESM loader's linking.
+  build({ ...common, entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external: ['chalk', 'ora'] }),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);

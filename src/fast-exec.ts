@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
 import { sessionDirectoryPath } from './session/session-paths.js';
 
@@ -75,9 +76,9 @@ export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promi
   // A builtin runs here; no holder running at all (no socket): nothing to look for, nothing loaded.
   if (!args.tool.includes(':') && !args.server && (BUILTIN_TOOL_NAMES as readonly string[]).includes(args.tool)) return undefined;
   if (!anyHolderSocket(sessionDirectoryPath(env))) return undefined;
-  // Built as one file beside this one (scripts/build.js); a specifier esbuild leaves alone.
-  const warmPath: string = './fast-warm-exec.js';
-  const { runFastWarmExec } = (await import(warmPath)) as typeof import('./session/fast-warm-exec.js');
+  // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
+  const warmPath: string = './fast-warm-exec.cjs';
+  const { runFastWarmExec } = createRequire(import.meta.url)(warmPath) as typeof import('./session/fast-warm-exec.js');
   return runFastWarmExec(args, env);
 }
 

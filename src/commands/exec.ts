@@ -6,7 +6,8 @@ import type { ToolEnvelope } from '../executor/envelope.js';
 import { showProgress, type CallProgress } from './show-progress.js';
 import type { CommandRunner } from './cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
-import { loadCliConfig, openTools } from './open-tools.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
 

@@ -1,6 +1,6 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ToolIndex } from '../cache/tool-index.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadCliConfig } from './load-cli-config.js';
 import { UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
 import { createRegistry } from '../registry/create-registry.js';
@@ -28,13 +28,6 @@ export interface OpenTools {
 export const MAX_SERVERS_AT_ONCE = 256;
 
 /** Loads the config and builds the registry (local tools) and executor; cleanup runs at exit. */
-/** The config as every command reads it: found, loaded, `--protocol` applied. */
-export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
-  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
-  if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
-  return config;
-}
-
 export async function openTools(cli: CliContext, options: { likelyTool?: string; config?: ToolrunConfig; useSession?: boolean } = {}): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CommandRunner } from './cli-context.js';
-import { assertServerExists, loadCliConfig } from './open-tools.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { assertServerExists } from './open-tools.js';
 
 const DEFAULT_IDLE = '10m';
 

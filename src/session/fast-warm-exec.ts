@@ -2,7 +2,7 @@ import { parseArgWords } from '../args/parse-tool-args.js';
 import type { CliContext } from '../commands/cli-context.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../commands/exec-output.js';
 import { isLocalTool } from '../commands/is-local-tool.js';
-import { loadCliConfig } from '../commands/open-tools.js';
+import { loadCliConfig } from '../commands/load-cli-config.js';
 import { showProgress } from '../commands/show-progress.js';
 import { splitToolName } from '../commands/tool-arguments.js';
 import { describeThrown, ExitCode, ToolrunError } from '../errors.js';

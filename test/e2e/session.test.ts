@@ -106,6 +106,31 @@ describe('toolrun session', () => {
     expect(next.stderr).toMatch(/session: the holder for this config is gone/);
   });
 
+  it('a hung holder (SIGSTOP) is passed over after 300 ms, and runs nothing when it wakes', async () => {
+    const { run, starts, pidFile } = setup();
+    const holderPid = JSON.parse((await run(['--json', 'session', 'start'])).stdout).pid as number;
+    process.kill(holderPid, 'SIGSTOP');
+    try {
+      const result = await run(['--verbose', 'exec', 'p:whoami']);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe(starts()[1]);
+      expect(result.stderr).toContain('session: the holder for this config did not answer within 300 ms (hung?); starting servers here');
+    } finally {
+      process.kill(holderPid, 'SIGCONT');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Only the cold run's server was called: the holder's server got no call.
+    expect(lines(`${pidFile}.calls`)).toEqual(['whoami']);
+  });
+
+  it('SIGTERM to the holder ends it and its servers', async () => {
+    const { run, marker } = setup();
+    const holderPid = JSON.parse((await run(['--json', 'session', 'start'])).stdout).pid as number;
+    process.kill(holderPid, 'SIGTERM');
+    expect(await waitForNoProcesses(marker.alive, 5000)).toEqual([]);
+    expect((await run(['--json', 'session', 'list'])).stdout).toBe('{"holders":[]}');
+  });
+
   it('a changed config never uses the old holder', async () => {
     const { run, starts, config } = setup();
     await run(['session', 'start']);

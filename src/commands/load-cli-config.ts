@@ -1,0 +1,10 @@
+import type { ToolrunConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import type { CliContext } from './cli-context.js';
+
+/** The config as every command reads it: found, loaded, `--protocol` applied. */
+export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
+  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
+  if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
+  return config;
+}
