@@ -63,6 +63,8 @@ export interface ToolrunConfig {
   installTimeoutMs: number;
   /** `--protocol`: the revision every server of this command is spoken to in, over their entries'. */
   protocolFlag?: string;
+  /** The file's text as read (a session holder's key is made from it). */
+  sourceText?: string;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };

@@ -63,7 +63,9 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
     const { line, column, message, syntax } = parsed.problem;
     throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`);
   }
-  return checkConfig(parsed.value, path, dirname(path));
+  const checked = checkConfig(parsed.value, path, dirname(path));
+  checked.config.sourceText = text;
+  return checked;
 }
 
 export function formatConfigProblem(file: string, problem: ConfigProblem): string {

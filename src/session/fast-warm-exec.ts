@@ -1,13 +1,14 @@
 import { parseArgWords } from '../args/parse-tool-args.js';
 import type { CliContext } from '../commands/cli-context.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../commands/exec-output.js';
-import { isLocalTool } from '../commands/is-local-tool.js';
-import { loadCliConfig } from '../commands/load-cli-config.js';
+import { readFileSync, statSync } from 'node:fs';
+import { findConfigPath } from '../config/find-config-path.js';
 import { showProgress } from '../commands/show-progress.js';
 import { splitToolName } from '../commands/tool-arguments.js';
 import { describeThrown, ExitCode, ToolrunError } from '../errors.js';
 import type { FastExecArgs } from '../fast-exec.js';
 import { Terminal } from '../output/terminal.js';
+import { sessionKeyOf } from './session-key.js';
 import { execThroughHolder } from './warm-exec.js';
 
 /**
@@ -37,20 +38,24 @@ export async function runFastWarmExec(args: FastExecArgs, env: NodeJS.ProcessEnv
   const target = splitToolName(args.tool, args.server);
   const startedAt = process.hrtime.bigint();
   try {
+    // The config is not parsed here: the holder has it, and the key is made from its text. A config
+    // tool of this name (local) is the holder's to notice: it answers "miss" and the full CLI runs it.
     let words;
-    let config;
+    let key;
     try {
       words = parseArgWords(args.words);
-      config = await loadCliConfig(cli);
+      const { path } = findConfigPath(args.config, env, cli.cwd);
+      // A FIFO or device config is read once, by the full CLI.
+      if (!path || !statSync(path).isFile()) return undefined;
+      key = sessionKeyOf(path, readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), env, undefined);
     } catch {
       return undefined;
     }
-    if (Object.keys(config.servers).length === 0 || (!target.server && isLocalTool(config, target.name))) return undefined;
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
     const progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
     let outcome: ExecOutcome;
     try {
-      const envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words, baseArgs: {}, validate: args.validate, onProgress: progress.onProgress, quiet: true });
+      const envelope = await execThroughHolder(cli, { key }, { name: target.name, server: target.server, words, baseArgs: {}, validate: args.validate, onProgress: progress.onProgress, quiet: true });
       progress.stop();
       if (!envelope) return interrupted;
       outcome = await shapeOutcome(envelope, args);

@@ -16,14 +16,14 @@ export interface FoundHolder {
  * one to consider (SPEC §12: falls back to a cold start when the holder is gone, hung, or for
  * another config). `--no-session` skips it.
  */
-export async function findHolder(cli: CliContext, config: ToolrunConfig, options: { quiet?: boolean } = {}): Promise<FoundHolder | undefined> {
+export async function findHolder(cli: CliContext, config: ToolrunConfig | { key: string }, options: { quiet?: boolean } = {}): Promise<FoundHolder | undefined> {
   const verbose = (line: string) => (options.quiet ? undefined : cli.terminal.verbose(line));
-  if (!cli.globals.session || Object.keys(config.servers).length === 0) return undefined;
+  if (!cli.globals.session || ('servers' in config && Object.keys(config.servers).length === 0)) return undefined;
   let socket: string;
   try {
     const dir = existingSessionDirectory(cli.env);
     if (!dir) return undefined;
-    socket = sessionFiles(dir, sessionKey(config, cli.env)).socket;
+    socket = sessionFiles(dir, 'key' in config ? config.key : sessionKey(config, cli.env)).socket;
   } catch (error) {
     verbose(`session: not used (${(error as Error).message}); starting servers here`);
     return undefined;

@@ -1,18 +1,24 @@
+import { readFileSync } from 'node:fs';
 import type { ToolrunConfig } from '../config/config-types.js';
 
 /**
  * The key of a config's holder (SPEC §12: per user and per config, "keyed by the config's resolved
- * content"): its file, its content as loaded, and the values of the environment variables its
- * servers' entries name — an edited config, a changed `${TOKEN}` or another `--protocol` gives
- * another key, so a holder started for the old one is never used for the new.
+ * content"): the config file's path and text, the values of the environment variables it names, and
+ * `--protocol` — an edited config, a changed `${TOKEN}` or another protocol gives another key, so a
+ * holder started for the old one is never used for the new. Made from the text, not the parsed
+ * config, so the warm exec path need not parse it (fast-warm-exec.ts).
  */
+export function sessionKeyOf(path: string, text: string, env: NodeJS.ProcessEnv, protocolFlag: string | undefined): string {
+  const names = [...new Set([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!))].sort();
+  const variables = names.map((name) => [name, env[name] ?? null]);
+  return fnv1a64(JSON.stringify([path, text, variables, protocolFlag ?? null]));
+}
+
+/** The key of a loaded config (its text as loadConfig read it). */
 export function sessionKey(config: ToolrunConfig, env: NodeJS.ProcessEnv): string {
-  const { path, baseDir, servers, tools, paramMappings, retry, timeoutMs, connectTimeoutMs, installTimeoutMs, protocolFlag } = config;
-  const serversText = JSON.stringify(servers);
-  const names = [...new Set([...serversText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!))].sort();
-  const variables = Object.fromEntries(names.map((name) => [name, env[name] ?? null]));
-  const content = JSON.stringify({ path, baseDir, servers, tools, paramMappings, retry, timeoutMs, connectTimeoutMs, installTimeoutMs, protocolFlag: protocolFlag ?? null, variables });
-  return fnv1a64(content);
+  const path = config.path ?? '(default)';
+  const text = config.sourceText ?? (config.path ? readFileSync(config.path, 'utf8') : '');
+  return sessionKeyOf(path, text, env, config.protocolFlag);
 }
 
 /**

@@ -25,7 +25,7 @@ export interface WarmExecRequest {
  * stderr come back as they happen. Undefined when there is no usable holder or it cannot answer for
  * this tool: the caller then runs the command cold. Callers keep local tools out (isLocalTool).
  */
-export async function execThroughHolder(cli: CliContext, config: ToolrunConfig, request: WarmExecRequest): Promise<ToolEnvelope | undefined> {
+export async function execThroughHolder(cli: CliContext, config: ToolrunConfig | { key: string }, request: WarmExecRequest): Promise<ToolEnvelope | undefined> {
   const found = await findHolder(cli, config, { quiet: request.quiet });
   const fallBack = (why: string) => {
     if (!request.quiet) cli.terminal.verbose(`session: ${why}; starting servers here`);
@@ -36,7 +36,8 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig, 
     const missing = missingFromHolder(found.status, [request.server]);
     if (missing) return fallBack(`the holder does not hold a live '${missing}'`);
   }
-  const timeoutMs = cli.globals.timeout ?? config.timeoutMs;
+  // Without --timeout, the holder applies its config's (the same config: the key says so).
+  const timeoutMs = cli.globals.timeout ?? ('timeoutMs' in config ? config.timeoutMs : undefined);
   try {
     const reply = await found.client.request(
       'exec',
