@@ -47,11 +47,15 @@ const results = await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-[hash]' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist/lib', splitting: true, chunkNames: 'chunk-[hash]' }),
   build({ ...common, entryPoints: { 'math-worker': 'src/tools/worker/math-worker.ts', 'internal-worker': 'src/tools/worker/internal-worker.ts' }, outdir: 'dist', splitting: false }),
-  // The warm exec path (src/fast-exec.ts) as one file: a score of small chunks cost more to load
-  // (~20 ms) than the whole warm call.
+  // The warm exec path (src/fast-exec.ts, run by bin/toolrun.js before the CLI loads) as two small
+  // files of their own: the check, and the call. A score of chunks would cost more than the call,
+  // and outside the CLI's graph they leave its chunks (and startup) as they were.
   // chalk and ora stay outside: loaded from node_modules only on a terminal that shows color or a spinner.
   // CommonJS: a CommonJS module imports Node's builtins without building their ESM facades (node:fs
   // alone pulls in streams and fs/promises that way), and loads without the ESM loader's linking.
+  build({ ...common, entryPoints: { 'fast-exec': 'src/fast-exec.ts' }, outdir: 'dist', splitting: false }),
+  // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
+  build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
   build({ ...common, entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external: ['chalk', 'ora'] }),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),

@@ -69,8 +69,21 @@ export function parseFastExec(words: string[]): FastExecArgs | undefined {
   return args;
 }
 
-/** Runs a warm exec when it can; undefined means: run the full CLI. */
-export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+/**
+ * Runs a warm exec when it can and exits with its code (once stdout is flushed); returns false when
+ * the full CLI must run. bin/toolrun.js calls it before it loads the CLI.
+ */
+export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const code = await fastExec(argv, env);
+  if (code === undefined) return false;
+  process.exitCode = code;
+  if (process.stdout.writableLength === 0) process.exit(code);
+  const exit = () => process.exit(code);
+  process.stdout.once('drain', exit).once('close', exit).once('error', exit);
+  return true;
+}
+
+async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
   const args = parseFastExec(argv.slice(2));
   if (!args) return undefined;
   // A builtin runs here; no holder running at all (no socket): nothing to look for, nothing loaded.

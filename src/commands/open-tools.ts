@@ -1,5 +1,5 @@
 import type { ToolrunConfig } from '../config/config-types.js';
-import { ToolIndex } from '../cache/tool-index.js';
+import type { ToolIndex } from '../cache/tool-index.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
@@ -21,7 +21,7 @@ export interface OpenTools {
    * The servers the tool index says to start for a plain tool name (those that offer it and those it
    * does not know), or undefined to start them all: no fewer, or `--no-cache` (SPEC §12).
    */
-  likelyServersFor(toolName: string): string[] | undefined;
+  likelyServersFor(toolName: string): Promise<string[] | undefined>;
 }
 
 /** More servers than this in one command is a mistake or a generated config, not a session. */
@@ -96,17 +96,18 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
-    toolIndex().record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name) })));
+    (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name) })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
     }
     return failuresAmong(names);
   };
-  let index: ToolIndex | undefined;
-  const toolIndex = () => (index ??= new ToolIndex(config, cli.env));
-  const likelyServersFor = (toolName: string) => {
+  // Loaded with the first server: a local tool never needs it.
+  let index: Promise<ToolIndex> | undefined;
+  const toolIndex = () => (index ??= import('../cache/tool-index.js').then(({ ToolIndex }) => new ToolIndex(config, cli.env)));
+  const likelyServersFor = async (toolName: string) => {
     if (!cli.globals.cache) return undefined;
-    const likely = toolIndex().serversFor(toolName);
+    const likely = (await toolIndex()).serversFor(toolName);
     return likely.length < Object.keys(config.servers).length ? likely : undefined;
   };
   return { config, registry, executor, connect, likelyServersFor };

@@ -13,7 +13,7 @@ export async function resolveTool(opened: OpenTools, name: string, server: strin
     const local = registry.find(name);
     if (local) return registry.get(name);
     // A plain name starts only the servers the tool index points to; checked against their live lists.
-    const likely = opened.likelyServersFor(name);
+    const likely = await opened.likelyServersFor(name);
     if (likely) {
       await opened.connect(likely);
       if (registry.find(name)) return registry.get(name);

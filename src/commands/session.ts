@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ExitCode, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { CommandRunner } from './cli-context.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { assertServerExists } from './open-tools.js';
@@ -69,25 +69,4 @@ A holder is per user and per config; it exits after being idle (--idle, default 
         return stopSessions(cli, config, servers);
       }),
     );
-
-  // The holder and its reaper, started by `session start`; not for users.
-  session
-    .command('__hold', { hidden: true })
-    .argument('[servers...]')
-    .option('--idle <duration>', '', DEFAULT_IDLE)
-    .action((servers: string[], options: { idle: string }) =>
-      run(async (cli) => {
-        const [{ runHolder }, { parseDuration }] = await Promise.all([import('../session/run-holder.js'), import('../session/parse-duration.js')]);
-        await runHolder({ configPath: cli.globals.config, protocol: cli.globals.protocol, servers, idleMs: parseDuration(options.idle) ?? 600_000, env: cli.env, cwd: cli.cwd, cliPath: process.argv[1]! });
-        // Serves until stopped: runHolder's stop exits the process.
-        return new Promise<number>(() => {});
-      }),
-    );
-  session.command('__reap', { hidden: true }).action(() =>
-    run(async () => {
-      const { runReaper } = await import('../session/reaper.js');
-      await runReaper();
-      return ExitCode.OK;
-    }),
-  );
 }

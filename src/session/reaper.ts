@@ -19,10 +19,10 @@ export interface Reaper {
 
 const REAPER_GRACE_MS = 500;
 
-export function startReaper(cliPath: string): Reaper {
+export function startReaper(holderScript: string): Reaper {
   let child: ChildProcess | undefined;
   try {
-    child = spawn(process.execPath, [cliPath, 'session', '__reap'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    child = spawn(process.execPath, [holderScript, '--reap'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => {});
     child.stdin!.on('error', () => {});
     child.unref();
@@ -36,7 +36,7 @@ export function startReaper(cliPath: string): Reaper {
   };
 }
 
-/** The watcher itself (`toolrun session __reap`): reads servers until stdin closes, then ends them. */
+/** The watcher itself (`session-holder.js --reap`): reads servers until stdin closes, then ends them. */
 export async function runReaper(): Promise<void> {
   const servers = new Map<number, string>();
   for await (const line of createInterface({ input: process.stdin })) {
@@ -51,8 +51,11 @@ export async function runReaper(): Promise<void> {
   // The holder is gone. A pid is signalled only while it still carries its server's marker (a pid
   // the system reused for another program is left alone); descendants are found by marker.
   const owned = () => [...servers].filter(([pid, marker]) => readEnvironmentVariable(pid, SERVER_MARKER_VARIABLE) === marker);
-  for (const [pid] of owned()) signalProcessGroup(pid, 'SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, REAPER_GRACE_MS));
+  const alive = owned();
+  if (alive.length > 0) {
+    for (const [pid] of alive) signalProcessGroup(pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, REAPER_GRACE_MS));
+  }
   const survivors = new Set(owned().map(([pid]) => pid));
   for (const [pid, marker] of servers) {
     if (survivors.has(pid)) killServerNow({ pid, marker });

@@ -20,8 +20,8 @@ export interface HolderOptions {
   idleMs: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** This CLI's script, to start the reaper with. */
-  cliPath: string;
+  /** This holder's own script (dist/session-holder.js), to start the reaper with. */
+  holderScript: string;
 }
 
 /** What the holder writes on stdout once ready (one line), for `session start`. */
@@ -47,7 +47,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
   const log = createWriteStream(files.log, { flags: 'a', mode: 0o600 });
   const logLine = (text: string) => log.write(`${new Date().toISOString()} ${text}\n`);
   const registry = await createRegistry(config, { logger: { warn: logLine }, servers: 'none' });
-  const reaper = startReaper(options.cliPath);
+  const reaper = startReaper(options.holderScript);
   const state: HolderState = { config, registry, held: new Set(), calls: new Map() };
   const startedAt = new Date();
   let lastUsed = Date.now();

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { ToolrunError } from '../errors.js';
 import type { HolderReady } from './run-holder.js';
 import { sessionFiles } from './session-paths.js';
 
 export interface StartHolderOptions {
-  cliPath: string;
   configPath: string;
   protocol?: string;
   servers: string[];
@@ -25,7 +25,9 @@ export interface StartHolderOptions {
  */
 export async function startHolder(options: StartHolderOptions): Promise<HolderReady> {
   const log = openSync(sessionFiles(options.dir, options.key).log, 'a', 0o600);
-  const args = [options.cliPath, '--config', options.configPath, ...(options.protocol ? ['--protocol', options.protocol] : []), 'session', '__hold', '--idle', `${options.idleMs}ms`, ...options.servers];
+  // The holder's own bundle, beside this chunk in dist/ (scripts/build.js).
+  const holderScript = fileURLToPath(new URL('./session-holder.js', import.meta.url));
+  const args = [holderScript, '--config', options.configPath, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env: options.env, cwd: options.cwd });
   const onAbort = () => child.kill('SIGTERM');
   options.signal.addEventListener('abort', onAbort, { once: true });

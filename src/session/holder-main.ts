@@ -1,0 +1,32 @@
+/**
+ * The session holder's own executable (dist/session-holder.js), started by `toolrun session start`
+ * (start-holder.ts) — and, with `--reap`, the watcher that ends its servers if it is killed
+ * (reaper.ts). Built apart from the CLI: the holder is one long-lived process, and its modules
+ * kept out of the CLI's graph leave every command's startup as it was.
+ *
+ *   session-holder.js --config FILE [--protocol V] --idle MS [SERVER...]
+ *   session-holder.js --reap
+ */
+import { fileURLToPath } from 'node:url';
+import { runReaper } from './reaper.js';
+import { runHolder } from './run-holder.js';
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--reap') {
+  await runReaper();
+  process.exit(0);
+}
+const value = (flag: string) => {
+  const index = argv.indexOf(flag);
+  return index >= 0 ? argv.splice(index, 2)[1] : undefined;
+};
+const configPath = value('--config');
+const protocol = value('--protocol');
+const idleMs = Number(value('--idle') ?? 600_000);
+try {
+  await runHolder({ configPath, protocol, servers: argv, idleMs, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });
+} catch (error) {
+  // Before the socket is up: said on stderr (the holder's log), and the starting command sees the exit.
+  process.stderr.write(`session holder: ${(error as Error).message}\n`);
+  process.exit(1);
+}
