@@ -95,7 +95,7 @@ describe('toolrun session', () => {
   });
 
   it('a holder killed with SIGKILL leaves no server behind, even one that ignores stdin close and SIGTERM; the next exec is cold and correct', async () => {
-    const { run, starts, marker } = setup({ stubborn: fixtureServer('ignore-sigterm-server.js') });
+    const { run, starts, marker, runtime } = setup({ stubborn: fixtureServer('ignore-sigterm-server.js') });
     const start = await run(['--json', 'session', 'start']);
     const holderPid = JSON.parse(start.stdout).pid as number;
     process.kill(holderPid, 'SIGKILL');
@@ -104,6 +104,9 @@ describe('toolrun session', () => {
     expect(next.exitCode).toBe(0);
     expect(next.stdout).toBe(starts()[1]);
     expect(next.stderr).toMatch(/session: the holder for this config is gone/);
+    // The dead holder's socket is cleaned up by the next look at the holders.
+    expect((await run(['--json', 'session', 'list'])).stdout).toBe('{"holders":[]}');
+    expect(readdirSync(join(runtime, 'toolrun')).filter((file) => file.endsWith('.sock'))).toEqual([]);
   });
 
   it('a hung holder (SIGSTOP) is passed over after 300 ms, and runs nothing when it wakes', async () => {
