@@ -123,7 +123,13 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
   if (others.length > 0) cli.terminal.verbose(`session: the holder does not hold a live ${others.map((name) => `'${name}'`).join(', ')}; starting ${others.length === 1 ? 'it' : 'them'} here`);
   if (live.length === 0) return [];
   const { holderConnections } = await import('../session/holder-connection.js');
-  const connections = await holderConnections(cli, config, found.client, found.status.pid, live);
+  let connections;
+  try {
+    connections = await holderConnections(cli, config, found.client, found.status.pid, live);
+  } catch (error) {
+    cli.terminal.verbose(`session: the holder failed (${(error as Error).message}); starting servers here`);
+    return [];
+  }
   cli.terminal.verbose(`session: ${connections.map((connection) => connection.name).join(', ')} served by the holder (pid ${found.status.pid})`);
   return connections;
 }

@@ -45,22 +45,26 @@ export function holdsAll(state: HolderState): boolean {
  * client runs the command cold, as without a holder.
  */
 export async function execOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
-  const { tool: name, server, words, args, validate, timeoutMs } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number };
+  const { tool: name, server, words, args, validate, timeoutMs, verbose } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number; verbose?: boolean };
   if (server && !liveConnection(state, server)) return { miss: `the holder does not hold a live '${server}'` };
-  const tool = state.registry.find(name, server);
+  let tool = state.registry.find(name, server);
   if (!tool) {
-    if (server || !holdsAll(state)) return { miss: `'${server ? `${server}:` : ''}${name}' is not among the held servers' tools` };
+    // A broken definition, or a server not held: the cold run says what is wrong with it.
+    const broken = [...state.held].some((held) => liveConnection(state, held)?.brokenTools.some((candidate) => candidate.name === name));
+    if (server || broken || !holdsAll(state)) return { miss: `'${server ? `${server}:` : ''}${name}' is not among the held servers' tools` };
     // The holder has every server: the tool is nowhere. The registry says so with the closest names.
-    state.registry.get(name);
+    tool = state.registry.get(name);
   }
-  if (!tool!.server) return { miss: `'${name}' is a local tool` };
-  if (!liveConnection(state, tool!.server)) return { miss: `the holder's '${tool!.server}' is not live` };
-  context.uses(tool!.server);
-  state.calls.set(tool!.server, (state.calls.get(tool!.server) ?? 0) + 1);
-  const merged = mergeArguments(tool!, words ?? [], args ?? {}, state.config.paramMappings);
+  const toolServer = tool.server;
+  if (!toolServer) return { miss: `'${name}' is a local tool` };
+  if (!liveConnection(state, toolServer)) return { miss: `the holder's '${toolServer}' is not live` };
+  context.uses(toolServer);
+  state.calls.set(toolServer, (state.calls.get(toolServer) ?? 0) + 1);
+  const merged = mergeArguments(tool, words ?? [], args ?? {}, state.config.paramMappings);
   const note = (level: string) => (text: string) => context.event('note', { level, text });
-  const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger: { warn: note('warn'), info: note('info'), verbose: note('verbose') } });
-  const envelope = await executor.execute(tool!.qualifiedName, merged, { validate, signal: context.signal, raw: true, onProgress: (progress) => context.event('progress', { progress }) });
+  const logger = { warn: note('warn'), info: note('info'), verbose: verbose ? note('verbose') : () => {} };
+  const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger });
+  const envelope = await executor.execute(tool.qualifiedName, merged, { validate, signal: context.signal, raw: true, onProgress: (progress) => context.event('progress', { progress }) });
   return { envelope };
 }
 

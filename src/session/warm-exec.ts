@@ -41,7 +41,7 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig |
   try {
     const reply = await found.client.request(
       'exec',
-      { tool: request.name, server: request.server, words: request.words, args: request.baseArgs, validate: request.validate, timeoutMs },
+      { tool: request.name, server: request.server, words: request.words, args: request.baseArgs, validate: request.validate, timeoutMs, verbose: cli.globals.verbose },
       { signal: cli.signal, onEvent: (event) => showEvent(cli, event, request) },
     );
     if (typeof reply.miss === 'string') return fallBack(reply.miss);
