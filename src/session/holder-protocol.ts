@@ -32,13 +32,15 @@ export interface HolderReply {
 /** What `status` answers: the holder and each of its servers. */
 export interface HolderStatus {
   pid: number;
-  key: string;
+  /** The holder's socket (its name is the config's key). */
+  socket: string;
   config: string | null;
   startedAt: string;
   /** ms since the last request. */
   idleMs: number;
   idleTimeoutMs: number;
-  calls: number;
+  /** Requests served (each exec, list, call…); the servers' own `calls` count tool calls. */
+  requests: number;
   /** Does it hold every server of its config (then a tool it does not know is not in the config)? */
   holdsAll: boolean;
   servers: Array<{ name: string; status: 'connected' | 'failed'; tools?: number; calls?: number; pid?: number; protocol?: string; reason?: string }>;

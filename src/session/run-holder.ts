@@ -75,12 +75,12 @@ export async function runHolder(options: HolderOptions): Promise<void> {
 
   const status = (): HolderStatus => ({
     pid: process.pid,
-    key: files.socket,
+    socket: files.socket,
     config: config.path,
     startedAt: startedAt.toISOString(),
     idleMs: Date.now() - lastUsed,
     idleTimeoutMs: options.idleMs,
-    calls: requests,
+    requests,
     holdsAll: holdsAll(state),
     servers: [...state.held].map((name) => {
       const server = registry.servers.get(name);

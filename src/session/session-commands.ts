@@ -65,7 +65,7 @@ export async function listSessions(cli: CliContext): Promise<number> {
     String(status.pid),
     formatDuration(now - Date.parse(status.startedAt)),
     formatDuration(status.idleMs),
-    String(status.calls),
+    String(status.requests),
     status.servers.map((server) => (server.status === 'connected' ? `${server.name} (${server.tools} tools, ${server.calls} calls)` : `${server.name} (failed)`)).join(', '),
   ]);
   await cli.terminal.result(formatTable(['CONFIG', 'PID', 'UPTIME', 'IDLE', 'REQUESTS', 'SERVERS'], rows, cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));
