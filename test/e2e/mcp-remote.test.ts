@@ -1,6 +1,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startV2HttpServer } from '../helpers/http-fixture.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -44,11 +45,27 @@ describe('remote servers (server-everything over HTTP)', () => {
     }
   });
 
-  it('calls tools over Streamable HTTP, with headers expanded from the environment', async () => {
-    const config = writeTempConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${http.port}/mcp`, headers: { Authorization: 'Bearer ${TOOLRUN_TEST_TOKEN}' } } } });
-    const result = await runToolrun(['--json', '--config', config, 'exec', 'get-sum', 'a=2', 'b=3'], { env: { TOOLRUN_TEST_TOKEN: 'secret' } });
+  it('calls tools over Streamable HTTP', async () => {
+    const config = writeTempConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${http.port}/mcp` } } });
+    const result = await runToolrun(['--json', '--config', config, 'exec', 'get-sum', 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, server: 'remote', result: 'The sum of 2 and 3 is 5.' });
+  });
+
+  it('sends headers expanded from the environment (a server that requires them says 401 otherwise)', async () => {
+    const guarded = await startV2HttpServer({ REQUIRE_TOKEN: 's3cret-token' });
+    try {
+      const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { guarded: { url: guarded.url, headers: { Authorization: 'Bearer ${TOOLRUN_TEST_TOKEN}' } } } });
+      const ok = await runToolrun(['--json', '--config', config, 'exec', 'guarded:add', 'a=2', 'b=3'], { env: { TOOLRUN_TEST_TOKEN: 's3cret-token' } });
+      expect(ok.exitCode).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ success: true, server: 'guarded', result: { sum: 5 } });
+      const wrong = await runToolrun(['--config', config, 'exec', 'guarded:add', 'a=2', 'b=3'], { env: { TOOLRUN_TEST_TOKEN: 'wrong' } });
+      expect(wrong.exitCode).toBe(4);
+      expect(wrong.stderr).toContain('  Reason: the server refused the request (HTTP 401 Unauthorized)');
+      expect(wrong.stderr).not.toContain('wrong');
+    } finally {
+      await guarded.stop();
+    }
   });
 
   it('reports the transport that worked in mcp list --check', async () => {

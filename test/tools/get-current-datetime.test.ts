@@ -20,9 +20,23 @@ describe('get_current_datetime', () => {
     expect((await getCurrentDatetime({ timezone: 'America/St_Johns' }, instant)).utc_offset).toBe('-02:30');
   });
 
-  it('agrees with Intl for the local zone', async () => {
-    const local = await getCurrentDatetime({}, instant);
-    expect(local.utc).toBe(instant.toISOString());
-    expect(local.utc_offset).toMatch(/^[+-]\d{2}:\d{2}$/);
+  it('agrees with Intl for the local zone (TZ fixed for the test)', async () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['America/St_Johns', 'Asia/Kolkata', 'UTC']) {
+        process.env.TZ = zone;
+        const local = await getCurrentDatetime({}, instant);
+        const expected = await getCurrentDatetime({ timezone: zone }, instant);
+        expect(local.timezone).toBe(zone);
+        expect(local.utc).toBe(instant.toISOString());
+        expect(local.utc_offset).toBe(expected.utc_offset);
+        // Intl, asked directly, gives the same offset for the same instant and zone.
+        const intlOffset = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(instant).find((part) => part.type === 'timeZoneName')!.value;
+        expect(intlOffset === 'GMT' ? '+00:00' : intlOffset.replace('GMT', '')).toBe(local.utc_offset);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
   });
 });
