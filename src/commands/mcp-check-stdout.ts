@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { coerceBySchema } from '../args/coerce-args.js';
-import { resolveServer } from '../config/resolve-server.js';
+import { resolveServer, type StdioServerSpec } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
@@ -20,8 +20,8 @@ export function registerMcpCheckStdoutCommand(mcp: Command, run: CommandRunner):
     .description("check that a server's stdout carries nothing but JSON-RPC: replay it line by line as a strict client reads it")
     .argument('[server]', 'a configured server to run a session against, or - to read a capture from stdin')
     .argument('[args...]', 'arguments for --call: key=value or key:=json')
-    .option('--file <path>', 'replay a capture file (from a log, a CI artifact, --save) instead of running a server')
-    .option('--save <path>', "keep the session's raw stdout in PATH and its stderr in PATH.stderr")
+    .option('--file <path>', 'scan a recording (from --save) or a raw stdout capture instead of running a server')
+    .option('--save <path>', 'record the session to PATH (every line sent, received and on stderr, with times: see the README)')
     .option('--call <tool>', 'also call this tool during the session (ARGS after the server name)')
     .addHelpText(
       'after',
@@ -29,8 +29,8 @@ export function registerMcpCheckStdoutCommand(mcp: Command, run: CommandRunner):
 Examples:
   $ toolrun --config home.json mcp check-stdout zwave
   $ toolrun --config home.json mcp check-stdout zwave --call control_zwave_device deviceName='Switch One' action=on
-  $ toolrun --config home.json mcp check-stdout zwave --save zwave.out     # then attach zwave.out to a bug report
-  $ toolrun mcp check-stdout --file zwave.out
+  $ toolrun --config home.json mcp check-stdout zwave --save zwave.rec     # then attach zwave.rec to a bug report
+  $ toolrun mcp check-stdout --file zwave.rec
   $ my-server < requests.ndjson | toolrun mcp check-stdout -
 
 Exit codes: 0 clean · 1 polluted · 4 server unreachable`,
@@ -74,15 +74,16 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);
     const parsedWords = parseArgWords(words);
     const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
-    const capture = options.save === undefined ? undefined : await openCapture(options.save);
-    if (capture) {
+    const recording = options.save === undefined ? undefined : await openRecording(options.save, spec);
+    if (recording) {
       cli.onExit(async () => {
-        capture.close();
-        cli.terminal.info(`saved ${capture.stdoutBytes} bytes of stdout to ${capture.stdoutPath} and ${capture.stderrBytes} bytes of stderr to ${capture.stderrPath}`);
+        recording.close();
+        const { send, recv, stderr } = recording.counts;
+        cli.terminal.info(`recorded the session to ${recording.path}: ${send} lines sent, ${recv} received, ${stderr} on stderr`);
       });
     }
     const { recordSession } = await import('../scan/record-session.js');
-    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, capture, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
+    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, recording, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
     report = recorded.report;
     source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };
     if (recorded.failure) {
@@ -99,11 +100,11 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
   return exitCode;
 }
 
-/** --save's files, opened before the server starts: a path that cannot be written is a usage error now. */
-async function openCapture(path: string) {
-  const { CaptureFiles } = await import('../scan/capture-files.js');
+/** --save's recording, opened before the server starts: a path that cannot be written is a usage error now. */
+async function openRecording(path: string, spec: StdioServerSpec) {
+  const { RecordingWriter } = await import('../record/recording.js');
   try {
-    return new CaptureFiles(path);
+    return new RecordingWriter(path, spec.name, [spec.command, ...spec.args].join(' '));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;

@@ -18,6 +18,8 @@ export interface ConnectHooks {
   onStderr?: (server: string, chunk: Buffer) => void;
   onStdoutLine?: (server: string, line: RawLine) => void;
   onStdoutChunk?: (server: string, chunk: Buffer) => void;
+  /** The bytes written to the server's stdin. */
+  onStdinChunk?: (server: string, chunk: Buffer) => void;
   /** An npx-style runner is still installing the package (said once per attempt, after a second). */
   onInstalling?: (server: string, runner: PackageRunner) => void;
   /** toolrun had to end a runner mid-install and removed what it left in the npx cache. */
@@ -81,6 +83,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
     onStderr: hooks.onStderr && ((chunk) => hooks.onStderr!(spec.name, chunk)),
     onStdoutLine: hooks.onStdoutLine && ((line) => hooks.onStdoutLine!(spec.name, line)),
     onStdoutChunk: hooks.onStdoutChunk && ((chunk) => hooks.onStdoutChunk!(spec.name, chunk)),
+    onStdinChunk: hooks.onStdinChunk && ((chunk) => hooks.onStdinChunk!(spec.name, chunk)),
     shutdownGraceMs: hooks.shutdownGraceMs,
     causeContext: { packageName: runner?.packageSpec },
     shutdownHooks: cacheRepair && { before: () => cacheRepair.noteShutdownStart(transport.exitInfo ? undefined : transport.pid), after: () => cacheRepair.repairIfNeeded() },

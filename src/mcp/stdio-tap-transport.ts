@@ -28,6 +28,8 @@ export interface StdioTapOptions {
   onPollution?: (line: RawLine, reason: string) => void;
   /** Each chunk of the server's stderr, as it arrives (for --verbose). */
   onStderr?: (chunk: Buffer) => void;
+  /** The bytes written to the server's stdin (for a recording). */
+  onStdinChunk?: (chunk: Buffer) => void;
   /** How long to wait after closing stdin, and after SIGTERM, before the next step. */
   shutdownGraceMs?: number;
   /** What the stderr cause table may name (the package of an npx-style runner). */
@@ -176,7 +178,9 @@ export class StdioTapTransport implements Transport {
     this.#pending.noteSent(message);
     // Resolved once the data is queued, as the SDK's own transport does; waiting for the write
     // callback would add an event-loop turn to every call. Back-pressure still waits for 'drain'.
-    if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
+    const bytes = serializeMessage(message);
+    this.#options.onStdinChunk?.(Buffer.from(bytes));
+    if (!stdin.write(bytes)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
   /**

@@ -2,7 +2,7 @@ import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
-import type { CaptureFiles } from './capture-files.js';
+import type { RecordingWriter } from '../record/recording.js';
 import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
 
 export interface RecordedSession {
@@ -20,8 +20,8 @@ export interface RecordOptions {
   logger: RetryLogger;
   /** An optional tools/call; `args` gets the tool's input schema (to type key=value). */
   call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
-  /** Where the raw bytes go as they arrive (--save); nothing is kept in memory. */
-  capture?: CaptureFiles;
+  /** Where the session is recorded as it happens (--save, SPEC §11); nothing is kept in memory. */
+  recording?: RecordingWriter;
   signal?: AbortSignal;
   timeoutMs: number;
 }
@@ -33,7 +33,7 @@ export interface RecordOptions {
 export async function recordSession(spec: ServerSpec, options: RecordOptions): Promise<RecordedSession> {
   let scanner = new StdoutScanner();
   const steps: string[] = [];
-  const capture = options.capture;
+  const recording = options.recording;
   let connection;
   try {
     connection = await connectWithRetry(spec, options.policy, {
@@ -41,13 +41,14 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
       signal: options.signal,
       onAttempt: () => {
         scanner = new StdoutScanner();
-        capture?.restart();
+        recording?.restart();
       },
       hooks: {
         // A failed attempt's stdout is scanned too: the polluting line may be why it failed.
         onStdoutLine: (_server, line) => scanner.scanLine(line),
-        onStdoutChunk: capture ? (_server, chunk) => capture.writeStdout(chunk) : undefined,
-        onStderr: capture ? (_server, chunk) => capture.writeStderr(chunk) : undefined,
+        onStdoutChunk: recording ? (_server, chunk) => recording.write('recv', chunk) : undefined,
+        onStdinChunk: recording ? (_server, chunk) => recording.write('send', chunk) : undefined,
+        onStderr: recording ? (_server, chunk) => recording.write('stderr', chunk) : undefined,
       },
     });
   } catch (error) {

@@ -1,9 +1,44 @@
 import type { Readable } from 'node:stream';
+import { LineSplitter } from '../mcp/line-splitter.js';
+import { isRecordingStart, recordedBytes, type RecordedLine } from '../record/recording.js';
 import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
 
-/** Scans a whole stream (a capture file, stdin) with flat memory: chunks are scanned and let go. */
+/**
+ * Scans a whole stream (a capture file, a recording, stdin) with flat memory: chunks are scanned
+ * and let go. A recording (SPEC §11, its first line says so) is scanned by its `recv` lines — the
+ * server's stdout, byte for byte; anything else is taken as the raw stdout itself.
+ */
 export async function scanStream(stream: Readable, options?: ConstructorParameters<typeof StdoutScanner>[0]): Promise<ScanReport> {
   const scanner = new StdoutScanner(options);
-  for await (const chunk of stream) scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let recording: LineSplitter | undefined;
+  let first = true;
+  for await (const raw of stream) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+    if (first) {
+      first = false;
+      if (isRecordingStart(chunk)) recording = recordingReader(scanner);
+    }
+    if (recording) recording.push(chunk);
+    else scanner.push(chunk);
+  }
+  recording?.end();
   return scanner.end();
+}
+
+/** Feeds the scanner the `recv` lines of a recording; the header and other directions are skipped. */
+function recordingReader(scanner: StdoutScanner): LineSplitter {
+  let header = true;
+  return new LineSplitter((line) => {
+    if (header) {
+      header = false;
+      return;
+    }
+    let entry: RecordedLine;
+    try {
+      entry = JSON.parse(line.bytes.toString('utf8')) as RecordedLine;
+    } catch {
+      throw new Error(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
+    }
+    if (entry.dir === 'recv') scanner.push(recordedBytes(entry));
+  }, Number.MAX_SAFE_INTEGER);
 }

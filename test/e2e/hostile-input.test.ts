@@ -154,8 +154,8 @@ describe('check-stdout capture input and --save', () => {
     run.kill('SIGINT');
     const result = await run;
     expect(result.exitCode).toBe(130);
-    expect(readFileSync(save, 'utf8')).toContain('"serverInfo"');
-    expect(result.stderr).toMatch(/saved \d+ bytes of stdout to .*capture\.out/);
+    expect(readFileSync(save, 'utf8')).toContain('\\"serverInfo\\"');
+    expect(result.stderr).toMatch(/recorded the session to .*capture\.out: \d+ lines sent, \d+ received, \d+ on stderr/);
   });
 });
 

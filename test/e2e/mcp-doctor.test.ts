@@ -204,7 +204,25 @@ describe('toolrun mcp check-stdout', () => {
     expect(report.kinds['not-json']).toMatchObject({ count: 3, clients: expect.stringContaining('TS SDK 2.x: skipped silently') });
     const replayed = await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save]);
     expect(JSON.parse(replayed.stdout).findings).toEqual(report.findings);
-    expect(readFileSync(`${save}.stderr`, 'utf8')).toBe('');
+    // The recording (SPEC §11): a header, then every line sent, received and on stderr, with times.
+    const [header, ...lines] = readFileSync(save, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(header).toMatchObject({ toolrun_recording: 1, server: 'noisy', command: expect.stringMatching(/polluting-server\.js$/), started: expect.stringMatching(/^\d{4}-/) });
+    expect(lines.filter((line: { dir: string }) => line.dir === 'recv').map((line: { text: string }) => line.text).slice(0, 2)).toEqual(['Loading config...', 'Server ready']);
+    expect(lines.find((line: { dir: string; text: string }) => line.dir === 'send' && line.text.includes('"method":"tools/call"'))).toBeDefined();
+    for (const line of lines) expect(line.t).toEqual(expect.any(Number));
+  });
+
+  it('a recording keeps stdout byte for byte: a line that is not UTF-8 is stored as b64 and scanned as it was', async () => {
+    const config = writeTempConfig({ mcpServers: { raw: fixtureServer('polluting-server.js', { env: { RAW_BYTES: '1' } }) } });
+    const save = join(tempDir(), 'raw.rec');
+    const live = JSON.parse((await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'raw', '--save', save])).stdout);
+    expect(Object.keys(live.kinds)).toEqual(expect.arrayContaining(['invalid-utf8', 'crlf']));
+    const replayed = JSON.parse((await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save])).stdout);
+    expect(replayed.findings).toEqual(live.findings);
+    expect(replayed.summary).toEqual(live.summary);
+    const recorded = readFileSync(save, 'utf8').split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line));
+    expect(recorded).toContainEqual(expect.objectContaining({ dir: 'recv', b64: Buffer.from('Caf\xe9 ready', 'latin1').toString('base64') }));
+    expect(recorded).toContainEqual(expect.objectContaining({ dir: 'recv', text: 'windows line\r' }));
   });
 
   it('finds server-everything clean (exit 0)', async () => {

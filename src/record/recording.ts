@@ -1,0 +1,122 @@
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
+
+/**
+ * The recording format of SPEC §11, one JSON object per line:
+ *   {"toolrun_recording": 1, "server": …, "command": … (secrets masked), "started": <ISO time>}
+ *   {"t": <ms since start>, "dir": "send" | "recv" | "stderr", "text": "<the line>"}
+ * `recv` is what the server wrote on stdout, byte-exact: a line that is not valid UTF-8 has "b64"
+ * instead of "text"; the last line of a stream that did not end with a newline has "eol": false.
+ * `send` is what the client wrote, `stderr` the server's stderr.
+ */
+export type RecordedDirection = 'send' | 'recv' | 'stderr';
+
+export interface RecordingHeader {
+  toolrun_recording: 1;
+  server: string;
+  command: string;
+  started: string;
+}
+
+export interface RecordedLine {
+  t: number;
+  dir: RecordedDirection;
+  text?: string;
+  b64?: string;
+  eol?: false;
+}
+
+const HEADER_START = '{"toolrun_recording":';
+
+/** Does this first line start a recording (rather than a plain stdout capture)? */
+export function isRecordingStart(firstBytes: Buffer): boolean {
+  return firstBytes.subarray(0, HEADER_START.length).toString('latin1') === HEADER_START;
+}
+
+/** A recorded line's bytes, as the stream had them (with its newline unless "eol": false). */
+export function recordedBytes(line: RecordedLine): Buffer {
+  const bytes = line.b64 !== undefined ? Buffer.from(line.b64, 'base64') : Buffer.from(line.text ?? '', 'utf8');
+  return line.eol === false ? bytes : Buffer.concat([bytes, NEWLINE]);
+}
+
+const NEWLINE = Buffer.from('\n');
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Writes a recording as the bytes arrive (synchronously: memory stays flat under a flood, and a
+ * Ctrl-C keeps everything received so far). Each direction is split into lines on its own.
+ */
+export class RecordingWriter {
+  readonly path: string;
+  #fd: number | undefined;
+  #started = performance.now();
+  #header: RecordingHeader;
+  #splitters: Record<RecordedDirection, LineSplitter>;
+  /** Lines written per direction. */
+  counts: Record<RecordedDirection, number> = { send: 0, recv: 0, stderr: 0 };
+
+  /** Throws the fs error (ENOENT, EACCES, EISDIR) when PATH cannot be written. */
+  constructor(path: string, server: string, command: string) {
+    this.path = path;
+    this.#fd = openSync(path, 'w');
+    this.#header = { toolrun_recording: 1, server, command: maskSecrets(command), started: new Date().toISOString() };
+    this.#splitters = this.#newSplitters();
+    this.#writeHeader();
+  }
+
+  /** A new connection attempt (a new process): the recording starts over. */
+  restart(): void {
+    if (this.#fd === undefined) return;
+    ftruncateSync(this.#fd, 0);
+    this.#position = 0;
+    this.#started = performance.now();
+    this.#header = { ...this.#header, started: new Date().toISOString() };
+    this.#splitters = this.#newSplitters();
+    this.counts = { send: 0, recv: 0, stderr: 0 };
+    this.#writeHeader();
+  }
+
+  write(direction: RecordedDirection, chunk: Buffer): void {
+    this.#splitters[direction].push(chunk);
+  }
+
+  /** Writes the unterminated last lines, and closes the file. */
+  close(): void {
+    for (const splitter of Object.values(this.#splitters)) splitter.end();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
+  #newSplitters(): Record<RecordedDirection, LineSplitter> {
+    // No line cut short: a recording keeps what the server wrote, however long (the scan reports size).
+    const splitter = (direction: RecordedDirection) => new LineSplitter((line) => this.#record(direction, line), Number.MAX_SAFE_INTEGER);
+    return { send: splitter('send'), recv: splitter('recv'), stderr: splitter('stderr') };
+  }
+
+  #record(direction: RecordedDirection, line: RawLine): void {
+    const entry: RecordedLine = { t: Math.round((performance.now() - this.#started) * 1000) / 1000, dir: direction };
+    try {
+      entry.text = decoder.decode(line.bytes);
+    } catch {
+      entry.b64 = line.bytes.toString('base64');
+    }
+    if (!line.terminated) entry.eol = false;
+    this.counts[direction]++;
+    this.#append(`${JSON.stringify(entry)}\n`);
+  }
+
+  #position = 0;
+
+  #writeHeader(): void {
+    this.#append(`${JSON.stringify(this.#header)}\n`);
+  }
+
+  #append(text: string): void {
+    if (this.#fd === undefined) return;
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.#fd, bytes, written, bytes.length - written, this.#position + written);
+    this.#position += bytes.length;
+  }
+}
