@@ -3,6 +3,7 @@ import type { CommandRunner } from './cli-context.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
+import { registerMcpShowCommand } from './mcp-show.js';
 
 /** `toolrun mcp …`: commands about the MCP servers themselves. */
 export function registerMcpCommands(program: Command, run: CommandRunner): Command {
@@ -15,10 +16,12 @@ export function registerMcpCommands(program: Command, run: CommandRunner): Comma
 Examples:
   $ toolrun --config home.json mcp list --check
   $ toolrun --config home.json mcp doctor zwave
-  $ toolrun --config home.json mcp check-stdout zwave`,
+  $ toolrun --config home.json mcp check-stdout zwave --save zwave.rec
+  $ toolrun mcp show zwave.rec`,
     );
   registerMcpListCommand(mcp, run);
   registerMcpDoctorCommand(mcp, run);
   registerMcpCheckStdoutCommand(mcp, run);
+  registerMcpShowCommand(mcp, run);
   return mcp;
 }

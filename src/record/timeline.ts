@@ -1,0 +1,112 @@
+import type { Readable } from 'node:stream';
+import { LineSplitter } from '../mcp/line-splitter.js';
+import { classifyLine } from '../scan/classify-line.js';
+import type { FindingKind } from '../scan/finding-kinds.js';
+import { isRecordingStart, recordedBytes, type RecordedLine, type RecordingHeader } from './recording.js';
+
+/** One thing that happened in a recorded session, in the order it happened. */
+export type TimelineEvent =
+  | { t: number; kind: 'request'; from: 'client' | 'server'; id: string | number; method: string }
+  | { t: number; kind: 'response'; from: 'client' | 'server'; id: string | number; method?: string; latency_ms?: number; error?: { code?: number; message?: string } }
+  | { t: number; kind: 'notification'; from: 'client' | 'server'; method: string }
+  | { t: number; kind: 'stderr'; text: string }
+  | { t: number; kind: 'pollution'; text: string; findings: FindingKind[] };
+
+export interface Timeline {
+  header: RecordingHeader;
+  events: TimelineEvent[];
+  summary: { requests: number; errors: number; unanswered: number; notifications: number; stderr_lines: number; polluting_lines: number; slowest?: { method: string; latency_ms: number } };
+}
+
+/** Thrown for a file that is not a recording (SPEC §11's first line is missing). */
+export class NotARecordingError extends Error {}
+
+const NOT_A_RECORDING = 'not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)';
+
+/**
+ * Reads a recording (SPEC §11) into a timeline: each request paired with its response and latency,
+ * notifications, errors, stderr lines and polluting stdout lines (SPEC §11 `mcp show`).
+ */
+export async function readTimeline(stream: Readable): Promise<Timeline> {
+  let header: RecordingHeader | undefined;
+  const events: TimelineEvent[] = [];
+  // Requests waiting for their response, per direction of the request: id → its event.
+  const pending = { client: new Map<string, { t: number; method: string }>(), server: new Map<string, { t: number; method: string }>() };
+  let first = true;
+  const splitter = new LineSplitter((line) => {
+    if (!header) {
+      if (!isRecordingStart(line.bytes)) throw new NotARecordingError(NOT_A_RECORDING);
+      header = JSON.parse(line.bytes.toString('utf8')) as RecordingHeader;
+      return;
+    }
+    let entry: RecordedLine;
+    try {
+      entry = JSON.parse(line.bytes.toString('utf8')) as RecordedLine;
+    } catch {
+      throw new NotARecordingError(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
+    }
+    addEntry(entry, events, pending);
+  }, Number.MAX_SAFE_INTEGER);
+  for await (const raw of stream) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+    // Checked on the first bytes: a large file that is no recording is not read to its first newline.
+    if (first && chunk.length > 0 && !isRecordingStart(chunk)) throw new NotARecordingError(NOT_A_RECORDING);
+    first = false;
+    splitter.push(chunk);
+  }
+  splitter.end();
+  if (!header) throw new NotARecordingError('the recording is empty');
+  return { header, events, summary: summarize(events, pending.client.size + pending.server.size) };
+}
+
+function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<'client' | 'server', Map<string, { t: number; method: string }>>): void {
+  const t = entry.t;
+  const bytes = recordedBytes(entry);
+  const text = bytes.toString('utf8').replace(/\r?\n$/, '');
+  if (entry.dir === 'stderr') {
+    events.push({ t, kind: 'stderr', text });
+    return;
+  }
+  if (entry.dir === 'recv') {
+    const verdict = classifyLine(entry.eol === false ? bytes : bytes.subarray(0, -1), entry.eol !== false, false);
+    if (!verdict.isMessage) {
+      events.push({ t, kind: 'pollution', text, findings: verdict.kinds });
+      return;
+    }
+  }
+  let message: { id?: string | number; method?: string; error?: { code?: number; message?: string } };
+  try {
+    message = JSON.parse(text) as typeof message;
+  } catch {
+    return;
+  }
+  const from = entry.dir === 'send' ? 'client' : 'server';
+  const hasId = message.id !== undefined && message.id !== null;
+  if (message.method && hasId) {
+    pending[from].set(String(message.id), { t, method: message.method });
+    events.push({ t, kind: 'request', from, id: message.id!, method: message.method });
+  } else if (message.method) events.push({ t, kind: 'notification', from, method: message.method });
+  else if (hasId) {
+    // A response answers a request from the other side.
+    const asked = pending[from === 'client' ? 'server' : 'client'];
+    const request = asked.get(String(message.id));
+    asked.delete(String(message.id));
+    events.push({ t, kind: 'response', from, id: message.id!, ...(request ? { method: request.method, latency_ms: Math.round((t - request.t) * 1000) / 1000 } : {}), ...(message.error ? { error: { code: message.error.code, message: message.error.message } } : {}) });
+  }
+}
+
+function summarize(events: TimelineEvent[], unanswered: number): Timeline['summary'] {
+  let slowest: { method: string; latency_ms: number } | undefined;
+  for (const event of events) {
+    if (event.kind === 'response' && event.latency_ms !== undefined && event.method && (!slowest || event.latency_ms > slowest.latency_ms)) slowest = { method: event.method, latency_ms: event.latency_ms };
+  }
+  return {
+    requests: events.filter((event) => event.kind === 'request').length,
+    errors: events.filter((event) => event.kind === 'response' && event.error).length,
+    unanswered,
+    notifications: events.filter((event) => event.kind === 'notification').length,
+    stderr_lines: events.filter((event) => event.kind === 'stderr').length,
+    polluting_lines: events.filter((event) => event.kind === 'pollution').length,
+    ...(slowest ? { slowest } : {}),
+  };
+}

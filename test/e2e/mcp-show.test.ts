@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runClean } from '../helpers/processes.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+// SPEC §11: `mcp show FILE` turns a recording into a timeline.
+describe('toolrun mcp show', () => {
+  it("pairs each request with its response and latency, and lists notifications, errors and polluting lines", async () => {
+    const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
+    const file = join(tempDir(), 'noisy.rec');
+    await runClean(['--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', file]);
+    const shown = await runToolrun(['--json', 'mcp', 'show', file]);
+    expect(shown.exitCode).toBe(0);
+    const timeline = JSON.parse(shown.stdout);
+    expect(timeline.header).toMatchObject({ toolrun_recording: 1, server: 'noisy' });
+    const described = timeline.events.map((event: { kind: string; from?: string; method?: string; text?: string; error?: { code: number } }) =>
+      [event.kind, event.from, event.method ?? event.text, event.error?.code].filter((part) => part !== undefined).join(' '),
+    );
+    expect(described).toEqual([
+      'request client server/discover',
+      'pollution Loading config...',
+      'pollution Server ready',
+      'response server server/discover -32601',
+      'request client initialize',
+      'response server initialize',
+      'notification client notifications/initialized',
+      'request client tools/list',
+      'response server tools/list',
+      'request client ping',
+      'response server ping',
+      'request client tools/call',
+      'pollution noisy tool called',
+      'response server tools/call',
+    ]);
+    for (const event of timeline.events.filter((candidate: { kind: string }) => candidate.kind === 'response')) expect(event.latency_ms).toBeGreaterThan(0);
+    expect(timeline.summary).toMatchObject({ requests: 5, errors: 1, unanswered: 0, notifications: 1, stderr_lines: 0, polluting_lines: 3 });
+    const text = await runToolrun(['mcp', 'show', file]);
+    expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}← #toolrun-discover-1 server\/discover error -32601 Method not found \([\d.]+ ms\)$/m);
+    expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}✖ stdout not JSON-RPC \(not-json\): "noisy tool called"$/m);
+    expect(text.stdout.split('\n').at(-1)).toMatch(/^5 requests \(1 answered with an error\) · 1 notification · 0 stderr lines · 3 polluting stdout lines · slowest: /);
+  });
+
+  it('refuses what is not a recording, and a missing file (exit 2)', async () => {
+    const config = writeTempConfig({ mcpServers: {} });
+    const notRecording = await runToolrun(['mcp', 'show', config]);
+    expect(notRecording).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(notRecording.stderr).toBe(`✖ ${config}: not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)`);
+    const missing = await runToolrun(['mcp', 'show', join(tempDir(), 'nope.rec')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^✖ recording not found: .*nope\.rec; check the path$/);
+  });
+});
