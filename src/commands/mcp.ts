@@ -4,6 +4,7 @@ import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
 import { registerMcpShowCommand } from './mcp-show.js';
+import { registerMcpTapCommand } from './mcp-tap.js';
 
 /** `toolrun mcp …`: commands about the MCP servers themselves. */
 export function registerMcpCommands(program: Command, run: CommandRunner): Command {
@@ -23,5 +24,6 @@ Examples:
   registerMcpDoctorCommand(mcp, run);
   registerMcpCheckStdoutCommand(mcp, run);
   registerMcpShowCommand(mcp, run);
+  registerMcpTapCommand(mcp, run);
   return mcp;
 }

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { resolveServer } from '../config/resolve-server.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { CommandRunner } from './cli-context.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { assertServerExists } from './open-tools.js';
+
+interface TapCommandOptions {
+  record?: string;
+  guard?: boolean;
+  name?: string;
+}
+
+/** `toolrun mcp tap` (SPEC §11): watch a server inside a real host, live. */
+export function registerMcpTapCommand(mcp: Command, run: CommandRunner): void {
+  mcp
+    .command('tap')
+    .description("a stdio proxy to put in a host's config in place of a server's command: forwards both ways byte for byte, reports polluting stdout lines on stderr, records the session")
+    .argument('<server-or-command...>', 'a configured server, or -- COMMAND [ARGS...]')
+    .option('--record <file>', 'record the session to FILE (the format of check-stdout --save; mcp show reads it)')
+    .option('--guard', "drop the server's stdout lines that are not JSON-RPC (each reported), so a polluting server works in a strict host")
+    .option('--name <name>', 'the name in messages and the recording (default: the server name or the command)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun mcp tap --record /tmp/fs.rec -- npx -y @modelcontextprotocol/server-filesystem /tmp
+  $ toolrun --config home.json mcp tap zwave --guard
+  $ toolrun mcp show /tmp/fs.rec
+
+In a host's config (Claude Desktop, Cursor, VS Code), the server's command becomes toolrun's:
+  "command": "toolrun",
+  "args": ["mcp", "tap", "--record", "/tmp/fs.rec", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+It ends when the host closes stdin, and takes the server (and what it started) with it.`,
+    )
+    .action((words: string[], options: TapCommandOptions, command: Command) =>
+      run(async (cli) => {
+        // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
+        let root = command;
+        while (root.parent) root = root.parent;
+        const dashed = (root as Command & { rawArgs: string[] }).rawArgs.includes('--');
+        let target: { name: string; command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
+        if (dashed || words.length > 1) {
+          const [program, ...args] = words;
+          target = { name: options.name ?? nameOfCommand(program!, args), command: program!, args, cwd: cli.cwd, env: cli.env };
+        } else {
+          const config = await loadCliConfig(cli);
+          assertServerExists(config, words[0]!);
+          const spec = resolveServer(config, config.servers[words[0]!]!, cli.env);
+          if (spec.transport !== 'stdio') throw new UsageError(`server '${words[0]}' is remote (${spec.url}): mcp tap sits between a host and a stdio server`);
+          target = { name: options.name ?? spec.name, command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env } };
+        }
+        const [{ runTap }, { RecordingWriter }, { pollutionPattern }] = await Promise.all([import('../tap/run-tap.js'), import('../record/recording.js'), import('../scan/pollution-pattern.js')]);
+        let recording;
+        if (options.record) {
+          try {
+            recording = new RecordingWriter(options.record, target.name, [target.command, ...target.args].join(' '));
+          } catch (error) {
+            throw new UsageError(`cannot write --record ${options.record}: ${(error as Error).message}`);
+          }
+          cli.onExit(async () => recording!.close());
+        }
+        // Each kind of polluting line is reported once (with its first text); repeats are counted.
+        const seen = new Map<string, number>();
+        const outcome = await runTap({
+          ...target,
+          guard: options.guard === true,
+          recording,
+          signal: cli.signal,
+          host: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+          onSpawnError: (error) => cli.terminal.error(`✖ [tap ${target.name}] cannot start ${target.command}: ${error.message}`),
+          onPollution: (line, kinds, dropped) => {
+            const text = line.bytes.toString('utf8');
+            const key = `${kinds.join(',')}|${pollutionPattern(text)}`;
+            const count = seen.get(key);
+            if (count !== undefined) return void seen.set(key, count + 1);
+            seen.set(key, 0);
+            const what = kinds.length === 0 ? 'a warning' : kinds.join(', ');
+            cli.terminal.warn(`[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(text.slice(0, 200))}`);
+          },
+        });
+        const repeats = [...seen.values()].reduce((sum, count) => sum + count, 0);
+        if (repeats > 0) cli.terminal.warn(`[tap ${target.name}] ${repeats} more polluting line${repeats === 1 ? '' : 's'} like those above`);
+        if (outcome.spawnFailed) return ExitCode.UNREACHABLE;
+        if (cli.signal.aborted) return ExitCode.INTERRUPTED;
+        if (!outcome.endedByHost && outcome.serverCode !== 0) {
+          cli.terminal.error(`✖ [tap ${target.name}] the server exited by itself (code ${outcome.serverCode})`);
+          return ExitCode.FAILURE;
+        }
+        return ExitCode.OK;
+      }),
+    );
+}
+
+const RUNNERS = new Set(['node', 'npx', 'python', 'python3', 'uv', 'uvx', 'bun', 'bunx', 'deno', 'pnpm', 'run']);
+
+/** `npx -y @scope/server-x /tmp` → `server-x`: the first word that is not a runner or a flag. */
+function nameOfCommand(program: string, args: string[]): string {
+  const words = [program, ...args].map((word) => word.split('/').at(-1)!.replace(/\.(m?js|py|ts)$/, ''));
+  return words.find((word) => word && !word.startsWith('-') && !RUNNERS.has(word)) ?? words[0]!;
+}

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { isProcessGroupAlive, killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from '../mcp/process-group.js';
+import { SERVER_MARKER_VARIABLE } from '../mcp/process-tree.js';
+import type { RecordingWriter } from '../record/recording.js';
+import { classifyLine } from '../scan/classify-line.js';
+import type { FindingKind } from '../scan/finding-kinds.js';
+
+export interface TapOptions {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Drop stdout lines that are not JSON-RPC (reported), so a polluting server works in a strict host. */
+  guard: boolean;
+  recording?: RecordingWriter;
+  /** A polluting stdout line: `dropped` with --guard. */
+  onPollution: (line: RawLine, kinds: FindingKind[], dropped: boolean) => void;
+  /** The server could not be started (command not found…). */
+  onSpawnError: (error: Error) => void;
+  signal: AbortSignal;
+  host: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+}
+
+/** After the host closes stdin: how long the server has to exit, then SIGTERM, then SIGKILL. */
+const GRACE_MS = 2000;
+
+/**
+ * `mcp tap` (SPEC §11): a stdio proxy between a host (Claude Desktop, Cursor, VS Code) and a server.
+ * Bytes go through unchanged both ways — the host's stdin to the server, the server's stdout to the
+ * host (with --guard, only its JSON-RPC lines), its stderr to ours — while stdout is scanned line by
+ * line and everything is recorded. Ends when the host closes stdin (the server gets stdin closed,
+ * then SIGTERM, then SIGKILL, its descendants too) or when the server exits. Resolves to the exit code.
+ */
+export interface TapOutcome {
+  /** The server's exit code (or 128 + signal number). */
+  serverCode: number;
+  /** The host ended the session (closed stdin) or toolrun was interrupted, rather than the server exiting by itself. */
+  endedByHost: boolean;
+  spawnFailed: boolean;
+}
+
+export async function runTap(options: TapOptions): Promise<TapOutcome> {
+  const { host, recording } = options;
+  const marker = randomUUID();
+  const child = spawn(options.command, options.args, { cwd: options.cwd, env: { ...options.env, [SERVER_MARKER_VARIABLE]: marker }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let spawnFailed = false;
+  const exited = new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      spawnFailed = true;
+      options.onSpawnError(error);
+      resolve(127);
+    });
+    child.once('close', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 1) : 1)));
+  });
+  if (child.pid === undefined) return { serverCode: await exited, endedByHost: false, spawnFailed: true };
+  const live: LiveServer = { pid: child.pid, marker, shutdown: () => shutdown() };
+  trackServer(live);
+
+  // Host → server, unchanged.
+  host.stdin.on('data', (chunk: Buffer) => {
+    recording?.write('send', chunk);
+    if (!child.stdin.write(chunk)) {
+      host.stdin.pause();
+      child.stdin.once('drain', () => host.stdin.resume());
+    }
+  });
+  host.stdin.once('end', () => void shutdown());
+  child.stdin.on('error', () => {});
+
+  // Server → host: scanned line by line; forwarded as they came, or (--guard) only its messages.
+  // With --guard whole lines are forwarded, so none is cut at the scanner's usual 10 MB.
+  const splitter = new LineSplitter((line) => {
+    const verdict = classifyLine(line.bytes, line.terminated, line.oversize);
+    if (options.guard) {
+      if (verdict.isMessage) write(line.terminated ? Buffer.concat([line.bytes, NEWLINE]) : line.bytes);
+    }
+    if (!verdict.isMessage || verdict.kinds.length > 0) options.onPollution(line, verdict.kinds, options.guard && !verdict.isMessage);
+  }, options.guard ? Number.MAX_SAFE_INTEGER : undefined);
+  const write = (chunk: Buffer) => {
+    if (!host.stdout.write(chunk)) {
+      child.stdout.pause();
+      host.stdout.once('drain', () => child.stdout.resume());
+    }
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    recording?.write('recv', chunk);
+    if (!options.guard) write(chunk);
+    splitter.push(chunk);
+  });
+  child.stdout.once('end', () => splitter.end());
+  child.stderr.on('data', (chunk: Buffer) => {
+    recording?.write('stderr', chunk);
+    host.stderr.write(chunk);
+  });
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      child.stdin.end();
+      if (await exitsWithin(exited, GRACE_MS)) return;
+      signalProcessGroup(child.pid!, 'SIGTERM');
+      if (await exitsWithin(exited, GRACE_MS)) return;
+      killServerNow(live);
+    })());
+  options.signal.addEventListener('abort', () => void shutdown(), { once: true });
+  const serverCode = await exited;
+  // The server is gone; anything it started in its group goes with it.
+  if (isProcessGroupAlive(child.pid)) killServerNow(live);
+  untrackServer(live);
+  return { serverCode, endedByHost: stopping !== undefined, spawnFailed };
+}
+
+const NEWLINE = Buffer.from('\n');
+
+async function exitsWithin(exited: Promise<number>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([exited.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return done;
+}
+
+function signalNumber(signal: NodeJS.Signals): number | undefined {
+  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal];
+}
