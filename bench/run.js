@@ -251,6 +251,25 @@ const benchmarks = [
       await runProcess([node, [bin, '--config', tenServersConfig, 'exec', 'get-sum', 'a=1', 'b=2']]);
     },
   },
+  {
+    // SPEC §11: tap adds "well under a millisecond" per message; the bar is 0.2 ms at p50.
+    name: 'mcp tap: added latency per round trip (p50, vs the server directly)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('tap-roundtrip.mjs', import.meta.url)), '1000']],
+    read: (report) => report.added_p50_ms,
+    target: 0.2,
+    unit: 'ms',
+  },
+  {
+    // 200 MB of 1 kB JSON-RPC lines through tap (forwarded, every line scanned) vs a direct pipe.
+    name: 'mcp tap: 200 MB through the proxy (throughput vs a direct pipe)',
+    kind: 'throughput',
+    subject: [node, [fileURLToPath(new URL('tap-throughput.mjs', import.meta.url)), 'tap', '200']],
+    baseline: [node, [fileURLToPath(new URL('tap-throughput.mjs', import.meta.url)), 'direct', '200']],
+    target: 0.3,
+    runs: 5,
+    warmups: 1,
+  },
 ].filter((benchmark) => !only || benchmark.name.includes(only));
 
 const results = [];
