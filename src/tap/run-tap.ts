@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
-import { isProcessGroupAlive, killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from '../mcp/process-group.js';
-import { SERVER_MARKER_VARIABLE } from '../mcp/process-tree.js';
 import type { RecordingWriter } from '../record/recording.js';
 import { classifyLine } from '../scan/classify-line.js';
 import type { FindingKind } from '../scan/finding-kinds.js';
+import { spawnServer } from './spawned-server.js';
 
 export interface TapOptions {
   name: string;
@@ -24,9 +21,6 @@ export interface TapOptions {
   host: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 }
 
-/** After the host closes stdin: how long the server has to exit, then SIGTERM, then SIGKILL. */
-const GRACE_MS = 2000;
-
 /**
  * `mcp tap` (SPEC §11): a stdio proxy between a host (Claude Desktop, Cursor, VS Code) and a server.
  * Bytes go through unchanged both ways — the host's stdin to the server, the server's stdout to the
@@ -44,20 +38,15 @@ export interface TapOutcome {
 
 export async function runTap(options: TapOptions): Promise<TapOutcome> {
   const { host, recording } = options;
-  const marker = randomUUID();
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: { ...options.env, [SERVER_MARKER_VARIABLE]: marker }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  let spawnFailed = false;
-  const exited = new Promise<number>((resolve) => {
-    child.once('error', (error) => {
-      spawnFailed = true;
-      options.onSpawnError(error);
-      resolve(127);
-    });
-    child.once('close', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 1) : 1)));
-  });
-  if (child.pid === undefined) return { serverCode: await exited, endedByHost: false, spawnFailed: true };
-  const live: LiveServer = { pid: child.pid, marker, shutdown: () => shutdown() };
-  trackServer(live);
+  const server = spawnServer(options);
+  const { child } = server;
+  void server.exited.then(() => server.spawnError && options.onSpawnError(server.spawnError));
+  if (child.pid === undefined) return { serverCode: await server.exited, endedByHost: false, spawnFailed: true };
+  let endedByHost = false;
+  const shutdown = () => {
+    endedByHost = true;
+    return server.shutdown();
+  };
 
   // Host → server, unchanged.
   host.stdin.on('data', (chunk: Buffer) => {
@@ -68,7 +57,6 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
     }
   });
   host.stdin.once('end', () => void shutdown());
-  child.stdin.on('error', () => {});
 
   // Server → host: scanned line by line; forwarded as they came, or (--guard) only its messages.
   // With --guard whole lines are forwarded, so none is cut at the scanner's usual 10 MB.
@@ -96,33 +84,10 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
     host.stderr.write(chunk);
   });
 
-  let stopping: Promise<void> | undefined;
-  const shutdown = () =>
-    (stopping ??= (async () => {
-      child.stdin.end();
-      if (await exitsWithin(exited, GRACE_MS)) return;
-      signalProcessGroup(child.pid!, 'SIGTERM');
-      if (await exitsWithin(exited, GRACE_MS)) return;
-      killServerNow(live);
-    })());
   options.signal.addEventListener('abort', () => void shutdown(), { once: true });
-  const serverCode = await exited;
-  // The server is gone; anything it started in its group goes with it.
-  if (isProcessGroupAlive(child.pid)) killServerNow(live);
-  untrackServer(live);
-  return { serverCode, endedByHost: stopping !== undefined, spawnFailed };
+  const serverCode = await server.exited;
+  server.release();
+  return { serverCode, endedByHost, spawnFailed: server.spawnError !== undefined };
 }
 
 const NEWLINE = Buffer.from('\n');
-
-async function exitsWithin(exited: Promise<number>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const done = await Promise.race([exited.then(() => true as const), timeout]);
-  clearTimeout(timer);
-  return done;
-}
-
-function signalNumber(signal: NodeJS.Signals): number | undefined {
-  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal];
-}
