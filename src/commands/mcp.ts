@@ -3,6 +3,7 @@ import type { CommandRunner } from './cli-context.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
+import { registerMcpReplayCommand } from './mcp-replay.js';
 import { registerMcpShowCommand } from './mcp-show.js';
 import { registerMcpTapCommand } from './mcp-tap.js';
 
@@ -25,5 +26,6 @@ Examples:
   registerMcpCheckStdoutCommand(mcp, run);
   registerMcpShowCommand(mcp, run);
   registerMcpTapCommand(mcp, run);
+  registerMcpReplayCommand(mcp, run);
   return mcp;
 }

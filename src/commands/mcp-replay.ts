@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { resolveServer } from '../config/resolve-server.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { openInput } from '../input/open-input.js';
+import type { CommandRunner } from './cli-context.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { assertServerExists } from './open-tools.js';
+
+/** `toolrun mcp replay FILE (SERVER | -- COMMAND…)` (SPEC §11): a recorded session as a regression test. */
+export function registerMcpReplayCommand(mcp: Command, run: CommandRunner): void {
+  mcp
+    .command('replay')
+    .description('start the server fresh, send the recorded client messages, and compare each response with the recorded one; exit 0 same, 1 differences, 4 unreachable')
+    .argument('<file>', 'a recording (check-stdout --save, mcp tap --record)')
+    .argument('<server-or-command...>', 'a configured server, or -- COMMAND [ARGS...]')
+    .option('--ignore <path...>', 'response fields that may differ, e.g. result.serverInfo.version (* matches any key or index)', [])
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun mcp tap --record session.rec -- node server.js        # record once, in a host
+  $ toolrun mcp replay session.rec -- node server.js               # in CI: exit 1 if a response changed
+  $ toolrun --config home.json mcp replay zwave.rec zwave --ignore result.serverInfo.version
+
+Ids, "jsonrpc", _meta and ISO timestamps never count as differences.`,
+    )
+    .action((file: string, words: string[], options: { ignore: string[] }, command: Command) =>
+      run(async (cli) => {
+        let root = command;
+        while (root.parent) root = root.parent;
+        const dashed = (root as Command & { rawArgs: string[] }).rawArgs.includes('--');
+        let target: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
+        let timeoutMs = cli.globals.timeout;
+        if (dashed || words.length > 1) target = { command: words[0]!, args: words.slice(1), cwd: cli.cwd, env: cli.env };
+        else {
+          const config = await loadCliConfig(cli);
+          assertServerExists(config, words[0]!);
+          const spec = resolveServer(config, config.servers[words[0]!]!, cli.env);
+          if (spec.transport !== 'stdio') throw new UsageError(`server '${words[0]}' is remote (${spec.url}): mcp replay replays a stdio session`);
+          target = { command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env } };
+          timeoutMs ??= config.timeoutMs;
+        }
+        const [{ readScript, replay }, { NotARecordingError }] = await Promise.all([import('../record/replay.js'), import('../record/timeline.js')]);
+        let script;
+        try {
+          script = await readScript(await openInput(file, 1 << 18));
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') throw new UsageError(`recording not found: ${file}; check the path`);
+          if (error instanceof NotARecordingError || error instanceof SyntaxError) throw new UsageError(`${file}: ${error.message}`);
+          throw error;
+        }
+        const outcome = await replay(script, target, { ignore: options.ignore, timeoutMs: timeoutMs ?? 30_000, signal: cli.signal });
+        const changed = outcome.requests.filter((request) => !request.same);
+        if (cli.globals.json) await cli.terminal.resultJson({ same: !outcome.unreachable && changed.length === 0, ...outcome });
+        else {
+          const style = cli.terminal.outStyle;
+          const lines = outcome.requests.map((request) => {
+            if (request.same) return `${style.green('✔')} ${request.method} #${request.id}`;
+            if (request.unanswered) return `${style.red('✖')} ${request.method} #${request.id}: ${request.unanswered}`;
+            const shown = request.differences.slice(0, 5).map((difference) => `    ${difference.path}: recorded ${JSON.stringify(difference.recorded)}, now ${JSON.stringify(difference.now)}`);
+            if (request.differences.length > 5) shown.push(`    … ${request.differences.length - 5} more`);
+            return [`${style.red('✖')} ${request.method} #${request.id}: ${request.differences.length} difference${request.differences.length === 1 ? '' : 's'}`, ...shown].join('\n');
+          });
+          if (!outcome.unreachable) lines.push(changed.length === 0 ? `same: ${outcome.requests.length} responses as recorded` : `${changed.length} of ${outcome.requests.length} responses differ`);
+          if (lines.length > 0) await cli.terminal.result(lines.join('\n'));
+          if (outcome.unreachable) cli.terminal.error(`✖ the replay did not complete: ${outcome.unreachable}`);
+        }
+        if (outcome.unreachable) return ExitCode.UNREACHABLE;
+        return changed.length === 0 ? ExitCode.OK : ExitCode.FAILURE;
+      }),
+    );
+}
