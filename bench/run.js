@@ -91,7 +91,15 @@ async function compare({ name, subject, baseline, target, kind = 'time', runs = 
 }
 
 function describe([command, args]) {
-  const shown = [command === node ? 'node' : command, ...args.map((part) => part.replace(benchDir, '<tmp>').replace(root, '').replace(/^.*\/(bench\/)/, '$1'))];
+  const shown = [
+    command === node ? 'node' : command,
+    ...args.map((part) =>
+      part
+        .replace(benchDir, '<tmp>')
+        .replace(root, '')
+        .replace(/^.*\/(bench\/)/, '$1'),
+    ),
+  ];
   return shown.join(' ');
 }
 
@@ -126,7 +134,10 @@ const everythingConfig = join(benchDir, 'everything.json');
 writeFileSync(everythingConfig, JSON.stringify({ mcpServers: { everything: { command: node, args: [everything, 'stdio'] } } }));
 // Three servers configured; a local tool must start none of them (one would not even start).
 const threeServersConfig = join(benchDir, 'three-servers.json');
-writeFileSync(threeServersConfig, JSON.stringify({ mcpServers: { a: { command: node, args: [everything, 'stdio'] }, b: { command: node, args: [everything, 'stdio'] }, c: { command: 'not-installed-anywhere' } } }));
+writeFileSync(
+  threeServersConfig,
+  JSON.stringify({ mcpServers: { a: { command: node, args: [everything, 'stdio'] }, b: { command: node, args: [everything, 'stdio'] }, c: { command: 'not-installed-anywhere' } } }),
+);
 const manyTools = fileURLToPath(new URL('../fixtures/servers/many-tools-server.js', import.meta.url));
 const manyToolsConfig = join(benchDir, 'many-tools.json');
 writeFileSync(manyToolsConfig, JSON.stringify({ mcpServers: { many: { command: node, args: [manyTools] } } }));
@@ -146,7 +157,12 @@ const stopHolder = async () => {
 // Ten servers; only one offers get-sum. With the tool index warm, a plain name starts that one.
 const pidServer = fileURLToPath(new URL('../fixtures/servers/pid-file-server.js', import.meta.url));
 const tenServersConfig = join(benchDir, 'ten-servers.json');
-writeFileSync(tenServersConfig, JSON.stringify({ mcpServers: { everything: { command: node, args: [everything, 'stdio'] }, ...Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`other${index}`, { command: node, args: [pidServer] }])) } }));
+writeFileSync(
+  tenServersConfig,
+  JSON.stringify({
+    mcpServers: { everything: { command: node, args: [everything, 'stdio'] }, ...Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`other${index}`, { command: node, args: [pidServer] }])) },
+  }),
+);
 const nodeBaseline = [node, ['-e', '0']];
 
 const benchmarks = [
@@ -290,9 +306,21 @@ try {
 if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
 else {
   const header = ['benchmark', 'toolrun', 'baseline', 'ratio', 'target', 'peak', ''];
-  const rows = results.map((r) => [r.name, `${r.toolrun_ms} ms`, r.baseline_ms === null ? r.baseline : `${r.baseline_ms} ms  ${r.baseline}`, r.ratio === null ? '' : `${r.ratio}×`, r.target, r.peak_mb !== undefined ? `${r.peak_mb} MB (${r.peak_target})` : '', r.ok ? 'ok' : 'MISSED']);
+  const rows = results.map((r) => [
+    r.name,
+    `${r.toolrun_ms} ms`,
+    r.baseline_ms === null ? r.baseline : `${r.baseline_ms} ms  ${r.baseline}`,
+    r.ratio === null ? '' : `${r.ratio}×`,
+    r.target,
+    r.peak_mb !== undefined ? `${r.peak_mb} MB (${r.peak_target})` : '',
+    r.ok ? 'ok' : 'MISSED',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${[line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`);
 }
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;

@@ -56,7 +56,16 @@ const results = await Promise.all([
   build({ ...common, entryPoints: { 'fast-exec': 'src/fast-exec.ts' }, outdir: 'dist', splitting: false }),
   // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
   build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
-  build({ ...common, entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external: ['chalk', 'ora'] }),
+  build({
+    ...common,
+    entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    banner: {},
+    splitting: false,
+    external: ['chalk', 'ora'],
+  }),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);

@@ -12,15 +12,7 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Machine-readable kind of an error, carried into `--json` output as `error_kind`. */
-export type ErrorKind =
-  | 'usage'
-  | 'config'
-  | 'not_found'
-  | 'invalid_args'
-  | 'tool_error'
-  | 'timeout'
-  | 'unreachable'
-  | 'interrupted';
+export type ErrorKind = 'usage' | 'config' | 'not_found' | 'invalid_args' | 'tool_error' | 'timeout' | 'unreachable' | 'interrupted';
 
 /**
  * The one error class toolrun throws on purpose. `message` is the one line a person reads

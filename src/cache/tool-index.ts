@@ -28,7 +28,7 @@ export class ToolIndex {
   constructor(config: ToolrunConfig, env: NodeJS.ProcessEnv) {
     this.#config = config;
     this.#env = env;
-    const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
+    const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
     this.#file = join(base, 'toolrun', 'tool-index.json');
   }
 
@@ -87,7 +87,9 @@ export class ToolIndex {
 
   #write(data: IndexFile): void {
     // Bounded: the oldest entries (servers long gone from any config) go first.
-    const entries = Object.entries(data.servers).sort((a, b) => b[1].updated.localeCompare(a[1].updated)).slice(0, MAX_ENTRIES);
+    const entries = Object.entries(data.servers)
+      .sort((a, b) => b[1].updated.localeCompare(a[1].updated))
+      .slice(0, MAX_ENTRIES);
     data.servers = Object.fromEntries(entries);
     try {
       mkdirSync(join(this.#file, '..'), { recursive: true, mode: 0o700 });

@@ -30,7 +30,7 @@ export async function shapeOutcome(envelope: ToolEnvelope, options: ExecOutputOp
     const call = envelope.result;
     let saved: Map<number, SavedItem> | undefined;
     if (options.outputDir) saved = await (await import('../output/save-binary-content.js')).saveBinaryContent(call, envelope.tool_name, options.outputDir);
-    const shaped: ToolEnvelope = { ...envelope, result: options.raw ? call : options.structured ? call.structuredContent ?? null : simplifyCallResult(call) };
+    const shaped: ToolEnvelope = { ...envelope, result: options.raw ? call : options.structured ? (call.structuredContent ?? null) : simplifyCallResult(call) };
     if (saved?.size) shaped.files = [...saved.values()].map((item) => item.path);
     return { envelope: shaped, call, saved };
   }
@@ -46,11 +46,23 @@ export async function printExecOutcome(terminal: Terminal, json: boolean, outcom
   const { call, saved } = outcome;
   let envelope = outcome.envelope;
   if (options.structured && call && call.structuredContent === undefined) {
-    envelope = { success: false, error: `'${envelope.tool_name}' returned no structuredContent; run without --structured to see its content`, error_kind: 'tool_error', tool_name: envelope.tool_name, execution_time_ms: envelope.execution_time_ms, source: envelope.source, server: envelope.server };
+    envelope = {
+      success: false,
+      error: `'${envelope.tool_name}' returned no structuredContent; run without --structured to see its content`,
+      error_kind: 'tool_error',
+      tool_name: envelope.tool_name,
+      execution_time_ms: envelope.execution_time_ms,
+      source: envelope.source,
+      server: envelope.server,
+    };
   }
   if (json) await terminal.resultJson(envelope, { verbatimKeys: ['result'] });
   else if (envelope.success) {
-    const text = call ? renderCallResult(call, options.raw ? 'raw' : options.structured ? 'structured' : 'text', { server: envelope.server, saved }) : options.raw ? toJson(envelope.result) : formatResult(envelope.result);
+    const text = call
+      ? renderCallResult(call, options.raw ? 'raw' : options.structured ? 'structured' : 'text', { server: envelope.server, saved })
+      : options.raw
+        ? toJson(envelope.result)
+        : formatResult(envelope.result);
     await terminal.result(text, { verbatim: true });
     terminal.info(formatEnvelopeFooter(envelope));
   } else if (options.raw && envelope.result !== undefined) {
@@ -59,7 +71,9 @@ export async function printExecOutcome(terminal: Terminal, json: boolean, outcom
   } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
   else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
   if (!json && !envelope.success && envelope.server_stderr) {
-    terminal.note(`  MCP server stderr (last ${envelope.server_stderr.length} line${envelope.server_stderr.length === 1 ? '' : 's'}):\n${envelope.server_stderr.map((line) => `    ${line}`).join('\n')}`);
+    terminal.note(
+      `  MCP server stderr (last ${envelope.server_stderr.length} line${envelope.server_stderr.length === 1 ? '' : 's'}):\n${envelope.server_stderr.map((line) => `    ${line}`).join('\n')}`,
+    );
   }
   return envelope.success ? ExitCode.OK : exitCodeForKind(envelope.error_kind);
 }

@@ -23,7 +23,7 @@ export function registerExecCommand(program: Command, run: CommandRunner): void 
     .description('validate arguments, run a tool, print its result')
     .argument('<tool>', 'tool name, or SERVER:TOOL')
     .argument('[args...]', 'key=value (typed by the schema) or key:=json')
-    .option('--args <json>', "arguments as JSON, @file.json, or - for stdin (key=value words are merged over it)")
+    .option('--args <json>', 'arguments as JSON, @file.json, or - for stdin (key=value words are merged over it)')
     .option('--server <name>', 'use the tool of this MCP server, and start only that server')
     .option('--no-validate', 'send the arguments without checking them against the schema')
     .addOption(new Option('--raw', "print the tool's whole MCP result (content, structuredContent, isError)").conflicts('structured'))

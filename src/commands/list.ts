@@ -48,7 +48,8 @@ Examples:
           const apiNames = registry.apiNames();
           const offered = tools.map((tool) => ({ ...tool.definition, name: apiNames.get(tool)! }));
           const renamed = tools.filter((tool) => apiNames.get(tool) !== callName(tool)).map((tool) => `${callName(tool)} → ${apiNames.get(tool)}`);
-          if (renamed.length > 0) cli.terminal.info(`offered under API names (exec and the library API take them): ${renamed.slice(0, 5).join(', ')}${renamed.length > 5 ? `, … ${renamed.length - 5} more` : ''}`);
+          if (renamed.length > 0)
+            cli.terminal.info(`offered under API names (exec and the library API take them): ${renamed.slice(0, 5).join(', ')}${renamed.length > 5 ? `, … ${renamed.length - 5} more` : ''}`);
           for (const warning of checkProviderLimits(format, offered)) cli.terminal.warn(warning);
           await cli.terminal.resultJson(offered.map((definition) => formatDefinition(definition, format)));
         } else if (format === 'json') {
@@ -73,7 +74,10 @@ Examples:
         }
         if (failures.length > 0) {
           const { formatContinuing } = await import('../output/format-connect-failure.js');
-          const localNames = registry.list().filter((tool) => tool.source !== 'mcp').map((tool) => tool.definition.name);
+          const localNames = registry
+            .list()
+            .filter((tool) => tool.source !== 'mcp')
+            .map((tool) => tool.definition.name);
           cli.terminal.warn(formatContinuing(failures, [...registry.servers.values()].filter((s) => s.status === 'connected').length, localNames));
           return ExitCode.UNREACHABLE;
         }

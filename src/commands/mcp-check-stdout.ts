@@ -5,6 +5,7 @@ import { coerceBySchema } from '../args/coerce-args.js';
 import { resolveServer, type StdioServerSpec } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
+import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
@@ -46,7 +47,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
   if ((server === '-' || options.file) && (options.call || options.save || words.length > 0)) throw new UsageError('--call, --save and ARGS apply to a server session, not to a capture');
   if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
 
-  let report;
+  let report: ScanReport;
   let source: Record<string, unknown>;
   let exitCode: number = ExitCode.OK;
   if (options.file !== undefined || server === '-') {

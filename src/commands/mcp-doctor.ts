@@ -50,7 +50,10 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   else throw new UsageError(`several servers are configured (${configured.join(', ')}): name one, or use --all`);
 
   const [{ runDoctor }, { formatDoctorReport }] = await Promise.all([import('../doctor/run-doctor.js'), import('../output/format-doctor-report.js')]);
-  const localToolNames = opened.registry.list().filter((tool) => tool.source !== 'mcp').map((tool) => tool.definition.name);
+  const localToolNames = opened.registry
+    .list()
+    .filter((tool) => tool.source !== 'mcp')
+    .map((tool) => tool.definition.name);
   const spinner = await cli.terminal.startSpinner('starting');
   cli.onExit(async () => {
     spinner?.stop();
@@ -58,17 +61,17 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   const { mapWithLimit, parallelStartLimit } = await import('../mcp/parallel-starts.js');
   // Each diagnosis ends its server: a bounded number at a time keeps --all safe for any config.
   const reports: DoctorReport[] = await mapWithLimit(names, parallelStartLimit(), (name) =>
-      runDoctor({
-        config: opened.config,
-        server: name,
-        env: cli.env,
-        logger: cli.terminal,
-        localToolNames,
-        call,
-        timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
-        signal: cli.signal,
-        onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,
-      }),
+    runDoctor({
+      config: opened.config,
+      server: name,
+      env: cli.env,
+      logger: cli.terminal,
+      localToolNames,
+      call,
+      timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
+      signal: cli.signal,
+      onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,
+    }),
   );
   spinner?.stop();
   const exitCode = reports.some((report) => report.exitCode === ExitCode.UNREACHABLE)
@@ -81,7 +84,9 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   if (cli.globals.json) {
     // Interrupted: the steps that ran, and a document that says it was cut short (SPEC §8).
     const interrupted = cli.signal.aborted ? { success: false, error: describeThrown(cli.signal.reason), error_kind: 'interrupted' } : {};
-    await cli.terminal.resultJson(options.all ? { ...interrupted, servers: reports, problems: sum(reports, 'problems'), warnings: sum(reports, 'warnings'), exit_code: exitCode } : { ...interrupted, ...reports[0] });
+    await cli.terminal.resultJson(
+      options.all ? { ...interrupted, servers: reports, problems: sum(reports, 'problems'), warnings: sum(reports, 'warnings'), exit_code: exitCode } : { ...interrupted, ...reports[0] },
+    );
   } else {
     await cli.terminal.result(reports.map((report) => formatDoctorReport(report, cli.terminal.outStyle)).join('\n\n'));
   }

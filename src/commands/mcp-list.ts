@@ -42,7 +42,11 @@ Examples:
         }
         const rows = servers.map((server) => {
           const status = opened.registry.servers.get(server.name);
-          const base = { name: server.name, transport: server.transport === 'stdio' ? 'stdio' : server.transport === 'auto' ? 'http (sse fallback)' : server.transport, target: describeTarget(server) };
+          const base = {
+            name: server.name,
+            transport: server.transport === 'stdio' ? 'stdio' : server.transport === 'auto' ? 'http (sse fallback)' : server.transport,
+            target: describeTarget(server),
+          };
           if (!options.check) return base;
           if (status?.status === 'connected') {
             const { connection } = status;
@@ -51,7 +55,18 @@ Examples:
             const errors = [...unserved.map((probe) => probe.error!), ...connection.brokenTools.map((tool) => `tool '${tool.name}' is broken: ${tool.problem}`)];
             const fixes = [...unserved.map((probe) => probe.fix!), ...(connection.brokenTools.length > 0 ? ['fix the broken tool definitions on the server'] : [])];
             const problem = errors.length > 0 ? { error: errors.join('; '), fix: fixes.join('; ') } : {};
-            return { ...base, transport: connection.transportKind, status: errors.length > 0 ? 'problem' : 'ok', tools: connection.tools.length, protocol_version: connection.protocolVersion, protocol_era: connection.era.era, connect_ms: connection.timings.totalMs, attempt: connection.attempt, server_info: connection.serverInfo, ...problem };
+            return {
+              ...base,
+              transport: connection.transportKind,
+              status: errors.length > 0 ? 'problem' : 'ok',
+              tools: connection.tools.length,
+              protocol_version: connection.protocolVersion,
+              protocol_era: connection.era.era,
+              connect_ms: connection.timings.totalMs,
+              attempt: connection.attempt,
+              server_info: connection.serverInfo,
+              ...problem,
+            };
           }
           const failure = status?.status === 'failed' ? status.failure : undefined;
           return { ...base, status: 'failed', error: failure?.reason ?? 'not connected', ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}) };
@@ -66,7 +81,15 @@ Examples:
             const checked = row as typeof row & { status: string; tools?: number; protocol_version?: string; connect_ms?: number; error?: string };
             const connected = checked.status !== 'failed';
             const status = checked.status === 'ok' ? style.green('✔ ok') : checked.status === 'problem' ? style.red('✖ problem') : style.red('✖ failed');
-            return [row.name, row.transport, status, connected ? String(checked.tools) : '-', (connected && checked.protocol_version) || '-', connected ? `${Math.round(checked.connect_ms!)} ms` : '-', checked.error ? `${row.target}  (${checked.error})` : row.target];
+            return [
+              row.name,
+              row.transport,
+              status,
+              connected ? String(checked.tools) : '-',
+              (connected && checked.protocol_version) || '-',
+              connected ? `${Math.round(checked.connect_ms!)} ms` : '-',
+              checked.error ? `${row.target}  (${checked.error})` : row.target,
+            ];
           });
           await cli.terminal.result(formatTable(headers, table, undefined));
           for (const row of rows as Array<{ name: string; status?: string; fix?: string }>) if (row.status === 'problem' && row.fix) cli.terminal.note(`✖ ${row.name}: ${row.fix}`);

@@ -41,7 +41,7 @@ Ids, "jsonrpc", _meta and ISO timestamps never count as differences.`,
           timeoutMs ??= config.timeoutMs;
         }
         const [{ readScript, replay }, { NotARecordingError }] = await Promise.all([import('../record/replay.js'), import('../record/timeline.js')]);
-        let script;
+        let script: Awaited<ReturnType<typeof readScript>>;
         try {
           script = await readScript(await openInput(file, 1 << 18));
         } catch (error) {

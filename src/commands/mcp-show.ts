@@ -20,7 +20,7 @@ Examples:
     .action((file: string) =>
       run(async (cli) => {
         const [{ readTimeline, NotARecordingError }, { formatTimeline }] = await Promise.all([import('../record/timeline.js'), import('../output/format-timeline.js')]);
-        let timeline;
+        let timeline: Awaited<ReturnType<typeof readTimeline>>;
         try {
           timeline = await readTimeline(await openInput(file, 1 << 18));
         } catch (error) {

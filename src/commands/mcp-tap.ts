@@ -51,7 +51,7 @@ It ends when the host closes stdin, and takes the server (and what it started) w
           target = { name: options.name ?? spec.name, command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env } };
         }
         const [{ runTap }, { RecordingWriter }, { pollutionPattern }] = await Promise.all([import('../tap/run-tap.js'), import('../record/recording.js'), import('../scan/pollution-pattern.js')]);
-        let recording;
+        let recording: InstanceType<typeof RecordingWriter> | undefined;
         if (options.record) {
           try {
             recording = new RecordingWriter(options.record, target.name, [target.command, ...target.args].join(' '));
@@ -76,7 +76,9 @@ It ends when the host closes stdin, and takes the server (and what it started) w
             if (count !== undefined) return void seen.set(key, count + 1);
             seen.set(key, 0);
             const what = kinds.length === 0 ? 'a warning' : kinds.join(', ');
-            cli.terminal.warn(`[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(text.slice(0, 200))}`);
+            cli.terminal.warn(
+              `[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(text.slice(0, 200))}`,
+            );
           },
         });
         const repeats = [...seen.values()].reduce((sum, count) => sum + count, 0);
@@ -96,6 +98,11 @@ const RUNNERS = new Set(['node', 'npx', 'python', 'python3', 'uv', 'uvx', 'bun',
 
 /** `npx -y @scope/server-x /tmp` → `server-x`: the first word that is not a runner or a flag. */
 function nameOfCommand(program: string, args: string[]): string {
-  const words = [program, ...args].map((word) => word.split('/').at(-1)!.replace(/\.(m?js|py|ts)$/, ''));
+  const words = [program, ...args].map((word) =>
+    word
+      .split('/')
+      .at(-1)!
+      .replace(/\.(m?js|py|ts)$/, ''),
+  );
   return words.find((word) => word && !word.startsWith('-') && !RUNNERS.has(word)) ?? words[0]!;
 }

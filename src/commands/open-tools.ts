@@ -6,6 +6,7 @@ import { ToolExecutor } from '../executor/tool-executor.js';
 import { createRegistry } from '../registry/create-registry.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from './cli-context.js';
 
 export interface OpenTools {
@@ -50,10 +51,10 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
       const { takeSchemaWarnings } = await import('../schema/schema-warnings.js');
       for (const warning of takeSchemaWarnings()) cli.terminal.verbose(`schema warning: ${warning}`);
     }
-    for (const [server, count] of repeats) cli.terminal.warn(`[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (toolrun mcp check-stdout ${server} lists every line)`);
+    for (const [server, count] of repeats)
+      cli.terminal.warn(`[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (toolrun mcp check-stdout ${server} lists every line)`);
   });
-  const failuresAmong = (names: string[]) =>
-    [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
+  const failuresAmong = (names: string[]) => [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
   const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean } = {}) => {
     for (const name of names) assertServerExists(config, name);
     // A server already asked for (connected or failed) is not started again.
@@ -123,7 +124,7 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
   if (others.length > 0) cli.terminal.verbose(`session: the holder does not hold a live ${others.map((name) => `'${name}'`).join(', ')}; starting ${others.length === 1 ? 'it' : 'them'} here`);
   if (live.length === 0) return [];
   const { holderConnections } = await import('../session/holder-connection.js');
-  let connections;
+  let connections: ServerConnection[];
   try {
     connections = await holderConnections(cli, config, found.client, found.status.pid, live);
   } catch (error) {
@@ -138,7 +139,8 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
 export function assertServerExists(config: ToolrunConfig, name: string): void {
   if (config.servers[name]) return;
   const configured = Object.keys(config.servers);
-  const known = configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
+  const known =
+    configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
   throw new UsageError(`unknown MCP server '${name}'; ${known}`);
 }
 

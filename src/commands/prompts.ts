@@ -105,9 +105,13 @@ async function findPrompt(offering: ServerConnection[], name: string, signal: Ab
     if (prompt) found.push({ connection, prompt });
   }
   if (found.length === 1) return found[0]!;
-  if (found.length > 1) throw new UsageError(`prompt '${name}' is offered by several MCP servers (${found.map((item) => item.connection.name).join(', ')}); name one: SERVER:${name} or --server SERVER`);
+  if (found.length > 1)
+    throw new UsageError(`prompt '${name}' is offered by several MCP servers (${found.map((item) => item.connection.name).join(', ')}); name one: SERVER:${name} or --server SERVER`);
   if (unreachable) throw new ToolrunError('unreachable', `prompt '${name}' not found; ${unreachable}`);
-  throw new ToolrunError('not_found', `prompt '${name}' not found${known.length > 0 ? `; prompts: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}` : '; no connected MCP server offers prompts'}`);
+  throw new ToolrunError(
+    'not_found',
+    `prompt '${name}' not found${known.length > 0 ? `; prompts: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}` : '; no connected MCP server offers prompts'}`,
+  );
 }
 
 /** Prompt arguments are strings (MCP): required ones present, no unknown ones, each a string. */
@@ -115,12 +119,17 @@ function checkPromptArgs(prompt: Prompt, args: Record<string, unknown>, server: 
   const declared = prompt.arguments ?? [];
   const names = new Set(declared.map((arg) => arg.name));
   const unknown = Object.keys(args).filter((key) => !names.has(key));
-  if (unknown.length > 0) throw new ToolrunError('invalid_args', `prompt '${prompt.name}' of '${server}' has no argument ${unknown.map((key) => `'${key}'`).join(', ')}; its arguments: ${declared.map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', ') || 'none'}`);
+  if (unknown.length > 0)
+    throw new ToolrunError(
+      'invalid_args',
+      `prompt '${prompt.name}' of '${server}' has no argument ${unknown.map((key) => `'${key}'`).join(', ')}; its arguments: ${declared.map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', ') || 'none'}`,
+    );
   const missing = declared.filter((arg) => arg.required && args[arg.name] === undefined).map((arg) => arg.name);
   if (missing.length > 0) throw new ToolrunError('invalid_args', `prompt '${prompt.name}' needs ${missing.map((key) => `${key}=…`).join(' ')} (required)`);
   const strings: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== 'string') throw new ToolrunError('invalid_args', `prompt argument '${key}' must be a string (MCP prompt arguments are strings); got ${JSON.stringify(value)}: write ${key}=value`);
+    if (typeof value !== 'string')
+      throw new ToolrunError('invalid_args', `prompt argument '${key}' must be a string (MCP prompt arguments are strings); got ${JSON.stringify(value)}: write ${key}=value`);
     strings[key] = value;
   }
   return strings;

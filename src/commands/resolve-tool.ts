@@ -24,12 +24,19 @@ export async function resolveTool(opened: OpenTools, name: string, server: strin
   for (const status of registry.servers.values()) {
     if (status.status !== 'connected' || (server && status.connection.name !== server)) continue;
     const broken = status.connection.brokenTools.find((tool) => tool.name === name);
-    if (broken) throw new ToolrunError('tool_error', `Tool '${name}' of MCP server '${status.connection.name}' has a broken definition (${broken.problem}); the server must fix it. Its other tools work: toolrun list --server ${status.connection.name}`);
+    if (broken)
+      throw new ToolrunError(
+        'tool_error',
+        `Tool '${name}' of MCP server '${status.connection.name}' has a broken definition (${broken.problem}); the server must fix it. Its other tools work: toolrun list --server ${status.connection.name}`,
+      );
   }
   if (failures.length > 0) {
     const names = failures.map((failure) => `'${failure.server}'`).join(', ');
     if (server) throw new ServerUnavailableError(server, `Tool '${name}' is unavailable: MCP server '${server}' could not be connected (${failures[0]!.reason})`);
-    throw new ServerUnavailableError(failures[0]!.server, `Tool '${name}' not found among the available tools; MCP server${failures.length === 1 ? '' : 's'} ${names} could not be connected, so ${failures.length === 1 ? 'its' : 'their'} tools are unknown`);
+    throw new ServerUnavailableError(
+      failures[0]!.server,
+      `Tool '${name}' not found among the available tools; MCP server${failures.length === 1 ? '' : 's'} ${names} could not be connected, so ${failures.length === 1 ? 'its' : 'their'} tools are unknown`,
+    );
   }
   return registry.get(name, server);
 }

@@ -60,7 +60,13 @@ Examples:
               ? [row.server, row.uriTemplate, row.name, row.mimeType ?? '', row.description ?? '']
               : [row.server, row.uri, row.name, row.mimeType ?? '', typeof row.size === 'number' ? formatBytes(row.size) : ''],
           );
-          await cli.terminal.result(formatTable(headers, cells.map((cell) => cell.map(String)), cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));
+          await cli.terminal.result(
+            formatTable(
+              headers,
+              cells.map((cell) => cell.map(String)),
+              cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined,
+            ),
+          );
           cli.terminal.info(`${rows.length} resource${options.templates ? ' template' : ''}${rows.length === 1 ? '' : 's'} from ${offering.length} server${offering.length === 1 ? '' : 's'}`);
         }
         return exitAfterListing(cli, failures);

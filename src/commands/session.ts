@@ -35,7 +35,8 @@ A holder is per user and per config; it exits after being idle (--idle, default 
         const idleMs = parseDuration(options.idle);
         if (idleMs === undefined) throw new UsageError(`--idle '${options.idle}' is not a duration; use e.g. 90s, 10m or 1h`);
         const config = await loadCliConfig(cli);
-        if (Object.keys(config.servers).length === 0 || !config.path) throw new UsageError(`no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}: there is nothing to keep warm`);
+        if (Object.keys(config.servers).length === 0 || !config.path)
+          throw new UsageError(`no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}: there is nothing to keep warm`);
         for (const name of servers) assertServerExists(config, name);
         const { startSession } = await import('../session/session-commands.js');
         return startSession(cli, config, servers, idleMs);
@@ -57,7 +58,7 @@ A holder is per user and per config; it exits after being idle (--idle, default 
     .command('stop')
     .description("end this config's holder (or only these servers of it); --all ends every holder of this user")
     .argument('[servers...]', 'servers to stop (default: the whole holder)')
-    .option('--all', "every holder of this user, whatever its config")
+    .option('--all', 'every holder of this user, whatever its config')
     .addHelpText('after', '\nExamples:\n  $ toolrun session stop\n  $ toolrun session stop everything\n  $ toolrun session stop --all')
     .action((servers: string[], options: { all?: boolean }) =>
       run(async (cli) => {

@@ -116,7 +116,8 @@ function phasesOf(connection: ServerConnection): Record<string, number> {
   if (connection.viaSession) return { session_ms: round(connection.viaSession.ms) };
   // The handshake under its real name: initialize (2025 family) or server/discover (2026-07-28).
   const modern = connection.timings.handshake === 'server/discover';
-  if (connection.transportKind === 'stdio') return { spawn_ms: round(spawnMs ?? 0), [modern ? 'server_discover_ms' : 'initialize_ms']: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
+  if (connection.transportKind === 'stdio')
+    return { spawn_ms: round(spawnMs ?? 0), [modern ? 'server_discover_ms' : 'initialize_ms']: round(initializeMs - (spawnMs ?? 0)), tools_list_ms: round(listToolsMs) };
   return { [modern ? 'connect_discover_ms' : 'connect_ms']: round(initializeMs), tools_list_ms: round(listToolsMs) };
 }
 

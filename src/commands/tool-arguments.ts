@@ -23,7 +23,13 @@ export function splitToolName(name: string, serverOption: string | undefined): {
  * The arguments object for a call: `--args` (JSON, @file or - for stdin) with `key=value` / `key:=json`
  * words merged over it, `key=value` typed by the tool's schema (SPEC §1).
  */
-export async function buildArguments(cli: CliContext, tool: RegisteredTool, words: ArgWord[], argsOption: string | undefined, paramMappings: Record<string, Record<string, string>>): Promise<Record<string, unknown>> {
+export async function buildArguments(
+  cli: CliContext,
+  tool: RegisteredTool,
+  words: ArgWord[],
+  argsOption: string | undefined,
+  paramMappings: Record<string, Record<string, string>>,
+): Promise<Record<string, unknown>> {
   return mergeArguments(tool, words, await readBaseArguments(cli, argsOption), paramMappings);
 }
 
@@ -35,7 +41,7 @@ export async function readBaseArguments(cli: CliContext, argsOption: string | un
 /** `key=value` / `key:=json` words merged over the `--args` object, typed by the tool's schema (a session holder does this too). */
 export function mergeArguments(tool: RegisteredTool, words: ArgWord[], base: Record<string, unknown>, paramMappings: Record<string, Record<string, string>>): Record<string, unknown> {
   const properties = (tool.definition.parameters.properties ?? {}) as Record<string, unknown>;
-  const mapping = tool.normalizesArgs ? paramMappings[tool.definition.name] ?? {} : {};
+  const mapping = tool.normalizesArgs ? (paramMappings[tool.definition.name] ?? {}) : {};
   // MCP tools are called with normalized names, so a snake_case word is typed by its camelCase property.
   const own = (key: string | undefined) => (key !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined);
   const propertySchemaFor = (key: string) => own(key) ?? (tool.normalizesArgs ? own(Object.hasOwn(mapping, key) ? mapping[key] : snakeToCamel(key)) : undefined);

@@ -68,7 +68,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
   const serverNames = Object.keys(config.servers);
   // MCP tools are checked only when the config itself is sound and servers may be started.
   let unreachable: string[] = [];
-  let findings: Array<{ server: string; tool: string; severity: 'error' | 'warning'; message: string; spec?: string }> = [];
+  const findings: Array<{ server: string; tool: string; severity: 'error' | 'warning'; message: string; spec?: string }> = [];
   let mcpToolCount = 0;
   if (!offline && problems.length === 0 && serverNames.length > 0) {
     const [opened, { checkMcpTools }] = await Promise.all([openTools(cli), import('../mcp/check-mcp-tools.js')]);
@@ -102,13 +102,20 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
   lines.push(`  ${config.tools.length} local tool${config.tools.length === 1 ? '' : 's'} in the config, ${serverNames.length} MCP server${serverNames.length === 1 ? '' : 's'}`);
   for (const problem of problems) lines.push(`  ${style.red('✖')} ${problem.path}: ${problem.message}`);
   if (!offline && problems.length === 0 && serverNames.length > 0) {
-    lines.push(`${mark(unreachable.length === 0 && errors.length === 0)} MCP tools: ${mcpToolCount} from ${serverNames.length - unreachable.length} of ${serverNames.length} server${serverNames.length === 1 ? '' : 's'}`);
+    lines.push(
+      `${mark(unreachable.length === 0 && errors.length === 0)} MCP tools: ${mcpToolCount} from ${serverNames.length - unreachable.length} of ${serverNames.length} server${serverNames.length === 1 ? '' : 's'}`,
+    );
     for (const server of unreachable) lines.push(`  ${style.red('✖')} ${server}: could not be connected (see above)`);
-    for (const finding of findings) lines.push(`  ${finding.severity === 'error' ? style.red('✖') : style.yellow('⚠')} ${finding.server}:${finding.tool}: ${finding.message}${finding.spec ? ` (${finding.spec})` : ''}`);
+    for (const finding of findings)
+      lines.push(`  ${finding.severity === 'error' ? style.red('✖') : style.yellow('⚠')} ${finding.server}:${finding.tool}: ${finding.message}${finding.spec ? ` (${finding.spec})` : ''}`);
   } else if (offline && serverNames.length > 0) lines.push('  MCP servers not started (--offline)');
   const count = problems.length + unreachable.length + errors.length;
   const warnings = findings.length - errors.length;
-  lines.push(count === 0 ? `valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}` : `${count} problem${count === 1 ? '' : 's'}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`);
+  lines.push(
+    count === 0
+      ? `valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`
+      : `${count} problem${count === 1 ? '' : 's'}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
+  );
   await cli.terminal.result(lines.join('\n'));
   return exitCode;
 }

@@ -20,7 +20,10 @@ export async function checkInternalHandlers(config: ToolrunConfig): Promise<Conf
   try {
     for (const { index, implementation } of internal) {
       try {
-        await runWithTimeout((context) => hosts.internal.run({ kind: 'internal', module: implementation.module, handler: implementation.handler, args: {}, checkOnly: true }, context), CHECK_TIMEOUT_MS);
+        await runWithTimeout(
+          (context) => hosts.internal.run({ kind: 'internal', module: implementation.module, handler: implementation.handler, args: {}, checkOnly: true }, context),
+          CHECK_TIMEOUT_MS,
+        );
       } catch (error) {
         problems.push({ path: `tools[${index}].implementation.handler`, message: describeThrown(error) });
       }

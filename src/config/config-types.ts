@@ -36,10 +36,7 @@ export interface RawRemoteServer {
 
 export type RawServerConfig = RawStdioServer | RawRemoteServer;
 
-export type ToolImplementation =
-  | { type: 'builtin'; handler: string }
-  | { type: 'mock'; mock_response: unknown }
-  | { type: 'internal'; module: string; handler: string };
+export type ToolImplementation = { type: 'builtin'; handler: string } | { type: 'mock'; mock_response: unknown } | { type: 'internal'; module: string; handler: string };
 
 export interface ConfiguredTool {
   name: string;

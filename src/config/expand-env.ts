@@ -3,7 +3,8 @@ import { ConfigError } from '../errors.js';
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Variables only a host can fill in: VS Code's prompts (${input:id}), commands, settings, and its
 // predefined variables. Passing them on as literal text would give the server "${input:token}" as a token.
-const HOST_ONLY = /^(?:(?:input|command|config):.*|workspaceFolder(?:Basename)?(?::.*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)$/s;
+const HOST_ONLY =
+  /^(?:(?:input|command|config):.*|workspaceFolder(?:Basename)?(?::.*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)$/s;
 
 /** One `${…}` found in a string: what is inside the braces, and where it ends. */
 interface Reference {
@@ -19,24 +20,32 @@ interface Reference {
  * An unset variable with no default is a ConfigError naming it and where it is used.
  */
 export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string): string {
-  return expandText(value, (name, fallback) => {
-    const current = env[name];
-    if (current !== undefined && current !== '') return current;
-    if (fallback !== undefined) return expandEnv(fallback, env, where);
-    if (current === '') return '';
-    throw new ConfigError(`${where}: environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable' });
-  }, where);
+  return expandText(
+    value,
+    (name, fallback) => {
+      const current = env[name];
+      if (current !== undefined && current !== '') return current;
+      if (fallback !== undefined) return expandEnv(fallback, env, where);
+      if (current === '') return '';
+      throw new ConfigError(`${where}: environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable' });
+    },
+    where,
+  );
 }
 
 /** Names of the variables a string refers to (defaults included), for `doctor` and `validate`. */
 export function listEnvReferences(value: string): string[] {
   const names: string[] = [];
   try {
-    expandText(value, (name, fallback) => {
-      names.push(name);
-      if (fallback !== undefined) names.push(...listEnvReferences(fallback));
-      return '';
-    }, 'config');
+    expandText(
+      value,
+      (name, fallback) => {
+        names.push(name);
+        if (fallback !== undefined) names.push(...listEnvReferences(fallback));
+        return '';
+      },
+      'config',
+    );
   } catch {
     // A malformed reference: resolving the server reports it with its place; here there is nothing to list.
   }
@@ -66,7 +75,10 @@ function expandText(value: string, resolve: (name: string, fallback: string | un
     const reference = readReference(value, dollar, where);
     const whole = value.slice(dollar, reference.end);
     if (HOST_ONLY.test(reference.body)) {
-      throw new ConfigError(`${where}: ${whole} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`, { code: 'host-only-variable' });
+      throw new ConfigError(
+        `${where}: ${whole} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`,
+        { code: 'host-only-variable' },
+      );
     }
     const separator = reference.body.indexOf(':-');
     let name = separator === -1 ? reference.body : reference.body.slice(0, separator);

@@ -51,7 +51,10 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
   } catch (error) {
     if (error instanceof InputTooLargeError) throw new ConfigError(`config file ${path} is ${error.message}; a config is a few kB. Check that --config names the right file.`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigError(`config file not found: ${path} (${ORIGIN_TEXT[location.origin]}). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`);
+    if (code === 'ENOENT')
+      throw new ConfigError(
+        `config file not found: ${path} (${ORIGIN_TEXT[location.origin]}). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`,
+      );
     if (code === 'EISDIR') throw new ConfigError(`config path is a folder, not a file: ${path}. Name the JSON file itself, e.g. ${path}/toolrun.config.json.`);
     if (code === 'EACCES') throw new ConfigError(`config file not readable: ${path} (permission denied). Fix its permissions.`);
     throw new ConfigError(`config file unreadable: ${path}: ${(error as Error).message}`, { cause: error });

@@ -48,7 +48,11 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       }),
     );
   const connectTimeoutMs = raw.connectTimeoutMs ?? config.connectTimeoutMs;
-  const protocol: ProtocolChoice = config.protocolFlag ? { setting: config.protocolFlag, chosenBy: 'flag' } : raw.protocol && raw.protocol !== 'auto' ? { setting: raw.protocol, chosenBy: 'config' } : { setting: 'auto', chosenBy: 'auto' };
+  const protocol: ProtocolChoice = config.protocolFlag
+    ? { setting: config.protocolFlag, chosenBy: 'flag' }
+    : raw.protocol && raw.protocol !== 'auto'
+      ? { setting: raw.protocol, chosenBy: 'config' }
+      : { setting: 'auto', chosenBy: 'auto' };
   if (raw.transport === 'stdio') {
     const cwd = expandEnv(raw.cwd ?? config.baseDir, env, where('cwd'));
     return {

@@ -66,7 +66,7 @@ export async function checkCallResult(server: string, tool: Tool | undefined, ou
 
 /** The first failure, with its path and the value found: `structuredContent.count: must be number (found "three")`. */
 function validateStructured(schema: Record<string, unknown>, value: Record<string, unknown>): string | undefined {
-  let validate;
+  let validate: ReturnType<typeof compileArgsValidator>;
   try {
     validate = compileArgsValidator(schema);
   } catch (error) {
@@ -76,7 +76,10 @@ function validateStructured(schema: Record<string, unknown>, value: Record<strin
   if (outcome.valid) return undefined;
   const [first, ...rest] = outcome.errors;
   if (!first) return 'invalid';
-  const segments = first.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = first.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const path = segments.reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : `${text}.${part}`), 'structuredContent');
   const found = segments.reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], value);
   const detail = first.keyword === 'required' ? `missing '${String((first.params as { missingProperty?: unknown }).missingProperty)}'` : `${first.message ?? 'invalid'} (found ${quote(found)})`;

@@ -18,7 +18,12 @@ export function reportStdout(spec: ServerSpec, scanner: StdoutScanner, set: SetS
     return set('stdout', 'fail', `${pollutingLines} of ${lines} lines are not clean JSON-RPC (${kinds})`, { details, fix: FIX_ADVICE, data });
   }
   if (lines === 0) return set('stdout', 'ok', 'nothing written', { data });
-  if (warningLines > 0) return set('stdout', 'warn', `${lines} lines, ${messages} JSON-RPC messages; ${warningLines} with warnings (${Object.keys(report.summary.byKind).join(', ')})`, { details, fix: KIND_INFO.crlf.summary, data });
+  if (warningLines > 0)
+    return set('stdout', 'warn', `${lines} lines, ${messages} JSON-RPC messages; ${warningLines} with warnings (${Object.keys(report.summary.byKind).join(', ')})`, {
+      details,
+      fix: KIND_INFO.crlf.summary,
+      data,
+    });
   set('stdout', 'ok', `${lines} line${lines === 1 ? '' : 's'}, all JSON-RPC`, { data });
 }
 
@@ -39,6 +44,7 @@ export function reportStderr(spec: ServerSpec, summary: StderrSummary, set: SetS
   const data = { lines: tail, line_count: lineCount, error_lines: errorLikeCount };
   if (lineCount === 0) return set('stderr', 'ok', 'nothing written', { data });
   const count = `${lineCount} line${lineCount === 1 ? '' : 's'}${tail.length < lineCount ? ` (the last ${tail.length} shown)` : ''}`;
-  if (errorLikeCount > 0 || fixes.length > 0) return set('stderr', 'warn', `${count}, ${errorLikeCount} error-like (marked ! where shown)`, { details: marked, fix: fixes.join('; ') || undefined, data });
+  if (errorLikeCount > 0 || fixes.length > 0)
+    return set('stderr', 'warn', `${count}, ${errorLikeCount} error-like (marked ! where shown)`, { details: marked, fix: fixes.join('; ') || undefined, data });
   set('stderr', 'ok', `${count}, no errors`, { details: marked, data });
 }

@@ -45,7 +45,10 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     spec = resolveServer(options.config, raw, options.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const fix = error.code === 'host-only-variable' ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable' : 'set the variable, or give a default in the config: ${NAME:-value}';
+    const fix =
+      error.code === 'host-only-variable'
+        ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable'
+        : 'set the variable, or give a default in the config: ${NAME:-value}';
     set('config', 'fail', error.message.replace(/^[^:]*: /, ''), { fix });
     for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);
@@ -88,7 +91,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   set(
     'spawn',
     'ok',
-    spec.transport === 'stdio' ? `process started${live.stdio?.pid ? ` (pid ${live.stdio.pid})` : ''} in ${Math.round(live.timings.spawnMs ?? 0)} ms` : `connected over ${live.transportKind === 'sse' ? 'SSE' : 'Streamable HTTP'}`,
+    spec.transport === 'stdio'
+      ? `process started${live.stdio?.pid ? ` (pid ${live.stdio.pid})` : ''} in ${Math.round(live.timings.spawnMs ?? 0)} ms`
+      : `connected over ${live.transportKind === 'sse' ? 'SSE' : 'Streamable HTTP'}`,
     { data: { spawn_ms: live.timings.spawnMs, transport: live.transportKind } },
   );
   options.onStep?.('initialize');
@@ -108,7 +113,11 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     capabilities: live.capabilities,
     attempt: live.attempt,
   };
-  if (live.attempt > 1) set('initialize', 'warn', `connected on attempt ${live.attempt} of ${options.config.retry.attempts}: flaky start · ${initFinding}`, { fix: 'make the server start reliably (see stderr), or keep retry.attempts high enough', data: initData });
+  if (live.attempt > 1)
+    set('initialize', 'warn', `connected on attempt ${live.attempt} of ${options.config.retry.attempts}: flaky start · ${initFinding}`, {
+      fix: 'make the server start reliably (see stderr), or keep retry.attempts high enough',
+      data: initData,
+    });
   else if (live.installed) set('initialize', 'ok', `${initFinding} · the package runner installed the package first (cold cache; not counted against connectTimeoutMs)`, { data: initData });
   else set('initialize', 'ok', initFinding, { data: initData });
 
@@ -130,21 +139,38 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const shutdownData = { outcome, shutdown_ms: shutdownMs, left_behind: leftBehind.map(({ pid, command }) => ({ pid, command })) };
   if (spec.transport !== 'stdio') set('shutdown', 'skip', 'remote server: the session was closed; nothing to stop');
   else if (leftBehind.length > 0) {
-    const listed = leftBehind.slice(0, 3).map(({ pid, command }) => `pid ${pid} (${command.slice(0, 80)})`).join(', ');
-    set('shutdown', 'fail', `${describeOutcome(outcome, shutdownMs)}, but left ${leftBehind.length} process${leftBehind.length === 1 ? '' : 'es'} running: ${listed}; toolrun ended ${leftBehind.length === 1 ? 'it' : 'them'}`, {
-      fix: 'end every child process when the server exits: a detached (setsid) helper outlives the server in other clients',
-      data: shutdownData,
-    });
+    const listed = leftBehind
+      .slice(0, 3)
+      .map(({ pid, command }) => `pid ${pid} (${command.slice(0, 80)})`)
+      .join(', ');
+    set(
+      'shutdown',
+      'fail',
+      `${describeOutcome(outcome, shutdownMs)}, but left ${leftBehind.length} process${leftBehind.length === 1 ? '' : 'es'} running: ${listed}; toolrun ended ${leftBehind.length === 1 ? 'it' : 'them'}`,
+      {
+        fix: 'end every child process when the server exits: a detached (setsid) helper outlives the server in other clients',
+        data: shutdownData,
+      },
+    );
   } else if (outcome === 'stdin-closed') set('shutdown', 'ok', describeOutcome(outcome, shutdownMs), { data: shutdownData });
   else if (outcome === 'SIGTERM') set('shutdown', 'warn', describeOutcome(outcome, shutdownMs), { fix: 'exit when stdin closes (clients close stdin first, then wait)', data: shutdownData });
-  else if (outcome === 'SIGKILL') set('shutdown', 'fail', describeOutcome(outcome, shutdownMs), { fix: 'exit on stdin close, and do not ignore SIGTERM: clients kill servers that linger', data: shutdownData });
-  else set('shutdown', 'fail', `the process exited by itself during the session${live.stdio?.exitInfo ? ` (code ${live.stdio.exitInfo.code}, signal ${live.stdio.exitInfo.signal})` : ''}`, { fix: 'see stderr: the server crashed while it was being used', data: shutdownData });
+  else if (outcome === 'SIGKILL')
+    set('shutdown', 'fail', describeOutcome(outcome, shutdownMs), { fix: 'exit on stdin close, and do not ignore SIGTERM: clients kill servers that linger', data: shutdownData });
+  else
+    set('shutdown', 'fail', `the process exited by itself during the session${live.stdio?.exitInfo ? ` (code ${live.stdio.exitInfo.code}, signal ${live.stdio.exitInfo.signal})` : ''}`, {
+      fix: 'see stderr: the server crashed while it was being used',
+      data: shutdownData,
+    });
 
   // 5 + 6. stdout and stderr, now that the process is gone and every line was seen
   options.onStep?.('stdout');
   reportStdout(spec, scanner, set);
   const stderr = live.stdio?.stderr;
-  reportStderr(spec, { tail: stderr?.lastLines(20) ?? [], lineCount: stderr?.lineCount ?? 0, errorLikeCount: stderr?.errorLikeCount ?? 0, fixes: [...(stderr?.causes.values() ?? [])].map((cause) => cause.fix) }, set);
+  reportStderr(
+    spec,
+    { tail: stderr?.lastLines(20) ?? [], lineCount: stderr?.lineCount ?? 0, errorLikeCount: stderr?.errorLikeCount ?? 0, fixes: [...(stderr?.causes.values() ?? [])].map((cause) => cause.fix) },
+    set,
+  );
   return finish();
 }
 
@@ -152,7 +178,10 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 function callTool(connection: ServerConnection, call: NonNullable<DoctorOptions['call']>, timeoutMs: number): Promise<DoctorCallOutcome> {
   const tool = connection.tools.find((candidate) => candidate.name === call.tool);
   if (!tool) {
-    const close = suggestNames(call.tool, connection.tools.map((candidate) => candidate.name));
+    const close = suggestNames(
+      call.tool,
+      connection.tools.map((candidate) => candidate.name),
+    );
     return Promise.resolve({ tool: call.tool, ms: 0, notListed: true, error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}` });
   }
   return makeDoctorCall(connection, call.tool, call.args(tool.inputSchema as Record<string, unknown>), timeoutMs);

@@ -15,13 +15,15 @@ export async function reportTools(connection: ServerConnection, options: DoctorO
   const findings = checkMcpTools(connection.name, connection.tools, connection.brokenTools);
   const local = new Set(options.localToolNames);
   for (const tool of connection.tools) {
-    if (local.has(tool.name)) findings.push({ server: connection.name, tool: tool.name, severity: 'warning', message: `a local tool has the same name: this one answers to ${connection.name}:${tool.name}` });
+    if (local.has(tool.name))
+      findings.push({ server: connection.name, tool: tool.name, severity: 'warning', message: `a local tool has the same name: this one answers to ${connection.name}:${tool.name}` });
   }
   // Ajv's complaints about the schemas (collected while the tools were listed and checked): one finding.
   const schemaWarnings = takeSchemaWarnings();
   if (schemaWarnings.length > 0) {
     const formats = [...new Set(schemaWarnings.flatMap((warning) => [...warning.matchAll(/unknown format "([^"]+)"/g)].map((match) => match[1]!)))];
-    const what = formats.length > 0 ? `unknown format${formats.length === 1 ? '' : 's'} ${formats.map((format) => `"${format}"`).join(', ')} (not checked by validators)` : schemaWarnings[0]!.slice(0, 200);
+    const what =
+      formats.length > 0 ? `unknown format${formats.length === 1 ? '' : 's'} ${formats.map((format) => `"${format}"`).join(', ')} (not checked by validators)` : schemaWarnings[0]!.slice(0, 200);
     findings.push({ server: connection.name, tool: '(schemas)', severity: 'warning', message: `${schemaWarnings.length} schema warning${schemaWarnings.length === 1 ? '' : 's'}: ${what}` });
   }
   const counts: string[] = [`${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`];
@@ -89,7 +91,10 @@ export async function reportLatency(connection: ServerConnection, options: Docto
       if (isError) {
         status = 'fail';
         const content = Array.isArray(result.content) ? (result.content as Array<{ text?: unknown }>) : [];
-        fix = `the call returned isError: ${content.map((item) => (typeof item?.text === 'string' ? item.text : '')).join(' ').slice(0, 200)}`;
+        fix = `the call returned isError: ${content
+          .map((item) => (typeof item?.text === 'string' ? item.text : ''))
+          .join(' ')
+          .slice(0, 200)}`;
       }
     } else {
       status = 'fail';
@@ -100,4 +105,3 @@ export async function reportLatency(connection: ServerConnection, options: Docto
   }
   set('latency', status, pingError ? `${roundTrip} failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });
 }
-

@@ -14,16 +14,32 @@ export function checkConfigStep(spec: ServerSpec, raw: DoctorOptions['config']['
   const variables = referenced.map((name) => `${name}${options.env[name] ? '' : ' (default)'}`);
   if (spec.transport !== 'stdio') {
     const headers = maskNamedValues(spec.headers);
-    set('config', 'ok', `${maskSecrets(spec.url)}${Object.keys(headers).length ? ` · headers: ${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}`, {
-      data: { url: maskSecrets(spec.url), headers, variables: referenced },
-    });
+    set(
+      'config',
+      'ok',
+      `${maskSecrets(spec.url)}${
+        Object.keys(headers).length
+          ? ` · headers: ${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', ')}`
+          : ''
+      }`,
+      {
+        data: { url: maskSecrets(spec.url), headers, variables: referenced },
+      },
+    );
     return;
   }
   const env = maskNamedValues(spec.env);
   const lookup = findCommand(spec.command, spec.cwd, { ...options.env, ...spec.env }.PATH);
   const args = maskArgs(spec.args);
   const details = [`${spec.command} ${args.join(' ')}`.trim(), `cwd ${spec.cwd}`];
-  if (Object.keys(env).length) details.push(`env: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  if (Object.keys(env).length)
+    details.push(
+      `env: ${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
   if (variables.length) details.push(`variables: ${variables.join(', ')}`);
   const data = { command: spec.command, args, cwd: spec.cwd, env, variables: referenced, command_path: lookup.found ? lookup.path : null };
   if (!existsSync(spec.cwd)) set('config', 'fail', `working directory does not exist: ${spec.cwd}`, { details, fix: 'fix "cwd" in the config (relative paths start at the config file)', data });
@@ -35,7 +51,6 @@ function collectVariables(raw: DoctorOptions['config']['servers'][string]): stri
   const texts = raw.transport === 'stdio' ? [raw.command, ...raw.args, ...Object.values(raw.env), raw.cwd ?? ''] : [raw.url, ...Object.values(raw.headers)];
   return [...new Set(texts.flatMap(listEnvReferences))];
 }
-
 
 export function reportConnectFailure(spec: ServerSpec, failure: ConnectFailure, attemptsText: string, set: SetStep): void {
   const fix = failure.checks.join('; ') || undefined;
@@ -52,4 +67,3 @@ export function reportConnectFailure(spec: ServerSpec, failure: ConnectFailure, 
     set('initialize', 'fail', `${failure.reason} (attempt ${attemptsText})`, { fix, data });
   }
 }
-

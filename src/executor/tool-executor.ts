@@ -122,7 +122,9 @@ export class ToolExecutor {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     // A runner that enforces the deadline itself is called directly: no second timer on the hot path.
     const onProgress = options.onProgress;
-    const output = tool.enforcesTimeout ? await tool.run(args, { signal: options.signal, timeoutMs, onProgress }) : await runWithTimeout((context) => tool.run(args, { ...context, onProgress }), timeoutMs, options.signal);
+    const output = tool.enforcesTimeout
+      ? await tool.run(args, { signal: options.signal, timeoutMs, onProgress })
+      : await runWithTimeout((context) => tool.run(args, { ...context, onProgress }), timeoutMs, options.signal);
     const result = output instanceof ToolOutput ? (options.raw ? output.raw : output.value) : output;
     const envelope: ToolEnvelope = { success: true, result, tool_name: tool.definition.name, execution_time_ms: elapsedMs(startedAt), ...origin(tool) };
     if (!options.silent) this.#afterCall(envelope, args);
@@ -200,7 +202,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNR
 
 function describeFailure(error: unknown, name: string): string {
   if (error instanceof ToolTimeoutError) return `Tool '${name}' timed out after ${error.timeoutMs} ms (raise it with --timeout or timeoutMs)`;
-  const code = (error as NodeJS.ErrnoException)?.code ?? ((error as { cause?: NodeJS.ErrnoException })?.cause?.code);
+  const code = (error as NodeJS.ErrnoException)?.code ?? (error as { cause?: NodeJS.ErrnoException })?.cause?.code;
   const message = describeThrown(error);
   // Seed 000 "Network error": say the service is unavailable, keep the detail.
   if (code && NETWORK_CODES.has(code)) return `Service unavailable: ${message}`;

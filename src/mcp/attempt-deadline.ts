@@ -3,11 +3,7 @@ import type { Cause } from './failure-causes.js';
 import { readRunnerPhase, type PackageRunner } from './package-runner.js';
 
 /** Why toolrun stopped waiting for a server's answer to initialize. */
-export type AttemptStop =
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'install-timeout'; ms: number; runner: PackageRunner }
-  | { kind: 'cause'; cause: Cause }
-  | { kind: 'interrupted'; reason: unknown };
+export type AttemptStop = { kind: 'timeout'; ms: number } | { kind: 'install-timeout'; ms: number; runner: PackageRunner } | { kind: 'cause'; cause: Cause } | { kind: 'interrupted'; reason: unknown };
 
 export interface AttemptDeadlineOptions {
   connectTimeoutMs: number;

@@ -34,7 +34,8 @@ export function checkMcpTools(server: string, tools: Tool[], broken: BrokenTool[
   }));
   const seen = new Set<string>();
   for (const tool of tools) {
-    const add = (severity: ToolDefinitionFinding['severity'], message: string, section?: SpecSection) => findings.push({ server, tool: tool.name, severity, message, ...(section && { spec: citeSpec(section) }) });
+    const add = (severity: ToolDefinitionFinding['severity'], message: string, section?: SpecSection) =>
+      findings.push({ server, tool: tool.name, severity, message, ...(section && { spec: citeSpec(section) }) });
     const naming = validateToolName(tool.name);
     if (!naming.isValid) add('error', `name does not follow the MCP naming rules: ${naming.warnings.join('; ')}`, SPEC_SECTION.toolNames);
     else for (const warning of naming.warnings) add('warning', `name: ${warning}`, SPEC_SECTION.toolNames);

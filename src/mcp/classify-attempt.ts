@@ -36,7 +36,12 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (phase === 'spawn') return spawnCause(error as { code?: string; message?: string; command?: string });
   if (stop?.kind === 'install-timeout') {
     const { label, packageSpec } = stop.runner;
-    return cause('install-timeout', `${label} was still installing '${packageSpec}' after ${Math.round(stop.ms / 1000)} s`, `install it once by hand (${label === 'npx' ? `npx -y ${packageSpec} --help` : `${label} ${packageSpec}`}), or raise installTimeoutMs`, false);
+    return cause(
+      'install-timeout',
+      `${label} was still installing '${packageSpec}' after ${Math.round(stop.ms / 1000)} s`,
+      `install it once by hand (${label === 'npx' ? `npx -y ${packageSpec} --help` : `${label} ${packageSpec}`}), or raise installTimeoutMs`,
+      false,
+    );
   }
   const exited = exit ? `; the server ${describeExit(exit)}` : '';
   const named = stop?.kind === 'cause' ? stop.cause : mainCause(evidence.stderrCauses.filter((item) => item.endsAttempt || exit));
@@ -46,23 +51,34 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (versionRefused) {
     const supported = (error as { data?: { supported?: unknown } })?.data?.supported;
     const spoken = Array.isArray(supported) ? supported.map(String).find((version) => PROTOCOL_SETTINGS.includes(version)) : undefined;
-    const fix = spoken ? `let toolrun choose the protocol ("protocol": "auto", the default), or fix it to ${spoken}` : 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version';
+    const fix = spoken
+      ? `let toolrun choose the protocol ("protocol": "auto", the default), or fix it to ${spoken}`
+      : 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version';
     return cause('protocol-version', versionRefused, fix, false);
   }
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }
   if (code === 'ERR_INVALID_URL') return cause('invalid-url', '"url" is not a valid URL', 'fix "url" in the config, e.g. "http://127.0.0.1:3001/mcp"', false);
-  if (evidence.url && isConnectionRefused(error)) return cause('remote-refused', `connection refused at ${evidence.url}: is the server running?`, 'start the server, or fix "url" (host and port)', true);
+  if (evidence.url && isConnectionRefused(error))
+    return cause('remote-refused', `connection refused at ${evidence.url}: is the server running?`, 'start the server, or fix "url" (host and port)', true);
   if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr above: it says why it exited", true);
-  if (stop?.kind === 'timeout') return cause('timeout', `no answer to ${phase} within ${stop.ms} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'if the server is slow to start, raise connectTimeoutMs; if it hangs, see its stderr', true);
-  if (code === -32001) return cause('timeout', `no answer to ${phase} in time (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'raise connectTimeoutMs, or see the stderr of the server', true);
+  if (stop?.kind === 'timeout')
+    return cause(
+      'timeout',
+      `no answer to ${phase} within ${stop.ms} ms (the server hangs, or starts slowly: raise connectTimeoutMs)`,
+      'if the server is slow to start, raise connectTimeoutMs; if it hangs, see its stderr',
+      true,
+    );
+  if (code === -32001)
+    return cause('timeout', `no answer to ${phase} in time (the server hangs, or starts slowly: raise connectTimeoutMs)`, 'raise connectTimeoutMs, or see the stderr of the server', true);
   if (code === 'ENDLESS_LIST') return cause('endless-list', (error as Error).message, "fix the server's pagination: nextCursor must be left out on the last page and never repeat", false);
   if (code === TRANSPORT_FAULT_CODE) return cause('transport-fault', (error as Error).message.replace(/^MCP error -?\d+: /, ''), "read the server's stderr; fix how it writes its answers", true);
-  if (isSchemaError(error)) return cause('invalid-answer', `the server's answer to ${phase} is not valid MCP: ${describeSchemaIssues(error)}`, 'fix the answer on the server (the MCP specification gives its shape)', false);
+  if (isSchemaError(error))
+    return cause('invalid-answer', `the server's answer to ${phase} is not valid MCP: ${describeSchemaIssues(error)}`, 'fix the answer on the server (the MCP specification gives its shape)', false);
   const message = oneLine((error as Error)?.message ?? String(error));
   if (code === -32000 || /Connection closed/i.test(message)) return cause('closed', `the connection closed before ${phase} was answered`, "read the server's stderr: it closed its stdout", true);
-  return cause('other', message.replace(/^MCP error -?\d+: /, ''), 'see the server\'s stderr and the message above', true);
+  return cause('other', message.replace(/^MCP error -?\d+: /, ''), "see the server's stderr and the message above", true);
 }
 
 /** "exited with code 1" or "was killed by SIGSEGV". */
@@ -72,10 +88,18 @@ export function describeExit(exit: ExitInfo): string {
 
 function spawnCause(error: { code?: string; message?: string; command?: string }): Cause {
   const command = error.command ?? 'the command';
-  if (error.code === 'ENOENT') return cause('command-not-found', `command not found: '${command}' (not on PATH, or the file does not exist)`, `install '${command}' or give its absolute path in "command"`, false);
+  if (error.code === 'ENOENT')
+    return cause('command-not-found', `command not found: '${command}' (not on PATH, or the file does not exist)`, `install '${command}' or give its absolute path in "command"`, false);
   if (error.code === 'ENOCWD') return cause('cwd-missing', error.message ?? 'working directory does not exist', 'fix "cwd" in the config (relative paths start at the config file)', false);
-  if (error.code === 'EMFILE') return cause('too-many-open-files', error.message ?? 'too many open files', 'raise the open-files limit (ulimit -n 4096), or start fewer servers (--server NAME)', false);
-  if (error.code === 'EACCES') return cause('command-not-executable', `command not executable: '${command}' (permission denied; chmod +x it?)`, `make '${command}' executable (chmod +x), or run it through its interpreter`, false);
+  if (error.code === 'EMFILE')
+    return cause('too-many-open-files', error.message ?? 'too many open files', 'raise the open-files limit (ulimit -n 4096), or start fewer servers (--server NAME)', false);
+  if (error.code === 'EACCES')
+    return cause(
+      'command-not-executable',
+      `command not executable: '${command}' (permission denied; chmod +x it?)`,
+      `make '${command}' executable (chmod +x), or run it through its interpreter`,
+      false,
+    );
   return cause('spawn-failed', `could not start '${command}': ${error.message ?? error.code}`, 'check "command" and "args"', true);
 }
 
@@ -99,6 +123,9 @@ function isConnectionRefused(error: unknown): boolean {
 
 /** Error texts can carry a whole HTML error page: keep one readable line. */
 export function oneLine(text: string): string {
-  const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
 }

@@ -47,9 +47,13 @@ export async function connectWithRetry(
     signal: options.signal,
     onInstalling:
       options.hooks?.onInstalling ??
-      ((server, runner) => options.logger.info(`${runner.label} is downloading ${runner.packageSpec}… (server '${server}'; waiting up to ${Math.round(spec.transport === 'stdio' ? spec.installTimeoutMs / 1000 : 0)} s: installTimeoutMs)`)),
+      ((server, runner) =>
+        options.logger.info(
+          `${runner.label} is downloading ${runner.packageSpec}… (server '${server}'; waiting up to ${Math.round(spec.transport === 'stdio' ? spec.installTimeoutMs / 1000 : 0)} s: installTimeoutMs)`,
+        )),
     onCacheRepaired:
-      options.hooks?.onCacheRepaired ?? ((server, folders) => options.logger.warn(`MCP server '${server}': its install was interrupted; removed the half-written npx cache entry ${folders.join(', ')}`)),
+      options.hooks?.onCacheRepaired ??
+      ((server, folders) => options.logger.warn(`MCP server '${server}': its install was interrupted; removed the half-written npx cache entry ${folders.join(', ')}`)),
     onPollution: (server, line, reason) => {
       if (pollution.length < 20) pollution.push(line.bytes.toString('utf8').slice(0, 200));
       options.hooks?.onPollution?.(server, line, reason);
@@ -86,9 +90,13 @@ export async function connectWithRetry(
 function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -37,12 +37,24 @@ const NPM_CODES: Record<string, { reason: (context: CauseContext) => string; fix
   E404: { reason: (c) => `npm could not find ${pkg(c)} in the registry (npm code E404)`, fix: () => 'check the package name in "args" (npm view NAME shows whether it exists)', retryable: false },
   ETARGET: { reason: (c) => `no version of ${pkg(c)} matches the one asked for (npm code ETARGET)`, fix: () => 'fix the version in "args" (npm view NAME versions lists them)', retryable: false },
   ENOVERSIONS: { reason: (c) => `${pkg(c)} has no published versions (npm code ENOVERSIONS)`, fix: () => 'check the package name in "args"', retryable: false },
-  E401: { reason: () => 'the registry refused npm\'s credentials (npm code E401)', fix: () => 'log in to the registry (npm login) or fix the token in .npmrc', retryable: false },
-  E403: { reason: () => 'the registry forbids this package to npm\'s credentials (npm code E403)', fix: () => 'check access to the package, or the token in .npmrc', retryable: false },
-  ENOTFOUND: { reason: () => 'npm could not reach the registry (npm code ENOTFOUND)', fix: () => 'check the network or the registry in .npmrc; or install the package, so npx does not need to download it', retryable: false },
-  EAI_AGAIN: { reason: () => 'npm could not resolve the registry\'s host (npm code EAI_AGAIN)', fix: () => 'check the network or DNS; or install the package, so npx does not need to download it', retryable: false },
+  E401: { reason: () => "the registry refused npm's credentials (npm code E401)", fix: () => 'log in to the registry (npm login) or fix the token in .npmrc', retryable: false },
+  E403: { reason: () => "the registry forbids this package to npm's credentials (npm code E403)", fix: () => 'check access to the package, or the token in .npmrc', retryable: false },
+  ENOTFOUND: {
+    reason: () => 'npm could not reach the registry (npm code ENOTFOUND)',
+    fix: () => 'check the network or the registry in .npmrc; or install the package, so npx does not need to download it',
+    retryable: false,
+  },
+  EAI_AGAIN: {
+    reason: () => "npm could not resolve the registry's host (npm code EAI_AGAIN)",
+    fix: () => 'check the network or DNS; or install the package, so npx does not need to download it',
+    retryable: false,
+  },
   ECONNREFUSED: { reason: () => 'npm could not connect to the registry (npm code ECONNREFUSED)', fix: () => 'check the registry address in .npmrc and the network', retryable: false },
-  ETIMEDOUT: { reason: () => 'npm timed out talking to the registry (npm code ETIMEDOUT)', fix: () => 'check the network; or install the package, so npx does not need to download it', retryable: false },
+  ETIMEDOUT: {
+    reason: () => 'npm timed out talking to the registry (npm code ETIMEDOUT)',
+    fix: () => 'check the network; or install the package, so npx does not need to download it',
+    retryable: false,
+  },
   EACCES: { reason: () => 'npm may not write its cache (npm code EACCES)', fix: () => 'fix the ownership of the npm cache folder (~/.npm), or set npm_config_cache', retryable: false },
   EPERM: { reason: () => 'npm may not write its cache (npm code EPERM)', fix: () => 'fix the permissions of the npm cache folder (~/.npm), or set npm_config_cache', retryable: false },
 };
@@ -71,7 +83,8 @@ const STDERR_RULES: StderrRule[] = [
     retryable: false,
     endsAttempt: true,
     reason: (m) => (/^[./]/.test(m[1]!) ? `the file '${m[1]}' does not exist (Node: Cannot find module)` : `the module '${m[1]}' is not installed (Node: Cannot find module)`),
-    fix: (m) => (/^[./]/.test(m[1]!) ? 'fix the path in "args" (relative paths start at "cwd"), or build the server first' : `install the server's dependencies (npm install in its folder): '${m[1]}' is missing`),
+    fix: (m) =>
+      /^[./]/.test(m[1]!) ? 'fix the path in "args" (relative paths start at "cwd"), or build the server first' : `install the server's dependencies (npm install in its folder): '${m[1]}' is missing`,
   },
   {
     id: 'node-package-not-found',
@@ -135,8 +148,8 @@ const STDERR_RULES: StderrRule[] = [
     pattern: /[Uu]nsupported protocol version/,
     retryable: false,
     endsAttempt: true,
-    reason: () => "the server does not support the MCP protocol version toolrun offered",
-    fix: () => "use a server version that speaks protocol 2024-11-05 or later (toolrun speaks the 2025 family)",
+    reason: () => 'the server does not support the MCP protocol version toolrun offered',
+    fix: () => 'use a server version that speaks protocol 2024-11-05 or later (toolrun speaks the 2025 family)',
   },
 ];
 

@@ -23,9 +23,10 @@ export async function listToolsLeniently(client: McpClient, options: { signal?: 
   let index = 0;
   await listAllPages('tools/list', async (cursor) => {
     const linked = options.signal ? linkSignal(options.signal) : undefined;
-    const page = (await client
-      .request('tools/list', cursor === undefined ? undefined : { cursor }, { ...options, signal: linked?.signal })
-      .finally(() => linked?.dispose())) as { tools?: unknown; nextCursor?: unknown };
+    const page = (await client.request('tools/list', cursor === undefined ? undefined : { cursor }, { ...options, signal: linked?.signal }).finally(() => linked?.dispose())) as {
+      tools?: unknown;
+      nextCursor?: unknown;
+    };
     if (!Array.isArray(page.tools)) throw new Error(`tools/list answered without a "tools" array (found ${page.tools === undefined ? 'nothing' : typeof page.tools})`);
     if (page.nextCursor !== undefined && typeof page.nextCursor !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (${typeof page.nextCursor})`);
     for (const candidate of page.tools) {

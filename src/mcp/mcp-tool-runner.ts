@@ -66,7 +66,11 @@ function serverGoneError(connection: ServerConnection, toolName: string): Toolru
   if (!stdio?.exitInfo) return undefined;
   const tail = stdio.stderr.lastLines(STDERR_TAIL_LINES);
   const last = tail.at(-1);
-  return new ToolrunError('tool_error', `MCP server '${connection.name}' ${describeExit(stdio.exitInfo)} during the call to '${toolName}'${last ? `; its stderr ends: ${last}` : ' (it wrote nothing to stderr)'}`, { details: tail });
+  return new ToolrunError(
+    'tool_error',
+    `MCP server '${connection.name}' ${describeExit(stdio.exitInfo)} during the call to '${toolName}'${last ? `; its stderr ends: ${last}` : ' (it wrote nothing to stderr)'}`,
+    { details: tail },
+  );
 }
 
 /** True once the server behind this connection is gone: no later call can succeed. */

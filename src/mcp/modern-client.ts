@@ -16,7 +16,12 @@ const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (va
 const v2Client = import('@modelcontextprotocol/client');
 v2Client.catch(() => {});
 
-export async function connectModernClient(transport: NegotiatingTransport, discover: Record<string, unknown>, choice: EraChoice, options: { signal?: AbortSignal; timeout?: number }): Promise<McpClient> {
+export async function connectModernClient(
+  transport: NegotiatingTransport,
+  discover: Record<string, unknown>,
+  choice: EraChoice,
+  options: { signal?: AbortSignal; timeout?: number },
+): Promise<McpClient> {
   const { Client } = await v2Client;
   const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, versionNegotiation: { mode: { pin: choice.version } } });
   client.onerror = () => {};
@@ -47,7 +52,8 @@ export async function connectModernClient(transport: NegotiatingTransport, disco
     },
     // @langchain/mcp-adapters calls callTool(params, resultSchema, options), the v1 way.
     adapterClient: {
-      callTool: (params: { name: string; arguments?: Record<string, unknown> }, _schema?: unknown, options?: { signal?: AbortSignal; timeout?: number }) => callTool(params.name, params.arguments ?? {}, options),
+      callTool: (params: { name: string; arguments?: Record<string, unknown> }, _schema?: unknown, options?: { signal?: AbortSignal; timeout?: number }) =>
+        callTool(params.name, params.arguments ?? {}, options),
       readResource: (params: { uri: string }, options?: { signal?: AbortSignal; timeout?: number }) => client.readResource(params, options),
       listTools: async () => ({ tools: [...definitions.values()] }),
     } as unknown as LegacySdkClient,

@@ -53,7 +53,8 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   let outcome = await probe(setting === 'auto' ? Math.min(PROBE_SILENCE_MS, spec.connectTimeoutMs / 2) : options.timeout);
   if (outcome.kind === 'unsupported') throw new ProtocolEraError(outcome.reason);
   if (outcome.kind === 'legacy') {
-    if (setting !== 'auto') throw new ProtocolEraError(`protocol is fixed to ${setting} by ${fixedBy}, but the server does not speak it (${outcome.how.replace(/, then initialize$/, '')}); set it to "auto"`);
+    if (setting !== 'auto')
+      throw new ProtocolEraError(`protocol is fixed to ${setting} by ${fixedBy}, but the server does not speak it (${outcome.how.replace(/, then initialize$/, '')}); set it to "auto"`);
     try {
       return await openLegacy(negotiating, { chosenBy, how: outcome.how, probed: true }, options, progress);
     } catch (error) {
@@ -65,13 +66,25 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
       outcome = { ...outcome, how: 'initialize refused (a 2026-07-28 server), then server/discover answered' };
     }
   }
-  const choice: EraChoice = { era: 'modern', version: outcome.version, chosenBy, how: chosenBy === 'auto' ? outcome.how : `fixed by ${fixedBy}; ${outcome.how}`, handshake: 'server/discover', probed: true };
+  const choice: EraChoice = {
+    era: 'modern',
+    version: outcome.version,
+    chosenBy,
+    how: chosenBy === 'auto' ? outcome.how : `fixed by ${fixedBy}; ${outcome.how}`,
+    handshake: 'server/discover',
+    probed: true,
+  };
   const modernTransport = remote ? new NegotiatingTransport(await modernHttpTransport(remote)) : negotiating;
   const { connectModernClient } = await modernClientModule;
   return connectModernClient(modernTransport, outcome.discover, choice, options);
 }
 
-async function openLegacy(transport: NegotiatingTransport, choice: { chosenBy: EraChoice['chosenBy']; how: string; fixed?: string; probed: boolean }, options: OpenClientOptions, progress: HandshakeProgress): Promise<McpClient> {
+async function openLegacy(
+  transport: NegotiatingTransport,
+  choice: { chosenBy: EraChoice['chosenBy']; how: string; fixed?: string; probed: boolean },
+  options: OpenClientOptions,
+  progress: HandshakeProgress,
+): Promise<McpClient> {
   progress.phase = 'initialize';
   const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),

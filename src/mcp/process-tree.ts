@@ -32,7 +32,9 @@ function readStat(pid: number): { ppid: number; pgid: number; state: string } | 
 
 function listPids(): number[] {
   try {
-    return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number);
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
   } catch {
     return [];
   }
@@ -50,7 +52,9 @@ export function readCommandLine(pid: number): string {
 export function readEnvironmentVariable(pid: number, name: string): string | undefined {
   try {
     const prefix = `${name}=`;
-    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').find((item) => item.startsWith(prefix));
+    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1')
+      .split('\0')
+      .find((item) => item.startsWith(prefix));
     return entry?.slice(prefix.length);
   } catch {
     return undefined;

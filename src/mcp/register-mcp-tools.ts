@@ -26,7 +26,14 @@ export async function registerMcpTools(registry: ToolRegistry, connection: Serve
   const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
   registry.registerAll(() => {
     for (const tool of connection.tools) {
-      const options = { server: connection.name, source: 'mcp' as const, parameters: tool.inputSchema as Record<string, unknown>, run: createMcpRunner(connection, tool.name), checkSchema: false, enforcesTimeout: true };
+      const options = {
+        server: connection.name,
+        source: 'mcp' as const,
+        parameters: tool.inputSchema as Record<string, unknown>,
+        run: createMcpRunner(connection, tool.name),
+        checkSchema: false,
+        enforcesTimeout: true,
+      };
       const langChainTool = adapted.get(tool.name);
       // A tool LangChain could not adapt (an odd schema) stays callable from toolrun all the same.
       if (langChainTool) registry.registerLangChainTool(langChainTool, options);

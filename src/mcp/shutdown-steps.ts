@@ -47,4 +47,3 @@ export function exitsWithin(exited: Promise<ExitInfo>, ms: number): Promise<bool
     });
   });
 }
-

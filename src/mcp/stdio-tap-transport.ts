@@ -57,7 +57,6 @@ export class SpawnError extends Error {
   }
 }
 
-
 /**
  * The MCP SDK Transport over a stdio server that toolrun spawns itself (execa), so it can keep what
  * the SDK's own transport drops: the last 64 kB of stderr, the exit code or signal, and every raw
@@ -108,7 +107,11 @@ export class StdioTapTransport implements Transport {
     if (!existsSync(cwd)) throw new SpawnError(`working directory does not exist: ${cwd}`, 'ENOCWD', command);
     const descriptors = openFileDescriptors();
     if (descriptors && descriptors.inUse + DESCRIPTORS_PER_SPAWN > descriptors.limit) {
-      throw new SpawnError(`too many open files to start another server (${descriptors.inUse} of ${descriptors.limit} in use): raise the limit (ulimit -n 4096) or start fewer servers (--server NAME)`, 'EMFILE', command);
+      throw new SpawnError(
+        `too many open files to start another server (${descriptors.inUse} of ${descriptors.limit} in use): raise the limit (ulimit -n 4096) or start fewer servers (--server NAME)`,
+        'EMFILE',
+        command,
+      );
     }
     const child = execa(command, args, {
       cwd,

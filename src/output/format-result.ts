@@ -58,7 +58,7 @@ export function formatBytes(bytes: number): string {
 
 /** The stderr line after a result: `✔ math_eval · builtin · 3.21 ms`. */
 export function formatEnvelopeFooter(envelope: ToolEnvelope): string {
-  const origin = envelope.server ? `mcp:${envelope.server}` : envelope.source ?? '';
+  const origin = envelope.server ? `mcp:${envelope.server}` : (envelope.source ?? '');
   return `${envelope.success ? '✔' : '✖'} ${envelope.tool_name} · ${origin} · ${formatMs(envelope.execution_time_ms)}`;
 }
 

@@ -9,7 +9,7 @@ export function formatScanSummary(report: ScanReport): string {
   const { lines, messages, pollutingLines, warningLines } = report.summary;
   const plural = (count: number, word: string) => `${number.format(count)} ${word}${count === 1 ? '' : 's'}`;
   const parts = [plural(lines, 'line'), plural(messages, 'JSON-RPC message'), plural(pollutingLines, 'polluting line')];
-  if (warningLines > 0) parts.push(plural(warningLines, 'line') + ' with warnings');
+  if (warningLines > 0) parts.push(`${plural(warningLines, 'line')} with warnings`);
   return parts.join(' · ');
 }
 
@@ -40,7 +40,10 @@ export function formatScanReport(report: ScanReport, style: Style, options: { se
 /** The --json document: findings, summary, and what each kind found means. */
 export function scanReportJson(report: ScanReport): Record<string, unknown> {
   const kinds = Object.fromEntries(
-    (Object.entries(report.summary.byKind) as Array<[FindingKind, number]>).map(([kind, count]) => [kind, { count, severity: KIND_INFO[kind].severity, summary: KIND_INFO[kind].summary, clients: KIND_INFO[kind].clients }]),
+    (Object.entries(report.summary.byKind) as Array<[FindingKind, number]>).map(([kind, count]) => [
+      kind,
+      { count, severity: KIND_INFO[kind].severity, summary: KIND_INFO[kind].summary, clients: KIND_INFO[kind].clients },
+    ]),
   );
   return {
     clean: report.summary.pollutingLines === 0,

@@ -44,12 +44,16 @@ export function formatMsShort(ms: number): string {
 export function formatTimingReport(report: TimingReport, style: Style): string {
   const { stats } = report;
   const origin = report.server ? `mcp:${report.server}` : report.source;
-  const lines = [style.bold(`${report.tool}`) + style.dim(` (${origin}) · ${report.iterations} calls after ${report.warmup} warm-up${report.warmup === 1 ? '' : 's'} · concurrency ${report.concurrency}`)];
+  const lines = [
+    style.bold(`${report.tool}`) + style.dim(` (${origin}) · ${report.iterations} calls after ${report.warmup} warm-up${report.warmup === 1 ? '' : 's'} · concurrency ${report.concurrency}`),
+  ];
   const phases = Object.entries(report.phases).map(([key, ms]) => `${PHASE_LABELS[key] ?? key} ${formatMsShort(ms)} ms`);
   if (phases.length) lines.push(`phases   ${phases.join(' · ')}`);
   lines.push(`calls    ${stats.ok} ok · ${stats.errors} error${stats.errors === 1 ? '' : 's'} · ${stats.calls_per_second.toFixed(1)} calls/s`);
   const f = formatMsShort;
-  lines.push(`latency  min ${f(stats.min)} · p50 ${f(stats.p50)} · p90 ${f(stats.p90)} · p95 ${f(stats.p95)} · p99 ${f(stats.p99)} · max ${f(stats.max)} · mean ${f(stats.mean)} · stddev ${f(stats.stddev)} ms`);
+  lines.push(
+    `latency  min ${f(stats.min)} · p50 ${f(stats.p50)} · p90 ${f(stats.p90)} · p95 ${f(stats.p95)} · p99 ${f(stats.p99)} · max ${f(stats.max)} · mean ${f(stats.mean)} · stddev ${f(stats.stddev)} ms`,
+  );
   if (report.durations_ms.length > 1) lines.push(`         ${style.cyan(sparkline(report.durations_ms))}  ${f(stats.min)} … ${f(stats.p99)} ms (p99)`);
   for (const [message, count] of Object.entries(report.errors)) lines.push(style.red(`error    ${count}× ${message}`));
   if (report.other_errors) lines.push(style.red(`error    ${report.other_errors.calls}× in ${report.other_errors.distinct} other distinct message${report.other_errors.distinct === 1 ? '' : 's'}`));

@@ -55,7 +55,7 @@ export function binaryOf(item: CallToolResult['content'][number]): { base64: str
 }
 
 export function extensionOf(mimeType: string): string {
-  return EXTENSIONS[mimeType.toLowerCase()] ?? (/^[a-z]+\/([a-z0-9]{1,8})$/i.exec(mimeType)?.[1] ?? 'bin');
+  return EXTENSIONS[mimeType.toLowerCase()] ?? /^[a-z]+\/([a-z0-9]{1,8})$/i.exec(mimeType)?.[1] ?? 'bin';
 }
 
 /** A file name from a URI's last path segment, only when it is a plain one (no traversal, no oddities). */

@@ -1,4 +1,3 @@
-
 /**
  * Styling for one stream. Built from an explicit decision (color.ts) rather than chalk's own
  * detection, so --json, --no-color, NO_COLOR and CI are honored in exactly one place.

@@ -72,7 +72,11 @@ export async function readScript(stream: Readable): Promise<Script> {
  * (answering the server's own requests as the client did), and compares each response with the
  * recorded one (compare-messages.ts says what does not count).
  */
-export async function replay(script: Script, target: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }, options: { ignore: string[]; timeoutMs: number; signal: AbortSignal }): Promise<ReplayOutcome> {
+export async function replay(
+  script: Script,
+  target: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv },
+  options: { ignore: string[]; timeoutMs: number; signal: AbortSignal },
+): Promise<ReplayOutcome> {
   const server = spawnServer(target);
   const waiting = new Map<string, (message: Message) => void>();
   const answered = new Map<string, number>();
@@ -90,7 +94,7 @@ export async function replay(script: Script, target: { command: string; args: st
       const index = answered.get(message.method) ?? 0;
       answered.set(message.method, index + 1);
       const answer = script.clientAnswers.get(message.method)?.[index];
-      send(answer ? { ...answer, id: message.id } : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `the recording has no answer to ${message.method}` } } as Message);
+      send(answer ? { ...answer, id: message.id } : ({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `the recording has no answer to ${message.method}` } } as Message));
     } else if (hasId) waiting.get(String(message.id))?.(message);
   });
   server.child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));

@@ -91,14 +91,22 @@ function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<
     const asked = pending[from === 'client' ? 'server' : 'client'];
     const request = asked.get(String(message.id));
     asked.delete(String(message.id));
-    events.push({ t, kind: 'response', from, id: message.id!, ...(request ? { method: request.method, latency_ms: Math.round((t - request.t) * 1000) / 1000 } : {}), ...(message.error ? { error: { code: message.error.code, message: message.error.message } } : {}) });
+    events.push({
+      t,
+      kind: 'response',
+      from,
+      id: message.id!,
+      ...(request ? { method: request.method, latency_ms: Math.round((t - request.t) * 1000) / 1000 } : {}),
+      ...(message.error ? { error: { code: message.error.code, message: message.error.message } } : {}),
+    });
   }
 }
 
 function summarize(events: TimelineEvent[], unanswered: number): Timeline['summary'] {
   let slowest: { method: string; latency_ms: number } | undefined;
   for (const event of events) {
-    if (event.kind === 'response' && event.latency_ms !== undefined && event.method && (!slowest || event.latency_ms > slowest.latency_ms)) slowest = { method: event.method, latency_ms: event.latency_ms };
+    if (event.kind === 'response' && event.latency_ms !== undefined && event.method && (!slowest || event.latency_ms > slowest.latency_ms))
+      slowest = { method: event.method, latency_ms: event.latency_ms };
   }
   return {
     requests: events.filter((event) => event.kind === 'request').length,

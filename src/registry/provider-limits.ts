@@ -15,8 +15,13 @@ export function checkProviderLimits(format: DefinitionFormat, definitions: Array
   if (definitions.length > OPENAI_MAX_TOOLS) warnings.push(`${definitions.length} tools: the OpenAI API takes at most ${OPENAI_MAX_TOOLS} tools in one request (choose with --server or --local)`);
   const long = definitions.filter((definition) => definition.description.length > OPENAI_MAX_DESCRIPTION);
   if (long.length > 0) {
-    const named = long.slice(0, 5).map((definition) => `${definition.name} (${definition.description.length})`).join(', ');
-    warnings.push(`${long.length} description${long.length === 1 ? '' : 's'} longer than ${OPENAI_MAX_DESCRIPTION} characters, the OpenAI limit: ${named}${long.length > 5 ? `, … ${long.length - 5} more` : ''}`);
+    const named = long
+      .slice(0, 5)
+      .map((definition) => `${definition.name} (${definition.description.length})`)
+      .join(', ');
+    warnings.push(
+      `${long.length} description${long.length === 1 ? '' : 's'} longer than ${OPENAI_MAX_DESCRIPTION} characters, the OpenAI limit: ${named}${long.length > 5 ? `, … ${long.length - 5} more` : ''}`,
+    );
   }
   return warnings;
 }

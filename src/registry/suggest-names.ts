@@ -9,7 +9,10 @@ export function suggestNames(wanted: string, candidates: Iterable<string>, limit
     const related = target.length >= 3 && (lower.includes(target) || target.includes(lower.replace(/^[^:]*:/, '')));
     if (closeEnough || related) scored.push({ name, score: related && !closeEnough ? target.length : distance });
   }
-  return scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, limit).map((entry) => entry.name);
+  return scored
+    .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
+    .slice(0, limit)
+    .map((entry) => entry.name);
 }
 
 function editDistance(a: string, b: string): number {

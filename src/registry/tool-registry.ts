@@ -44,7 +44,17 @@ export class ToolRegistry {
     const source = options.source ?? 'internal';
     assertDefinition(definition, options.checkSchema === false ? undefined : this.#checkSchema);
     const qualifiedName = options.server ? `${options.server}:${definition.name}` : definition.name;
-    const tool: RegisteredTool = { definition, run, source, server: options.server, qualifiedName, normalizesArgs: source === 'mcp', warmUp: options.warmUp, validator: options.validator, enforcesTimeout: options.enforcesTimeout };
+    const tool: RegisteredTool = {
+      definition,
+      run,
+      source,
+      server: options.server,
+      qualifiedName,
+      normalizesArgs: source === 'mcp',
+      warmUp: options.warmUp,
+      validator: options.validator,
+      enforcesTimeout: options.enforcesTimeout,
+    };
     if (options.server) this.#byQualifiedName.set(qualifiedName, tool);
     this.#byApiName = undefined;
     const previous = this.#byName.get(definition.name);
@@ -80,7 +90,10 @@ export class ToolRegistry {
         this.#logger.warn(describeReplacement(tool, previous));
         continue;
       }
-      const names = group.slice(0, 3).map((replacement) => replacement.tool.definition.name).join(', ');
+      const names = group
+        .slice(0, 3)
+        .map((replacement) => replacement.tool.definition.name)
+        .join(', ');
       const more = group.length > 3 ? `, … ${group.length - 3} more` : '';
       const reachable = previous.server ? `; those stay reachable as ${previous.server}:NAME` : '';
       this.#logger.warn(`${group.length} tools from ${describeOrigin(tool)} replace the ones of the same names from ${describeOrigin(previous)} (${names}${more}${reachable})`);

@@ -43,17 +43,18 @@ export const KIND_INFO: Record<FindingKind, KindInfo> = {
   bom: {
     severity: 'error',
     summary: 'starts with a UTF-8 byte order mark, which JSON.parse rejects',
-    clients: "TS SDK 1.x: JSON.parse throws, onerror, message lost · TS SDK 2.x: skipped silently, message lost · Python SDK: the BOM is not stripped; the line goes to pydantic as is (its verdict on a BOM not verified)",
+    clients:
+      'TS SDK 1.x: JSON.parse throws, onerror, message lost · TS SDK 2.x: skipped silently, message lost · Python SDK: the BOM is not stripped; the line goes to pydantic as is (its verdict on a BOM not verified)',
   },
   crlf: {
     severity: 'warning',
     summary: 'ends with \\r\\n instead of \\n',
-    clients: "TS SDK 1.x and 2.x: the \\r is stripped, message read · Python SDK: \\r is JSON whitespace, message read",
+    clients: 'TS SDK 1.x and 2.x: the \\r is stripped, message read · Python SDK: \\r is JSON whitespace, message read',
   },
   'invalid-utf8': {
     severity: 'error',
     summary: 'bytes that are not valid UTF-8',
-    clients: "TS SDK 1.x and 2.x: decoded with U+FFFD replacements, the text changes silently · Python SDK: strict decoding raises outside the per-line handler, ending the reader",
+    clients: 'TS SDK 1.x and 2.x: decoded with U+FFFD replacements, the text changes silently · Python SDK: strict decoding raises outside the per-line handler, ending the reader',
   },
   unterminated: {
     severity: 'error',

@@ -1,5 +1,6 @@
 import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
 import type { RecordingWriter } from '../record/recording.js';
@@ -34,7 +35,7 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
   let scanner = new StdoutScanner();
   const steps: string[] = [];
   const recording = options.recording;
-  let connection;
+  let connection: ServerConnection;
   try {
     connection = await connectWithRetry(spec, options.policy, {
       logger: options.logger,

@@ -89,6 +89,9 @@ export class StdoutScanner {
 }
 
 function shorten(bytes: Buffer): string {
-  const text = bytes.subarray(0, MAX_TEXT_CHARS * 4).toString('utf8').replace(/\r$/, '');
+  const text = bytes
+    .subarray(0, MAX_TEXT_CHARS * 4)
+    .toString('utf8')
+    .replace(/\r$/, '');
   return text.length > MAX_TEXT_CHARS ? `${text.slice(0, MAX_TEXT_CHARS - 1)}…` : text;
 }

@@ -7,7 +7,6 @@ import { collectingAjvLogger } from './schema-warnings.js';
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
-
 // The same options as the MCP SDK's own AjvJsonSchemaValidator: lenient about unknown keywords
 // (servers emit vendor keywords), formats checked, all errors collected for one complete message.
 // validateSchema is off here because meta-validation costs ~25 ms per process; `checkSchema` does it

@@ -23,7 +23,7 @@ export function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   // anyOf/oneOf report every branch's failure and then themselves; the summary line is enough.
   const combinators = counted.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
   if (combinators.length === 0) return counted;
-  return counted.filter((error) => combinators.includes(error) || !combinators.some((c) => error.schemaPath.startsWith(c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/')) + '/')));
+  return counted.filter((error) => combinators.includes(error) || !combinators.some((c) => error.schemaPath.startsWith(`${c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/'))}/`)));
 }
 
 function describeError(error: ErrorObject): string {

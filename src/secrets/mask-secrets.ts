@@ -42,9 +42,7 @@ export function maskSecrets(text: string): string {
   if (text.length === 0) return text;
   let masked = text
     .replace(URL_PASSWORD, (_match, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
-    .replace(QUERY_PARAMETER, (match, separator: string, name: string, value: string) =>
-      value !== MASK && SECRET_QUERY_NAME.test(safeDecode(name)) ? `${separator}${name}=${MASK}` : match,
-    )
+    .replace(QUERY_PARAMETER, (match, separator: string, name: string, value: string) => (value !== MASK && SECRET_QUERY_NAME.test(safeDecode(name)) ? `${separator}${name}=${MASK}` : match))
     .replace(SECRET_FLAG, (_match, before: string, flag: string, joiner: string) => `${before}${flag}${joiner}${MASK}`)
     .replace(BEARER, (_match, scheme: string) => `${scheme} ${MASK}`)
     .replace(TOKEN_SHAPE, MASK);

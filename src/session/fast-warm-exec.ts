@@ -1,4 +1,4 @@
-import { parseArgWords } from '../args/parse-tool-args.js';
+import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
 import type { CliContext } from '../commands/cli-context.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../commands/exec-output.js';
 import { readFileSync, statSync } from 'node:fs';
@@ -40,8 +40,8 @@ export async function runFastWarmExec(args: FastExecArgs, env: NodeJS.ProcessEnv
   try {
     // The config is not parsed here: the holder has it, and the key is made from its text. A config
     // tool of this name (local) is the holder's to notice: it answers "miss" and the full CLI runs it.
-    let words;
-    let key;
+    let words: ArgWord[];
+    let key: string;
     try {
       words = parseArgWords(args.words);
       const { path } = findConfigPath(args.config, env, cli.cwd);

@@ -31,7 +31,10 @@ export class HolderClient {
 
   private constructor(socket: Socket) {
     this.#socket = socket;
-    socket.on('data', messageReader((message) => this.#receive(message)));
+    socket.on(
+      'data',
+      messageReader((message) => this.#receive(message)),
+    );
     const fail = (error: Error) => {
       this.#closed ??= error;
       for (const pending of this.#pending.values()) pending.reject(this.#closed);

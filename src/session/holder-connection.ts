@@ -2,7 +2,7 @@ import type { Client as LegacySdkClient } from '@modelcontextprotocol/sdk/client
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CliContext } from '../commands/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
-import { resolveServer } from '../config/resolve-server.js';
+import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import type { McpClient, McpRequestOptions, NotificationHandler } from '../mcp/mcp-client.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatServerLog } from '../output/format-server-log.js';
@@ -20,7 +20,7 @@ export async function holderConnections(cli: CliContext, config: ToolrunConfig, 
   const ms = performance.now() - started;
   const servers = reply.servers as Array<Omit<ServerConnection, 'spec' | 'client' | 'transport' | 'close' | 'name'> & { name: string }>;
   return servers.flatMap((server) => {
-    let spec;
+    let spec: ServerSpec;
     try {
       spec = resolveServer(config, config.servers[server.name]!, cli.env);
     } catch {
@@ -46,7 +46,8 @@ function proxyClient(cli: CliContext, holder: HolderClient, server: string, info
   };
   const send = async (op: 'request' | 'call-tool' | 'ping', fields: Record<string, unknown>, options?: McpRequestOptions) =>
     holder.request(op, { ...fields, server, timeoutMs: options?.timeout }, { signal: options?.signal, onEvent: onEvent(options) });
-  const request = async (method: string, params: Record<string, unknown> | undefined, options?: McpRequestOptions) => (await send('request', { method, params }, options)).result as Record<string, unknown>;
+  const request = async (method: string, params: Record<string, unknown> | undefined, options?: McpRequestOptions) =>
+    (await send('request', { method, params }, options)).result as Record<string, unknown>;
   const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions) => (await send('call-tool', { name, args }, options)).result as CallToolResult;
   return {
     choice: info.era,

@@ -45,7 +45,15 @@ export function holdsAll(state: HolderState): boolean {
  * client runs the command cold, as without a holder.
  */
 export async function execOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
-  const { tool: name, server, words, args, validate, timeoutMs, verbose } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number; verbose?: boolean };
+  const {
+    tool: name,
+    server,
+    words,
+    args,
+    validate,
+    timeoutMs,
+    verbose,
+  } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number; verbose?: boolean };
   if (server && !liveConnection(state, server)) return { miss: `the holder does not hold a live '${server}'` };
   let tool = state.registry.find(name, server);
   if (!tool) {
@@ -82,7 +90,15 @@ export function serversOp(state: HolderState, context: RequestContext): Record<s
 
 /** `request`, `call-tool`, `ping`: one MCP request to a held server, on the client's behalf. */
 export async function mcpOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
-  const { op, server, method, params, name, args, timeoutMs } = context.request as unknown as { op: string; server: string; method: string; params?: Record<string, unknown>; name: string; args?: Record<string, unknown>; timeoutMs?: number };
+  const { op, server, method, params, name, args, timeoutMs } = context.request as unknown as {
+    op: string;
+    server: string;
+    method: string;
+    params?: Record<string, unknown>;
+    name: string;
+    args?: Record<string, unknown>;
+    timeoutMs?: number;
+  };
   const connection = liveConnection(state, server);
   if (!connection) throw new ToolrunError('unreachable', `the session holder's MCP server '${server}' is not connected any more; run the command again (with --no-session to start it here)`);
   context.uses(server);
@@ -104,28 +120,44 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
  * prepared (normalized and validated) by the client; the client's Ctrl-C stops the loop.
  */
 export async function timeOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
-  const { tool: qualifiedName, args, iterations, warmup, concurrency, timeoutMs } = context.request as unknown as { tool: string; args: Record<string, unknown>; iterations: number; warmup: number; concurrency: number; timeoutMs?: number };
+  const {
+    tool: qualifiedName,
+    args,
+    iterations,
+    warmup,
+    concurrency,
+    timeoutMs,
+  } = context.request as unknown as { tool: string; args: Record<string, unknown>; iterations: number; warmup: number; concurrency: number; timeoutMs?: number };
   const tool = state.registry.find(qualifiedName);
   const connection = tool?.server ? liveConnection(state, tool.server) : undefined;
   if (!tool || !connection) throw new ToolrunError('unreachable', `the session holder cannot run '${qualifiedName}' any more; run the command again`);
   context.uses(connection.name);
   const { runTimedCalls } = await import('../timing/run-timed-calls.js');
-  const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger: { warn: () => {}, info: () => {}, verbose: () => {} } });
-  let lastEvent = 0;
-  const result = await runTimedCalls(executor, { tool, args }, {
-    iterations,
-    warmup,
-    concurrency,
-    signal: context.signal,
-    isFatal: () => isConnectionLost(connection),
-    onProgress: (done) => {
-      const now = Date.now();
-      if (now - lastEvent > 100 || done === iterations) {
-        lastEvent = now;
-        context.event('timed', { count: done });
-      }
-    },
+  const executor = new ToolExecutor(state.registry, {
+    timeoutMs: timeoutMs ?? state.config.timeoutMs,
+    slowToolMs: state.config.slowToolMs,
+    paramMappings: state.config.paramMappings,
+    logger: { warn: () => {}, info: () => {}, verbose: () => {} },
   });
+  let lastEvent = 0;
+  const result = await runTimedCalls(
+    executor,
+    { tool, args },
+    {
+      iterations,
+      warmup,
+      concurrency,
+      signal: context.signal,
+      isFatal: () => isConnectionLost(connection),
+      onProgress: (done) => {
+        const now = Date.now();
+        if (now - lastEvent > 100 || done === iterations) {
+          lastEvent = now;
+          context.event('timed', { count: done });
+        }
+      },
+    },
+  );
   state.calls.set(connection.name, (state.calls.get(connection.name) ?? 0) + result.calls);
   return { result: { ...result, errors: [...result.errors] } };
 }

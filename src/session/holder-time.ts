@@ -14,7 +14,14 @@ import type { HolderEvent } from './holder-protocol.js';
 export async function timeThroughHolder(cli: CliContext, config: ToolrunConfig, prepared: PreparedCall, options: Omit<TimedCallsOptions, 'isFatal'>): Promise<TimedCallsResult | undefined> {
   const found = await findHolder(cli, config);
   if (!found) return undefined;
-  const fields = { tool: prepared.tool.qualifiedName, args: prepared.args, iterations: options.iterations, warmup: options.warmup, concurrency: options.concurrency, timeoutMs: cli.globals.timeout ?? config.timeoutMs };
+  const fields = {
+    tool: prepared.tool.qualifiedName,
+    args: prepared.args,
+    iterations: options.iterations,
+    warmup: options.warmup,
+    concurrency: options.concurrency,
+    timeoutMs: cli.globals.timeout ?? config.timeoutMs,
+  };
   const onEvent = (event: HolderEvent) => (event.event === 'timed' ? options.onProgress?.(event.count as number) : undefined);
   const reply = await found.client.request('time', fields, { signal: options.signal, onEvent }).catch((error: unknown) => {
     if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);

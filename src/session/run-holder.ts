@@ -117,7 +117,10 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     const write = (message: Record<string, unknown>) => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
     };
-    socket.on('data', messageReader((message) => void handle(message as unknown as HolderRequest)));
+    socket.on(
+      'data',
+      messageReader((message) => void handle(message as unknown as HolderRequest)),
+    );
     const handle = async (request: HolderRequest) => {
       lastUsed = Date.now();
       if (request.op === 'cancel') {
@@ -142,7 +145,17 @@ export async function runHolder(options: HolderOptions): Promise<void> {
         write({ ...result, id: request.id, done: true, ok: true });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        write({ id: request.id, done: true, ok: false, error: { message: error instanceof ToolrunError ? error.message : describeThrown(error), code: typeof code === 'number' ? code : undefined, kind: error instanceof ToolrunError ? error.kind : undefined, data: (error as { data?: unknown }).data } });
+        write({
+          id: request.id,
+          done: true,
+          ok: false,
+          error: {
+            message: error instanceof ToolrunError ? error.message : describeThrown(error),
+            code: typeof code === 'number' ? code : undefined,
+            kind: error instanceof ToolrunError ? error.kind : undefined,
+            data: (error as { data?: unknown }).data,
+          },
+        });
       } finally {
         running.delete(request.id);
         for (const name of servers) using.get(name)?.delete(context);
@@ -205,9 +218,12 @@ export async function runHolder(options: HolderOptions): Promise<void> {
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(files.socket, () => resolve()));
   chmodSync(files.socket, 0o600);
   // Idle: checked often enough that the holder ends within a few seconds of its timeout.
-  setInterval(() => {
-    if (Date.now() - lastUsed >= options.idleMs && !stopping) void stop(`idle for ${Math.round(options.idleMs / 1000)} s`);
-  }, Math.min(5000, Math.max(100, options.idleMs / 4)));
+  setInterval(
+    () => {
+      if (Date.now() - lastUsed >= options.idleMs && !stopping) void stop(`idle for ${Math.round(options.idleMs / 1000)} s`);
+    },
+    Math.min(5000, Math.max(100, options.idleMs / 4)),
+  );
   logLine(`holding ${[...state.held].join(', ')} for ${config.path ?? '(default config)'}`);
   announce({ status: status(), failures });
 }

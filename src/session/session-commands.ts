@@ -38,11 +38,24 @@ export async function startSession(cli: CliContext, config: ToolrunConfig, serve
   // A holder with no live server is no use: it is stopped, and the failures say why.
   if (connected.length === 0) await stopHolderAt(files.socket, ready.status.pid, []);
   if (cli.globals.json) {
-    await cli.terminal.resultJson({ started: connected.length > 0, already_running: ready.joined === true, pid: ready.status.pid, config: ready.status.config, idle_timeout_ms: ready.status.idleTimeoutMs, servers: ready.status.servers, failures: ready.failures.map((failure) => ({ server: failure.server, reason: failure.reason })) });
+    await cli.terminal.resultJson({
+      started: connected.length > 0,
+      already_running: ready.joined === true,
+      pid: ready.status.pid,
+      config: ready.status.config,
+      idle_timeout_ms: ready.status.idleTimeoutMs,
+      servers: ready.status.servers,
+      failures: ready.failures.map((failure) => ({ server: failure.server, reason: failure.reason })),
+    });
   } else {
     for (const failure of ready.failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
-    const lines = ready.status.servers.map((server) => (server.status === 'connected' ? `✔ ${server.name}: ${server.tools} tool${server.tools === 1 ? '' : 's'}, protocol ${server.protocol}` : `✖ ${server.name}: ${server.reason}`));
-    if (connected.length > 0) lines.push(`session holder ${ready.joined ? 'already running' : 'started'} (pid ${ready.status.pid}) for ${ready.status.config}; exits after ${formatDuration(ready.status.idleTimeoutMs)} idle · toolrun session stop ends it`);
+    const lines = ready.status.servers.map((server) =>
+      server.status === 'connected' ? `✔ ${server.name}: ${server.tools} tool${server.tools === 1 ? '' : 's'}, protocol ${server.protocol}` : `✖ ${server.name}: ${server.reason}`,
+    );
+    if (connected.length > 0)
+      lines.push(
+        `session holder ${ready.joined ? 'already running' : 'started'} (pid ${ready.status.pid}) for ${ready.status.config}; exits after ${formatDuration(ready.status.idleTimeoutMs)} idle · toolrun session stop ends it`,
+      );
     await cli.terminal.result(lines.join('\n'));
   }
   return ready.failures.length > 0 || connected.length === 0 ? ExitCode.UNREACHABLE : ExitCode.OK;
@@ -86,7 +99,16 @@ export async function stopSessions(cli: CliContext, config: ToolrunConfig | unde
     stopped.push({ pid: status.pid, config: status.config, servers: outcome.stopped, holder_exited: outcome.holderExits });
   }
   if (cli.globals.json) await cli.terminal.resultJson({ stopped });
-  else await cli.terminal.result(stopped.map((holder) => (holder.holder_exited ? `stopped the session holder (pid ${holder.pid}) for ${holder.config} and its servers: ${holder.servers.join(', ') || 'none'}` : `stopped ${holder.servers.join(', ')} in the session holder (pid ${holder.pid})`)).join('\n'));
+  else
+    await cli.terminal.result(
+      stopped
+        .map((holder) =>
+          holder.holder_exited
+            ? `stopped the session holder (pid ${holder.pid}) for ${holder.config} and its servers: ${holder.servers.join(', ') || 'none'}`
+            : `stopped ${holder.servers.join(', ')} in the session holder (pid ${holder.pid})`,
+        )
+        .join('\n'),
+    );
   return ExitCode.OK;
 }
 

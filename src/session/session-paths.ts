@@ -33,7 +33,7 @@ export function existingSessionDirectory(env: NodeJS.ProcessEnv): string | undef
 
 export function sessionDirectoryPath(env: NodeJS.ProcessEnv): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  return runtime && runtime.startsWith('/') ? join(runtime, 'toolrun') : join(tmpdir(), `toolrun-${process.getuid?.() ?? 0}`);
+  return runtime?.startsWith('/') ? join(runtime, 'toolrun') : join(tmpdir(), `toolrun-${process.getuid?.() ?? 0}`);
 }
 
 function checkedDirectory(dir: string): string {

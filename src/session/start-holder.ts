@@ -33,7 +33,9 @@ export async function startHolder(options: StartHolderOptions): Promise<HolderRe
   options.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const exited = new Promise<never>((_, reject) =>
-      child.once('close', (code, signal) => reject(new ToolrunError('unreachable', `the session holder exited while starting (${signal ?? `code ${code}`}); see ${sessionFiles(options.dir, options.key).log}`))),
+      child.once('close', (code, signal) =>
+        reject(new ToolrunError('unreachable', `the session holder exited while starting (${signal ?? `code ${code}`}); see ${sessionFiles(options.dir, options.key).log}`)),
+      ),
     );
     const failedToStart = new Promise<never>((_, reject) => child.once('error', (error) => reject(new ToolrunError('unreachable', `the session holder could not be started: ${error.message}`))));
     const firstLine = (async () => {

@@ -52,7 +52,10 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig |
     if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);
     if (cli.signal.aborted) throw cli.signal.reason;
     // The call was handed over: running it again here could run it twice. Say so instead.
-    throw new ToolrunError('unreachable', `the session holder went away during the call (${(error as Error).message}); the tool may or may not have run. Run the command again (--no-session starts the server here)`);
+    throw new ToolrunError(
+      'unreachable',
+      `the session holder went away during the call (${(error as Error).message}); the tool may or may not have run. Run the command again (--no-session starts the server here)`,
+    );
   }
 }
 

@@ -60,13 +60,16 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
 
   // Server → host: scanned line by line; forwarded as they came, or (--guard) only its messages.
   // With --guard whole lines are forwarded, so none is cut at the scanner's usual 10 MB.
-  const splitter = new LineSplitter((line) => {
-    const verdict = classifyLine(line.bytes, line.terminated, line.oversize);
-    if (options.guard) {
-      if (verdict.isMessage) write(line.terminated ? Buffer.concat([line.bytes, NEWLINE]) : line.bytes);
-    }
-    if (!verdict.isMessage || verdict.kinds.length > 0) options.onPollution(line, verdict.kinds, options.guard && !verdict.isMessage);
-  }, options.guard ? Number.MAX_SAFE_INTEGER : undefined);
+  const splitter = new LineSplitter(
+    (line) => {
+      const verdict = classifyLine(line.bytes, line.terminated, line.oversize);
+      if (options.guard) {
+        if (verdict.isMessage) write(line.terminated ? Buffer.concat([line.bytes, NEWLINE]) : line.bytes);
+      }
+      if (!verdict.isMessage || verdict.kinds.length > 0) options.onPollution(line, verdict.kinds, options.guard && !verdict.isMessage);
+    },
+    options.guard ? Number.MAX_SAFE_INTEGER : undefined,
+  );
   const write = (chunk: Buffer) => {
     if (!host.stdout.write(chunk)) {
       child.stdout.pause();

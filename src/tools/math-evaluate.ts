@@ -12,8 +12,24 @@ const MAX_RESULT_ELEMENTS = 100_000;
 // Functions that would let an expression reach outside arithmetic: define units or functions
 // globally, evaluate or parse nested code, or do unbounded symbolic work (mathjs' security guide).
 const DISABLED_FUNCTIONS = [
-  'import', 'createUnit', 'reviver', 'replacer', 'evaluate', 'parse', 'compile', 'parser', 'resolve', 'chain',
-  'simplify', 'simplifyConstant', 'simplifyCore', 'derivative', 'rationalize', 'leafCount', 'symbolicEqual', 'config',
+  'import',
+  'createUnit',
+  'reviver',
+  'replacer',
+  'evaluate',
+  'parse',
+  'compile',
+  'parser',
+  'resolve',
+  'chain',
+  'simplify',
+  'simplifyConstant',
+  'simplifyCore',
+  'derivative',
+  'rationalize',
+  'leafCount',
+  'symbolicEqual',
+  'config',
 ];
 
 interface SafeMath {
@@ -30,7 +46,12 @@ export function loadSafeMath(): SafeMath {
   const math = create(all!);
   const evaluate = math.evaluate.bind(math) as SafeMath['evaluate'];
   const disabled = Object.fromEntries(
-    DISABLED_FUNCTIONS.map((name) => [name, () => { throw new ToolInputError(`Function ${name} is not allowed in math_eval`); }]),
+    DISABLED_FUNCTIONS.map((name) => [
+      name,
+      () => {
+        throw new ToolInputError(`Function ${name} is not allowed in math_eval`);
+      },
+    ]),
   );
   math.import(disabled, { override: true });
   safeMath = { math, evaluate };
@@ -65,7 +86,7 @@ function toJsonValue(math: MathJsInstance, value: unknown): unknown {
     return toJsonValue(math, last);
   }
   if (typed.isMatrix || Array.isArray(value)) {
-    const size = typed.isMatrix ? typed.size!() : math.size(value as number[]) as unknown as number[];
+    const size = typed.isMatrix ? typed.size!() : (math.size(value as number[]) as unknown as number[]);
     const elements = (Array.isArray(size) ? size : [size]).reduce((product: number, n) => product * Number(n), 1);
     if (elements > MAX_RESULT_ELEMENTS) throw new ToolInputError(`result has ${elements} elements; the limit is ${MAX_RESULT_ELEMENTS}`);
     const array = typed.isMatrix ? typed.toArray!() : (value as unknown[]);

@@ -8,7 +8,12 @@ import type { ToolHosts } from './tool-hosts.js';
 /** Registers the builtin tools, then the config's tools (a config tool of a builtin's name replaces it, with a warning). */
 export function registerLocalTools(registry: ToolRegistry, tools: ConfiguredTool[], hosts: ToolHosts): void {
   for (const builtin of Object.values(BUILTIN_TOOLS)) {
-    registry.registerTool(builtin.definition, builtin.createRunner(hosts), { source: 'builtin', checkSchema: false, validator: builtin.validator, warmUp: builtin.warmUp && (() => builtin.warmUp!(hosts)) });
+    registry.registerTool(builtin.definition, builtin.createRunner(hosts), {
+      source: 'builtin',
+      checkSchema: false,
+      validator: builtin.validator,
+      warmUp: builtin.warmUp && (() => builtin.warmUp!(hosts)),
+    });
   }
   for (const tool of tools) {
     const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
@@ -26,7 +31,10 @@ function createConfiguredRunner(tool: ConfiguredTool, hosts: ToolHosts): ToolRun
     }
     case 'builtin': {
       const builtin = BUILTIN_TOOLS[implementation.handler];
-      if (!builtin) return async () => { throw new HandlerNotFoundError(`Builtin handler '${implementation.handler}' not found (builtin handlers: ${Object.keys(BUILTIN_TOOLS).join(', ')})`); };
+      if (!builtin)
+        return async () => {
+          throw new HandlerNotFoundError(`Builtin handler '${implementation.handler}' not found (builtin handlers: ${Object.keys(BUILTIN_TOOLS).join(', ')})`);
+        };
       return builtin.createRunner(hosts);
     }
     case 'internal':

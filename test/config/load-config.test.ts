@@ -48,7 +48,9 @@ describe('config discovery', () => {
   it('fails on a named config that does not exist instead of falling back', async () => {
     const dir = tempDir();
     const message = await configError(loadConfig({ cwd: dir, env: {}, configPath: 'nope.json' }));
-    expect(message).toBe(`config file not found: ${join(dir, 'nope.json')} (named by --config). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`);
+    expect(message).toBe(
+      `config file not found: ${join(dir, 'nope.json')} (named by --config). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`,
+    );
   });
 });
 
@@ -102,10 +104,13 @@ describe('config parsing', () => {
   it('resolves internal modules and cwd against the config folder', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sub'));
-    const path = writeConfig(join(dir, 'sub'), JSON.stringify({
-      mcpServers: { s: { command: 'node', cwd: '..' } },
-      tools: [{ name: 't', description: 'd', implementation: { type: 'internal', module: './tools/t.js', handler: 'h' } }],
-    }));
+    const path = writeConfig(
+      join(dir, 'sub'),
+      JSON.stringify({
+        mcpServers: { s: { command: 'node', cwd: '..' } },
+        tools: [{ name: 't', description: 'd', implementation: { type: 'internal', module: './tools/t.js', handler: 'h' } }],
+      }),
+    );
     const config = await loadConfig({ cwd: tempDir(), env: {}, configPath: path });
     expect(config.tools[0]!.implementation).toEqual({ type: 'internal', module: join(dir, 'sub', 'tools', 't.js'), handler: 'h' });
     expect(resolveServer(config, config.servers.s!, {})).toMatchObject({ cwd: dir });
@@ -122,12 +127,15 @@ describe('config parsing', () => {
 describe('${VAR} expansion', () => {
   it('expands variables and defaults per server, lazily', async () => {
     const dir = tempDir();
-    writeConfig(dir, JSON.stringify({
-      mcpServers: {
-        zwave: { command: 'node', args: ['${SERVER_JS}'], env: { BROKER: '${BROKER_URL:-mqtt://localhost:1883}' } },
-        remote: { url: 'http://${HOST}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
-      },
-    }));
+    writeConfig(
+      dir,
+      JSON.stringify({
+        mcpServers: {
+          zwave: { command: 'node', args: ['${SERVER_JS}'], env: { BROKER: '${BROKER_URL:-mqtt://localhost:1883}' } },
+          remote: { url: 'http://${HOST}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        },
+      }),
+    );
     const config = await loadConfig({ cwd: dir, env: {} });
     const env = { SERVER_JS: 'index.js', HOST: '127.0.0.1:3001' };
     expect(resolveServer(config, config.servers.zwave!, env)).toMatchObject({ args: ['index.js'], env: { BROKER: 'mqtt://localhost:1883' } });

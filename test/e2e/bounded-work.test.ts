@@ -10,13 +10,21 @@ import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.
 // without a clear message, and never a server left running.
 
 const manyServers = (count: number) =>
-  writeTempConfig({ retry: { attempts: 1, baseDelayMs: 10 }, mcpServers: Object.fromEntries(Array.from({ length: count }, (_, index) => [`s${index}`, fixtureServer('many-tools-server.js', { env: { TOOL_COUNT: '1' } })])) });
+  writeTempConfig({
+    retry: { attempts: 1, baseDelayMs: 10 },
+    mcpServers: Object.fromEntries(Array.from({ length: count }, (_, index) => [`s${index}`, fixtureServer('many-tools-server.js', { env: { TOOL_COUNT: '1' } })])),
+  });
 
 describe('many servers', () => {
   it('120 servers under ulimit -n 200: the ones that fit connect, the rest fail with the reason; no crash, no orphan', async () => {
     const marker = newProcessMarker();
     const config = manyServers(120);
-    const result = await execa('sh', ['-c', `ulimit -n 200 && exec "${process.execPath}" "${BIN}" --config "${config}" --json mcp list --check`], { reject: false, cwd: ROOT, env: { ...marker.env, NO_COLOR: '1' }, timeout: 120_000 });
+    const result = await execa('sh', ['-c', `ulimit -n 200 && exec "${process.execPath}" "${BIN}" --config "${config}" --json mcp list --check`], {
+      reject: false,
+      cwd: ROOT,
+      env: { ...marker.env, NO_COLOR: '1' },
+      timeout: 120_000,
+    });
     expect(result.stderr).not.toContain('Unhandled');
     expect(result.exitCode).toBe(4);
     const servers = JSON.parse(result.stdout).servers as Array<{ status: string; error?: string; cause?: string }>;
@@ -31,7 +39,7 @@ describe('many servers', () => {
   it('more than 256 servers in one command is refused with the way out (exit 2)', async () => {
     const result = await runToolrun(['--config', manyServers(300), 'list']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim()).toBe("✖ this command would start 300 MCP servers at once; toolrun starts at most 256. Name the ones you need: --server NAME (or SERVER:TOOL)");
+    expect(result.stderr.trim()).toBe('✖ this command would start 300 MCP servers at once; toolrun starts at most 256. Name the ones you need: --server NAME (or SERVER:TOOL)');
   });
 });
 

@@ -131,7 +131,11 @@ describe('toolrun list and validate', () => {
     expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+PARAMETERS \(\* required\)\s+DESCRIPTION$/);
     expect(table.stdout).toMatch(/^math_eval\s+builtin\s+expression\*: string\s+Evaluates/m);
     const anthropic = JSON.parse((await runToolrun(['list', '--format', 'anthropic'])).stdout);
-    expect(anthropic).toContainEqual({ name: 'math_eval', description: expect.any(String), input_schema: { type: 'object', properties: { expression: expect.any(Object) }, required: ['expression'] } });
+    expect(anthropic).toContainEqual({
+      name: 'math_eval',
+      description: expect.any(String),
+      input_schema: { type: 'object', properties: { expression: expect.any(Object) }, required: ['expression'] },
+    });
     const openai = JSON.parse((await runToolrun(['list', '--format', 'openai'])).stdout);
     expect(openai[0]).toMatchObject({ type: 'function', function: { name: 'get_current_datetime', parameters: { type: 'object' } } });
     const json = JSON.parse((await runToolrun(['--json', 'list', '--local', '--config', localTools])).stdout);
@@ -159,7 +163,9 @@ describe('toolrun list and validate', () => {
     });
     const checked = await runToolrun(['--json', '--config', handlers, 'validate']);
     expect(checked.exitCode).toBe(3);
-    expect(JSON.parse(checked.stdout).problems).toEqual([{ path: 'tools[1].implementation.handler', message: expect.stringMatching(/^Internal handler 'nope' not found in .*users\.js \(it exports: /) }]);
+    expect(JSON.parse(checked.stdout).problems).toEqual([
+      { path: 'tools[1].implementation.handler', message: expect.stringMatching(/^Internal handler 'nope' not found in .*users\.js \(it exports: /) },
+    ]);
     const ok = await runToolrun(['validate']);
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toMatch(/valid$/);

@@ -10,7 +10,6 @@ type Step = { id: string; status: string; finding: string; fix?: string; details
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
 const POSTGRES = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-postgres', 'dist', 'index.js');
 
-
 const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : []);
 
 describe('one signal ends servers politely (stdin closed, then SIGTERM), for every command', () => {
@@ -80,7 +79,11 @@ describe('a server that exits during a call', () => {
       ]),
     );
     const json = await runClean(['--json', '--config', config, 'exec', 'crashy:work']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, error_kind: 'tool_error', server_stderr: ['exit-mid-call: processing the request', 'FATAL: out of widgets (widget pool exhausted)'] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      success: false,
+      error_kind: 'tool_error',
+      server_stderr: ['exit-mid-call: processing the request', 'FATAL: out of widgets (widget pool exhausted)'],
+    });
   });
 
   it('time stops at the crash and keeps failures out of the latency stats', async () => {
@@ -185,6 +188,6 @@ describe('noise is summarised', () => {
     const warnings = result.stderr.split('\n').filter((line) => line.includes('is not JSON-RPC'));
     expect(warnings).toHaveLength(3);
     expect(warnings.filter((line) => line.includes('noisy tool called'))).toHaveLength(1);
-    expect(result.stderr).toContain("⚠ [noisy] 19 more non-JSON-RPC stdout lines like those above were skipped (toolrun mcp check-stdout noisy lists every line)");
+    expect(result.stderr).toContain('⚠ [noisy] 19 more non-JSON-RPC stdout lines like those above were skipped (toolrun mcp check-stdout noisy lists every line)');
   });
 });

@@ -20,7 +20,6 @@ function fifo(): string {
   return path;
 }
 
-
 describe('config keys that would reach a prototype', () => {
   it('"__proto__" at the top is refused, not applied (exit 3, with line and column)', async () => {
     const path = writeRaw('{\n  "__proto__": { "timeoutMs": 5 },\n  "mcpServers": {}\n}');
@@ -159,12 +158,15 @@ describe('check-stdout capture input and --save', () => {
   });
 });
 
-
 describe('internal handlers that misbehave', () => {
-  const tool = (name: string, handler: string) => ({ name, description: handler, implementation: { type: 'internal', module: join(import.meta.dirname, '..', '..', 'fixtures', 'tools', 'hostile.js'), handler } });
+  const tool = (name: string, handler: string) => ({
+    name,
+    description: handler,
+    implementation: { type: 'internal', module: join(import.meta.dirname, '..', '..', 'fixtures', 'tools', 'hostile.js'), handler },
+  });
   const config = writeTempConfig({ tools: [tool('write_everywhere', 'writeEverywhere'), tool('circular', 'circular'), tool('fail_distinct', 'failDistinct')] });
 
-  it('all of a handler\'s output reaches stderr, in order; stdout is the result alone', async () => {
+  it("all of a handler's output reaches stderr, in order; stdout is the result alone", async () => {
     const result = await runToolrun(['--config', config, '--json', 'exec', 'write_everywhere']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { ok: true } });
@@ -197,16 +199,20 @@ describe('interrupted --json still prints one document', () => {
     ['time', ['time', 'slow:slow_tool', 'ms:=200', '-n', '100', '--warmup', '0']],
     ['mcp doctor', ['mcp', 'doctor', 'slow', '--call', 'slow_tool', 'ms:=20000']],
     ['exec', ['exec', 'slow:slow_tool', 'ms:=20000']],
-  ])('%s', async (_name, args) => {
-    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
-    const run = runToolrun(['--config', config, '--json', ...args]);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    run.kill('SIGINT');
-    const result = await run;
-    expect(result.exitCode).toBe(130);
-    expect(result.stdout.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'interrupted' });
-  }, 20_000);
+  ])(
+    '%s',
+    async (_name, args) => {
+      const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+      const run = runToolrun(['--config', config, '--json', ...args]);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      run.kill('SIGINT');
+      const result = await run;
+      expect(result.exitCode).toBe(130);
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'interrupted' });
+    },
+    20_000,
+  );
 });
 
 describe('a 200 MB stderr flood', () => {

@@ -6,7 +6,7 @@ import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
 
 const single = (name: string, file: string, env: Record<string, string> = {}) => writeTempConfig({ retry: { attempts: 1, baseDelayMs: 10 }, mcpServers: { [name]: fixtureServer(file, { env }) } });
 
-describe('a broken tool definition keeps the server\'s good tools', () => {
+describe("a broken tool definition keeps the server's good tools", () => {
   const config = single('b', 'broken-tool-server.js');
 
   it('exec of a good tool works, with one warning per broken tool', async () => {
@@ -20,7 +20,9 @@ describe('a broken tool definition keeps the server\'s good tools', () => {
   it('exec of the broken tool says so (exit 1), not "unreachable"', async () => {
     const result = await runToolrun(['--config', config, 'exec', 'b:null_type']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain(`✖ b:null_type: Tool 'null_type' of MCP server 'b' has a broken definition (inputSchema.type: expected "object"); the server must fix it. Its other tools work: toolrun list --server b`);
+    expect(result.stderr).toContain(
+      `✖ b:null_type: Tool 'null_type' of MCP server 'b' has a broken definition (inputSchema.type: expected "object"); the server must fix it. Its other tools work: toolrun list --server b`,
+    );
   });
 
   it('validate: exit 1, each broken tool a finding', async () => {
@@ -52,7 +54,12 @@ describe('a result that fails the MCP schema is one line naming the field', () =
     const result = await runToolrun(['--config', config, '--json', 'exec', `b:${tool}`]);
     expect(result.exitCode).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'tool_error', error: `MCP server 'b' returned an invalid result for '${tool}': ${problem}` });
-    expect(result.stderr.split('\n').filter((line) => !line.includes('left out')).join('\n')).toBe('');
+    expect(
+      result.stderr
+        .split('\n')
+        .filter((line) => !line.includes('left out'))
+        .join('\n'),
+    ).toBe('');
   });
 });
 
@@ -60,14 +67,18 @@ describe('endless tools/list pagination ends (exec, list, doctor)', () => {
   it.each([
     ['forever', 'tools/list never ends: still paging after 1000 pages'],
     ['repeat', 'tools/list never ends: the server sent the same cursor again after 2 pages'],
-  ])('PAGES=%s', async (mode, reason) => {
-    const config = single('p', 'endless-pages-server.js', { PAGES: mode });
-    for (const args of [['exec', 'p:tool_1'], ['list'], ['mcp', 'doctor', 'p']]) {
-      const result = await runToolrun(['--config', config, ...args]);
-      expect(result.exitCode, args.join(' ')).toBe(4);
-      expect(result.stderr + result.stdout).toContain(reason);
-    }
-  }, 60_000);
+  ])(
+    'PAGES=%s',
+    async (mode, reason) => {
+      const config = single('p', 'endless-pages-server.js', { PAGES: mode });
+      for (const args of [['exec', 'p:tool_1'], ['list'], ['mcp', 'doctor', 'p']]) {
+        const result = await runToolrun(['--config', config, ...args]);
+        expect(result.exitCode, args.join(' ')).toBe(4);
+        expect(result.stderr + result.stdout).toContain(reason);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('a call the server can no longer answer is reported at once, not at the timeout', () => {
@@ -75,15 +86,19 @@ describe('a call the server can no longer answer is reported at once, not at the
     ['wrong-id', `the server answered request id "2-x", which toolrun never sent (its ids are mangled); the request waiting for an answer will not get one`],
     ['close-stdout', 'the server closed its stdout but is still running'],
     ['huge-line', 'the server sent a stdout line of 52428873 bytes, over the 10 MB limit; toolrun dropped it (it was probably the answer)'],
-  ])('FAULT=%s', async (fault, message) => {
-    const config = single('f', 'call-fault-server.js', { FAULT: fault });
-    // A timeout far beyond the test's own: only an immediate report passes.
-    const result = await runToolrun(['--config', config, '--timeout', '600000', '--json', 'exec', 'f:call']);
-    expect(result.exitCode).toBe(1);
-    const envelope = JSON.parse(result.stdout);
-    expect(envelope.error).toContain(`MCP server 'f': ${message}`);
-    expect(envelope.server_stderr).toEqual([`call-fault-server: ${fault}`]);
-  }, 20_000);
+  ])(
+    'FAULT=%s',
+    async (fault, message) => {
+      const config = single('f', 'call-fault-server.js', { FAULT: fault });
+      // A timeout far beyond the test's own: only an immediate report passes.
+      const result = await runToolrun(['--config', config, '--timeout', '600000', '--json', 'exec', 'f:call']);
+      expect(result.exitCode).toBe(1);
+      const envelope = JSON.parse(result.stdout);
+      expect(envelope.error).toContain(`MCP server 'f': ${message}`);
+      expect(envelope.server_stderr).toEqual([`call-fault-server: ${fault}`]);
+    },
+    20_000,
+  );
 });
 
 describe('escape sequences from a server are shown, never interpreted', () => {

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { runClean } from '../helpers/processes.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
-
 
 type Step = { id: string; status: string; finding: string; fix?: string; details: string[]; data: Record<string, unknown> };
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
@@ -32,7 +31,11 @@ describe('toolrun mcp doctor', () => {
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('toolrun mcp doctor zwave (stdio)');
-    expect(lines).toContainEqual(expect.stringMatching(/^✔ initialize  initialize answered in \d+ ms · protocol 2025-11-25 \(initialize era\) · chosen automatically: server\/discover refused \(-32601 Method not found\), then initialize · zwave-mcp-server 1\.2\.0 · capabilities: tools$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^✔ initialize {2}initialize answered in \d+ ms · protocol 2025-11-25 \(initialize era\) · chosen automatically: server\/discover refused \(-32601 Method not found\), then initialize · zwave-mcp-server 1\.2\.0 · capabilities: tools$/,
+      ),
+    );
     expect(lines).toContainEqual('✔ tools       3 tools · schemas compile, names follow the MCP rules, all described');
     expect(lines.at(-1)).toMatch(/^Healthy: 0 problems, 0 warnings \(\d+ ms\)$/);
   });
@@ -93,7 +96,7 @@ describe('toolrun mcp doctor', () => {
     expect(tools.finding).toBe('5 tools · 5 definition problems');
   });
 
-  describe('with --call, the result against the tool\'s outputSchema (SPEC §9)', () => {
+  describe("with --call, the result against the tool's outputSchema (SPEC §9)", () => {
     const config = () => writeTempConfig({ mcpServers: { out: fixtureServer('bad-output-server.js') } });
     const doctorCall = async (tool: string) => {
       const result = await runClean(['--json', '--config', config(), 'mcp', 'doctor', 'out', '--call', tool]);
@@ -106,7 +109,9 @@ describe('toolrun mcp doctor', () => {
       expect(steps.tools).toMatchObject({
         status: 'fail',
         finding: '4 tools · 1 problem in the --call result',
-        details: ['✖ wrong_output: --call: structuredContent does not match the outputSchema: structuredContent.count: must be number (found "three") (and 1 more) (MCP 2025-11-25 server/tools § Output Schema)'],
+        details: [
+          '✖ wrong_output: --call: structuredContent does not match the outputSchema: structuredContent.count: must be number (found "three") (and 1 more) (MCP 2025-11-25 server/tools § Output Schema)',
+        ],
         fix: 'make wrong_output return what the spec asks (structuredContent that matches its outputSchema): clients reject or mis-read it',
       });
       expect(steps.latency!.status).toBe('ok');
@@ -115,7 +120,9 @@ describe('toolrun mcp doctor', () => {
     it('checks the structuredContent of an isError result too', async () => {
       const { exitCode, steps } = await doctorCall('wrong_error_output');
       expect(exitCode).toBe(1);
-      expect(steps.tools!.details).toEqual(["✖ wrong_error_output: --call: structuredContent of the isError result does not match the outputSchema: structuredContent: missing 'count' (MCP 2025-11-25 server/tools § Output Schema)"]);
+      expect(steps.tools!.details).toEqual([
+        "✖ wrong_error_output: --call: structuredContent of the isError result does not match the outputSchema: structuredContent: missing 'count' (MCP 2025-11-25 server/tools § Output Schema)",
+      ]);
       expect(steps.latency).toMatchObject({ status: 'fail', fix: 'the call returned isError: backend down' });
     });
 
@@ -148,7 +155,11 @@ describe('toolrun mcp doctor', () => {
     const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'ghost']);
     expect(result.exitCode).toBe(4);
     const steps = stepsOf(result.stdout);
-    expect(steps.config).toMatchObject({ status: 'fail', finding: "command not found: 'no-such-command-toolrun' is not on PATH", data: { env: { SECRET_KEY: '***' }, variables: ['TOOLRUN_TEST_SECRET'] } });
+    expect(steps.config).toMatchObject({
+      status: 'fail',
+      finding: "command not found: 'no-such-command-toolrun' is not on PATH",
+      data: { env: { SECRET_KEY: '***' }, variables: ['TOOLRUN_TEST_SECRET'] },
+    });
     expect(steps.spawn).toMatchObject({ status: 'fail' });
     expect(result.stdout).not.toContain('s3cret');
   });
@@ -205,9 +216,17 @@ describe('toolrun mcp check-stdout', () => {
     const replayed = await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save]);
     expect(JSON.parse(replayed.stdout).findings).toEqual(report.findings);
     // The recording (SPEC §11): a header, then every line sent, received and on stderr, with times.
-    const [header, ...lines] = readFileSync(save, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const [header, ...lines] = readFileSync(save, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(header).toMatchObject({ toolrun_recording: 1, server: 'noisy', command: expect.stringMatching(/polluting-server\.js$/), started: expect.stringMatching(/^\d{4}-/) });
-    expect(lines.filter((line: { dir: string }) => line.dir === 'recv').map((line: { text: string }) => line.text).slice(0, 2)).toEqual(['Loading config...', 'Server ready']);
+    expect(
+      lines
+        .filter((line: { dir: string }) => line.dir === 'recv')
+        .map((line: { text: string }) => line.text)
+        .slice(0, 2),
+    ).toEqual(['Loading config...', 'Server ready']);
     expect(lines.find((line: { dir: string; text: string }) => line.dir === 'send' && line.text.includes('"method":"tools/call"'))).toBeDefined();
     for (const line of lines) expect(line.t).toEqual(expect.any(Number));
   });
@@ -220,7 +239,11 @@ describe('toolrun mcp check-stdout', () => {
     const replayed = JSON.parse((await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save])).stdout);
     expect(replayed.findings).toEqual(live.findings);
     expect(replayed.summary).toEqual(live.summary);
-    const recorded = readFileSync(save, 'utf8').split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line));
+    const recorded = readFileSync(save, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(recorded).toContainEqual(expect.objectContaining({ dir: 'recv', b64: Buffer.from('Caf\xe9 ready', 'latin1').toString('base64') }));
     expect(recorded).toContainEqual(expect.objectContaining({ dir: 'recv', text: 'windows line\r' }));
   });

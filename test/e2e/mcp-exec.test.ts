@@ -6,7 +6,6 @@ import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../h
 
 const home = join(FIXTURES, 'home.json');
 
-
 describe('MCP tools through exec (zwave fixture)', () => {
   it('normalizes arguments, calls the server, prints the result', async () => {
     const result = await runClean(['--config', home, 'exec', 'control_zwave_device', 'device_name=Switch One', 'command=on']);
@@ -90,7 +89,9 @@ describe('MCP tools through exec (zwave fixture)', () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('flaky-server.js', { env: { TOKEN: '${TOOLRUN_TEST_UNSET_TOKEN}' } }) } });
     const result = await runClean(['--config', config, 'exec', 's:ping_flaky']);
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toBe(`✖ ${config}: mcpServers.s.env.TOKEN: environment variable TOOLRUN_TEST_UNSET_TOKEN is not set. Export it (export TOOLRUN_TEST_UNSET_TOKEN=...) or give a default: \${TOOLRUN_TEST_UNSET_TOKEN:-value}.`);
+    expect(result.stderr).toBe(
+      `✖ ${config}: mcpServers.s.env.TOKEN: environment variable TOOLRUN_TEST_UNSET_TOKEN is not set. Export it (export TOOLRUN_TEST_UNSET_TOKEN=...) or give a default: \${TOOLRUN_TEST_UNSET_TOKEN:-value}.`,
+    );
   });
 });
 
@@ -113,7 +114,9 @@ describe('connection failures and retry', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n');
-    expect(lines).toContain("⚠ MCP server 'zwave': attempt 2 of 3 failed (the server could not connect to 127.0.0.1:9 (connection refused: nothing listens there); the server exited with code 1); retrying in 100 ms");
+    expect(lines).toContain(
+      "⚠ MCP server 'zwave': attempt 2 of 3 failed (the server could not connect to 127.0.0.1:9 (connection refused: nothing listens there); the server exited with code 1); retrying in 100 ms",
+    );
     const box = lines.slice(lines.indexOf("✖ MCP connection failed after 3 attempts: server 'zwave'"));
     expect(box).toEqual([
       "✖ MCP connection failed after 3 attempts: server 'zwave'",
@@ -134,7 +137,7 @@ describe('connection failures and retry', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'unreachable' });
     expect(result.stderr).toContain("⚠ MCP server 'ghost': command not found: 'definitely-not-a-command-toolrun' (not on PATH, or the file does not exist); not retried (it would fail the same way)");
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'ghost'");
-    expect(result.stderr).toContain("  Check: install 'definitely-not-a-command-toolrun' or give its absolute path in \"command\"");
+    expect(result.stderr).toContain('  Check: install \'definitely-not-a-command-toolrun\' or give its absolute path in "command"');
   });
 
   it('gives up on a server that never answers initialize, and ends it', async () => {

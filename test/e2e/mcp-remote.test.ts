@@ -73,10 +73,7 @@ describe('remote servers (server-everything over HTTP)', () => {
     const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(result.exitCode).toBe(0);
     const servers = JSON.parse(result.stdout).servers;
-    expect(servers).toEqual([
-      expect.objectContaining({ name: 'remote', transport: 'http', status: 'ok' }),
-      expect.objectContaining({ name: 'old', transport: 'sse', status: 'ok' }),
-    ]);
+    expect(servers).toEqual([expect.objectContaining({ name: 'remote', transport: 'http', status: 'ok' }), expect.objectContaining({ name: 'old', transport: 'sse', status: 'ok' })]);
   });
 
   it('exits 4 when nothing listens at the URL', async () => {

@@ -6,7 +6,7 @@ import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.
 
 // SPEC §11: `mcp show FILE` turns a recording into a timeline.
 describe('toolrun mcp show', () => {
-  it("pairs each request with its response and latency, and lists notifications, errors and polluting lines", async () => {
+  it('pairs each request with its response and latency, and lists notifications, errors and polluting lines', async () => {
     const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
     const file = join(tempDir(), 'noisy.rec');
     await runClean(['--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', file]);

@@ -11,7 +11,14 @@ const server = (file: string) => join(FIXTURES, 'servers', file);
 /** A scripted host: starts `toolrun mcp tap ARGS`, writes `input`, keeps or closes stdin, collects stdout bytes. */
 function host(args: string[], options: { env?: Record<string, string> } = {}) {
   const marker = newProcessMarker();
-  const child = execa(process.execPath, [BIN, ...(args[0] === '--config' ? args.splice(0, 2) : []), 'mcp', 'tap', ...args], { cwd: ROOT, reject: false, encoding: 'buffer', stripFinalNewline: false, env: { ...process.env, ...options.env, ...marker.env }, stdin: 'pipe' });
+  const child = execa(process.execPath, [BIN, ...(args[0] === '--config' ? args.splice(0, 2) : []), 'mcp', 'tap', ...args], {
+    cwd: ROOT,
+    reject: false,
+    encoding: 'buffer',
+    stripFinalNewline: false,
+    env: { ...process.env, ...options.env, ...marker.env },
+    stdin: 'pipe',
+  });
   const done = child.then((result) => ({ exitCode: result.exitCode, stdout: Buffer.from(result.stdout as Uint8Array), stderr: Buffer.from(result.stderr as Uint8Array).toString() }));
   return { child, marker, done };
 }
@@ -28,7 +35,10 @@ describe('toolrun mcp tap', () => {
     expect(result.exitCode).toBe(0);
     expect(Buffer.compare(result.stdout, input)).toBe(0);
     expect(result.stderr).toContain('[tap echo-bytes-server] stdout line 2 is not clean JSON-RPC (invalid-utf8, not-json), forwarded: a strict host fails on it');
-    const lines = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ toolrun_recording: 1, server: 'echo-bytes-server' });
     expect(lines.filter((line) => line.dir === 'send')).toHaveLength(3);
     expect(lines.filter((line) => line.dir === 'recv').map((line) => line.b64 ?? line.text.length)).toEqual([40, Buffer.from([0x43, 0x61, 0x66, 0xe9]).toString('base64'), big.length]);

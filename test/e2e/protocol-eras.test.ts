@@ -39,7 +39,14 @@ describe('both protocol eras (SPEC §10)', () => {
     const initialize = report.steps.find((step: { id: string }) => step.id === 'initialize');
     expect(initialize).toMatchObject({
       status: 'ok',
-      data: { handshake: 'server/discover', protocol_version: '2026-07-28', protocol_era: 'modern', protocol_chosen_by: 'auto', protocol_how: 'server/discover answered, offering 2026-07-28', server_info: { name: 'v2-fixture' } },
+      data: {
+        handshake: 'server/discover',
+        protocol_version: '2026-07-28',
+        protocol_era: 'modern',
+        protocol_chosen_by: 'auto',
+        protocol_how: 'server/discover answered, offering 2026-07-28',
+        server_info: { name: 'v2-fixture' },
+      },
     });
     expect(report.steps.find((step: { id: string }) => step.id === 'latency').finding).toMatch(/^server\/discover median [\d.]+ ms \(5 round trips\) · add answered in [\d.]+ ms$/);
     expect(report.steps.find((step: { id: string }) => step.id === 'tools').finding).toMatch(/ · the --call result matches add's outputSchema$/);
@@ -49,7 +56,12 @@ describe('both protocol eras (SPEC §10)', () => {
   it('doctor reports a 2025-era server chosen automatically after server/discover is refused', async () => {
     const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', 'everything']);
     const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
-    expect(initialize.data).toMatchObject({ handshake: 'initialize', protocol_version: '2025-11-25', protocol_era: 'legacy', protocol_how: 'server/discover refused (-32601 Method not found), then initialize' });
+    expect(initialize.data).toMatchObject({
+      handshake: 'initialize',
+      protocol_version: '2025-11-25',
+      protocol_era: 'legacy',
+      protocol_how: 'server/discover refused (-32601 Method not found), then initialize',
+    });
   });
 
   it.each(modernServers)('list and time work against %s, time naming the server/discover phase', async (server) => {
@@ -80,7 +92,9 @@ describe('both protocol eras (SPEC §10)', () => {
   it('mcp list --check shows the protocol each server speaks', async () => {
     const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(result.exitCode).toBe(0);
-    const protocols = Object.fromEntries(JSON.parse(result.stdout).servers.map((server: { name: string; protocol_version: string; protocol_era: string }) => [server.name, `${server.protocol_version} ${server.protocol_era}`]));
+    const protocols = Object.fromEntries(
+      JSON.parse(result.stdout).servers.map((server: { name: string; protocol_version: string; protocol_era: string }) => [server.name, `${server.protocol_version} ${server.protocol_era}`]),
+    );
     expect(protocols).toEqual({ dual: '2026-07-28 modern', modern: '2026-07-28 modern', dualhttp: '2026-07-28 modern', modernhttp: '2026-07-28 modern', everything: '2025-11-25 legacy' });
     const table = await runToolrun(['--config', config, 'mcp', 'list', '--check']);
     expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+PROTOCOL\s+CONNECT\s+COMMAND \/ URL$/);
@@ -90,14 +104,19 @@ describe('both protocol eras (SPEC §10)', () => {
   it('--protocol fixes a 2025 revision: a dual-era server answers initialize with it', async () => {
     const result = await runToolrun(['--json', '--config', config, '--protocol', '2025-06-18', 'mcp', 'doctor', 'dual']);
     const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
-    expect(initialize.data).toMatchObject({ handshake: 'initialize', protocol_version: '2025-06-18', protocol_chosen_by: 'flag', protocol_how: 'fixed by --protocol: initialize asked for 2025-06-18' });
+    expect(initialize.data).toMatchObject({
+      handshake: 'initialize',
+      protocol_version: '2025-06-18',
+      protocol_chosen_by: 'flag',
+      protocol_how: 'fixed by --protocol: initialize asked for 2025-06-18',
+    });
   });
 
   it('a 2026-07-28-only server refuses a fixed 2025 revision: one line, no retry, exit 4', async () => {
     const fixed = writeTempConfig({ mcpServers: { modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' }, protocol: '2025-11-25' }) } });
     const result = await runToolrun(['--config', fixed, 'exec', 'modern:add', 'a=1', 'b=1']);
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain('✖ MCP connection failed after 1 attempt: server \'modern\'');
+    expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'modern'");
     expect(result.stderr).toContain('  Reason: the server refused protocol version 2025-11-25 (it supports 2026-07-28)');
     expect(result.stderr).toContain('  Check: let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28');
   });
@@ -105,7 +124,7 @@ describe('both protocol eras (SPEC §10)', () => {
   it('a 2025-era server with the protocol fixed to 2026-07-28 fails at once, naming the setting', async () => {
     const result = await runToolrun(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain("  Reason: protocol is fixed to 2026-07-28 by --protocol, but the server does not speak it (server/discover refused (-32601 Method not found)); set it to \"auto\"");
+    expect(result.stderr).toContain('  Reason: protocol is fixed to 2026-07-28 by --protocol, but the server does not speak it (server/discover refused (-32601 Method not found)); set it to "auto"');
     expect(result.stderr).not.toContain('retrying');
   });
 
@@ -116,6 +135,6 @@ describe('both protocol eras (SPEC §10)', () => {
     const entry = writeTempConfig({ mcpServers: { x: fixtureServer('v2-server.js', { protocol: 'latest' }) } });
     const result = await runToolrun(['--config', entry, 'list']);
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toContain("mcpServers.x.protocol: unknown protocol 'latest'; use \"auto\", \"2026-07-28\"");
+    expect(result.stderr).toContain('mcpServers.x.protocol: unknown protocol \'latest\'; use "auto", "2026-07-28"');
   });
 });

@@ -21,7 +21,9 @@ describe('resources and prompts (SPEC §10)', () => {
   it('lists resources of server-everything, with uri, name and mime type', async () => {
     const result = await runToolrun(['--json', '--config', config, 'resources', '--server', 'everything']);
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout).resources).toContainEqual(expect.objectContaining({ server: 'everything', uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', mimeType: 'text/markdown' }));
+    expect(JSON.parse(result.stdout).resources).toContainEqual(
+      expect.objectContaining({ server: 'everything', uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', mimeType: 'text/markdown' }),
+    );
   });
 
   it('lists resource templates', async () => {
@@ -48,7 +50,7 @@ describe('resources and prompts (SPEC §10)', () => {
     expect(binary.stderr).toContain(`written to ${file}`);
   });
 
-  it('an unknown resource is exit 2 with the server\'s words', async () => {
+  it("an unknown resource is exit 2 with the server's words", async () => {
     const result = await runToolrun(['--config', config, 'resources', 'read', 'test://nope', '--server', 'modern']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("✖ MCP server 'modern' answered resources/read for 'test://nope':");

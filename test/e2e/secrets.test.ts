@@ -9,7 +9,14 @@ const config = writeTempConfig({
   retry: { attempts: 1, baseDelayMs: 10 },
   mcpServers: {
     zwave: fixtureServer('zwave-server.js', {
-      args: [join(import.meta.dirname, '..', '..', 'fixtures', 'servers', 'zwave-server.js'), '--token', 'sk-abcdef123456', '--db=postgres://u:pgpass9876@h/db', '--api-key=plainsecret42', '--url=${DB_URL}'],
+      args: [
+        join(import.meta.dirname, '..', '..', 'fixtures', 'servers', 'zwave-server.js'),
+        '--token',
+        'sk-abcdef123456',
+        '--db=postgres://u:pgpass9876@h/db',
+        '--api-key=plainsecret42',
+        '--url=${DB_URL}',
+      ],
       env: { DATABASE_URL: 'postgres://user:dbpass77@host/db', API_TOKEN: 'tok-xyz-12345' },
     }),
     remote: { url: 'http://user:PASSWORD123@127.0.0.1:9/mcp?api_key=QUERYKEY123&x=1', headers: { Authorization: 'Bearer headertoken12345' } },
@@ -36,13 +43,17 @@ describe('no secret is printed, in any command (SPEC §8)', () => {
     [['--json', 'mcp', 'doctor', '--all']],
     [['time', 'zwave:list_zwave_devices', '-n', '2', '--warmup', '0']],
     [['--json', 'mcp', 'check-stdout', 'zwave', '--save', join(tempDir(), 'capture.out')]],
-  ])('%j', async (args) => {
-    const result = await runToolrun(['--config', config, ...args], { env });
-    const output = `${result.stdout}\n${result.stderr}`;
-    for (const secret of SECRETS) expect(output, `${secret} leaked`).not.toContain(secret);
-    // Something was printed: the masks are there, not an empty run.
-    expect(output.length).toBeGreaterThan(0);
-  }, 30_000);
+  ])(
+    '%j',
+    async (args) => {
+      const result = await runToolrun(['--config', config, ...args], { env });
+      const output = `${result.stdout}\n${result.stderr}`;
+      for (const secret of SECRETS) expect(output, `${secret} leaked`).not.toContain(secret);
+      // Something was printed: the masks are there, not an empty run.
+      expect(output.length).toBeGreaterThan(0);
+    },
+    30_000,
+  );
 
   it('mcp list shows where the secrets were, masked', async () => {
     const result = await runToolrun(['--config', config, 'mcp', 'list'], { env });

@@ -154,7 +154,11 @@ describe('toolrun session', () => {
     expect(a.starts()).toHaveLength(1);
     await runToolrun(['--config', other, 'session', 'start'], { env: a.env });
     const list = await runToolrun(['--json', 'session', 'list'], { env: a.env });
-    expect(JSON.parse(list.stdout).holders.map((holder: { servers: Array<{ name: string }> }) => holder.servers[0]!.name).sort()).toEqual(['p', 'q']);
+    expect(
+      JSON.parse(list.stdout)
+        .holders.map((holder: { servers: Array<{ name: string }> }) => holder.servers[0]!.name)
+        .sort(),
+    ).toEqual(['p', 'q']);
   });
 
   it('serves 8 concurrent execs correctly', async () => {

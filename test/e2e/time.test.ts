@@ -27,7 +27,7 @@ describe('toolrun time', () => {
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('echo (builtin) · 10 calls after 2 warm-ups · concurrency 1');
     expect(lines[1]).toMatch(/^calls {4}10 ok · 0 errors · [\d.]+ calls\/s$/);
-    expect(lines[2]).toMatch(/^latency  min [\d.]+ · p50 [\d.]+ · p90 [\d.]+ · p95 [\d.]+ · p99 [\d.]+ · max [\d.]+ · mean [\d.]+ · stddev [\d.]+ ms$/);
+    expect(lines[2]).toMatch(/^latency {2}min [\d.]+ · p50 [\d.]+ · p90 [\d.]+ · p95 [\d.]+ · p99 [\d.]+ · max [\d.]+ · mean [\d.]+ · stddev [\d.]+ ms$/);
   });
 
   it('validates arguments once, before any call (exit 2)', async () => {

@@ -48,7 +48,9 @@ describe('ToolExecutor envelope (seed 004)', () => {
   });
 
   it('can skip validation (--no-validate)', async () => {
-    const { executor } = await setup([{ name: 'm', description: 'm', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, implementation: { type: 'mock', mock_response: 'ran' } }]);
+    const { executor } = await setup([
+      { name: 'm', description: 'm', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, implementation: { type: 'mock', mock_response: 'ran' } },
+    ]);
     expect(await executor.execute('m', {}, { validate: false })).toMatchObject({ success: true, result: 'ran' });
   });
 
@@ -63,7 +65,11 @@ describe('ToolExecutor envelope (seed 004)', () => {
 
   it('reports a missing builtin handler as a tool error', async () => {
     const { executor } = await setup([{ name: 'b', description: 'b', implementation: { type: 'builtin', handler: 'nope' } }]);
-    expect(await executor.execute('b', {})).toMatchObject({ success: false, error_kind: 'tool_error', error: "Builtin handler 'nope' not found (builtin handlers: get_current_datetime, math_eval, echo)" });
+    expect(await executor.execute('b', {})).toMatchObject({
+      success: false,
+      error_kind: 'tool_error',
+      error: "Builtin handler 'nope' not found (builtin handlers: get_current_datetime, math_eval, echo)",
+    });
   });
 
   it('logs name, arguments, outcome and duration when verbose', async () => {
@@ -130,7 +136,14 @@ describe('math_eval', () => {
   it('evaluates with mathjs', async () => {
     const { executor } = await setup();
     expect(await executor.execute('math_eval', { expression: '2^10 / 4' })).toMatchObject({ success: true, result: { result: 256 } });
-    expect(await executor.execute('math_eval', { expression: '[1,2;3,4] * 2' })).toMatchObject({ result: { result: [[2, 4], [6, 8]] } });
+    expect(await executor.execute('math_eval', { expression: '[1,2;3,4] * 2' })).toMatchObject({
+      result: {
+        result: [
+          [2, 4],
+          [6, 8],
+        ],
+      },
+    });
     expect(await executor.execute('math_eval', { expression: '5 cm to mm' })).toMatchObject({ result: { result: '50 mm' } });
     expect(await executor.execute('math_eval', { expression: 'f(x) = x^2; f(3)' })).toMatchObject({ result: { result: 9 } });
   });
@@ -152,7 +165,7 @@ describe('math_eval', () => {
     expect(await executor.execute('math_eval', { expression: '1e308^1e308' })).toMatchObject({ success: true, result: { result: 'Infinity' } });
     expect(await executor.execute('math_eval', { expression: 'zeros(1e5, 1e5)' })).toMatchObject({ success: false, error: expect.stringMatching(/ran out of memory|too large/) });
     expect(await executor.execute('math_eval', { expression: 'f(x) = f(x); f(1)' })).toMatchObject({ success: false, error: expect.stringMatching(/recurses too deeply/) });
-    expect(await executor.execute('math_eval', { expression: '1+'.repeat(50_000) + '1' })).toMatchObject({ success: false, error: 'expression is too long (100001 characters; the limit is 10000)' });
+    expect(await executor.execute('math_eval', { expression: `${'1+'.repeat(50_000)}1` })).toMatchObject({ success: false, error: 'expression is too long (100001 characters; the limit is 10000)' });
     expect(await executor.execute('math_eval', { expression: '2+2' })).toMatchObject({ success: true, result: { result: 4 } });
   });
 });
@@ -163,6 +176,9 @@ describe('get_current_datetime', () => {
     const tokyo = await executor.execute('get_current_datetime', { timezone: 'Asia/Tokyo' });
     expect(tokyo).toMatchObject({ success: true, result: { timezone: 'Asia/Tokyo', utc_offset: '+09:00' } });
     expect((tokyo as { result: { datetime: string } }).result.datetime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
-    expect(await executor.execute('get_current_datetime', { timezone: 'Mars/Base' })).toMatchObject({ success: false, error: "Unknown timezone 'Mars/Base'. Use an IANA name such as 'Europe/Paris', 'America/New_York' or 'UTC'." });
+    expect(await executor.execute('get_current_datetime', { timezone: 'Mars/Base' })).toMatchObject({
+      success: false,
+      error: "Unknown timezone 'Mars/Base'. Use an IANA name such as 'Europe/Paris', 'America/New_York' or 'UTC'.",
+    });
   });
 });

@@ -14,7 +14,15 @@ export const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url)
  */
 export function runToolrun(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}) {
   // The tool index cache of this test file's runs, not the developer's (hermetic, and a first run as on CI).
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TOOLRUN_CONFIG: undefined, XDG_CACHE_HOME: testCacheHome(), ...options.env };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    CI: undefined,
+    TOOLRUN_CONFIG: undefined,
+    XDG_CACHE_HOME: testCacheHome(),
+    ...options.env,
+  };
   return execa(process.execPath, [BIN, ...args], { reject: false, cwd: ROOT, timeout: 30_000, stdin: 'ignore', ...options, env, extendEnv: false });
 }
 

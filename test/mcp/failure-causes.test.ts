@@ -9,7 +9,8 @@ import { StderrLog } from '../../src/mcp/stderr-log.js';
 const NPM_STDERR = {
   'npm 9 E404': "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.example/nope-mcp - Not found\nnpm ERR! 404  'nope-mcp@*' is not in this registry.",
   'npm 10 E404': "npm error code E404\nnpm error 404 Not Found - GET https://registry.example/nope-mcp - Not found\nnpm error 404  'nope-mcp@*' is not in this registry.",
-  'npm 11 E404': "npm error code E404\nnpm error 404 Not Found - GET https://registry.example/nope-mcp\nnpm error 404  The requested resource 'nope-mcp@*' could not be found or you do not have permission to access it.",
+  'npm 11 E404':
+    "npm error code E404\nnpm error 404 Not Found - GET https://registry.example/nope-mcp\nnpm error 404  The requested resource 'nope-mcp@*' could not be found or you do not have permission to access it.",
   'npm 9 no -y': 'npm ERR! canceled\n\nnpm ERR! A complete log of this run can be found in: /root/.npm/_logs/x.log',
   'npm 10 no -y': 'npm error npx canceled due to missing packages and no YES option: ["nope-mcp@1.0.0"]',
   'npm 11 no -y': 'npm error npx canceled due to missing packages and no YES option: ["nope-mcp@1.0.0"]\nnpm error A complete log of this run can be found in: /tmp/c/_logs/x.log',
@@ -105,7 +106,9 @@ describe('classifying a failed attempt (from fields, not message texts)', () => 
   });
 
   it('does not retry a refused protocol version (the MCP error data, or the SDK check)', () => {
-    expect(classifyAttempt({ ...base, error: Object.assign(new Error('MCP error -32602: Unsupported protocol version'), { code: -32602, data: { supported: ['2026-07-28'], requested: '2025-11-25' } }) })).toMatchObject({
+    expect(
+      classifyAttempt({ ...base, error: Object.assign(new Error('MCP error -32602: Unsupported protocol version'), { code: -32602, data: { supported: ['2026-07-28'], requested: '2025-11-25' } }) }),
+    ).toMatchObject({
       id: 'protocol-version',
       reason: 'the server refused protocol version 2025-11-25 (it supports 2026-07-28)',
       retryable: false,
@@ -114,7 +117,10 @@ describe('classifying a failed attempt (from fields, not message texts)', () => 
   });
 
   it('does not retry HTTP 401/403', () => {
-    expect(classifyAttempt({ ...base, error: Object.assign(new Error('Error POSTing to endpoint'), { code: 401 }), url: 'http://127.0.0.1:1/mcp' })).toMatchObject({ id: 'http-auth', retryable: false });
+    expect(classifyAttempt({ ...base, error: Object.assign(new Error('Error POSTing to endpoint'), { code: 401 }), url: 'http://127.0.0.1:1/mcp' })).toMatchObject({
+      id: 'http-auth',
+      retryable: false,
+    });
   });
 
   it('does not retry an invalid URL, and does not quote it (it may hold a password)', () => {
@@ -130,7 +136,9 @@ describe('classifying a failed attempt (from fields, not message texts)', () => 
   });
 
   it('advises raising connectTimeoutMs only for a plain timeout', () => {
-    expect(classifyAttempt({ ...base, error: new Error('aborted'), stop: { kind: 'timeout', ms: 300 } }).reason).toBe('no answer to initialize within 300 ms (the server hangs, or starts slowly: raise connectTimeoutMs)');
+    expect(classifyAttempt({ ...base, error: new Error('aborted'), stop: { kind: 'timeout', ms: 300 } }).reason).toBe(
+      'no answer to initialize within 300 ms (the server hangs, or starts slowly: raise connectTimeoutMs)',
+    );
     const refused = causeInStderrLine('Error: connect ECONNREFUSED 127.0.0.1:6379')!;
     expect(classifyAttempt({ ...base, error: new Error('aborted'), stop: { kind: 'cause', cause: refused } }).reason).not.toContain('connectTimeoutMs');
   });

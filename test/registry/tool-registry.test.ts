@@ -59,7 +59,9 @@ describe('ToolRegistry', () => {
   it('checks definitions when registering', () => {
     const { registry } = registryWithWarnings();
     expect(() => registry.registerTool({ name: '', description: 'd', parameters: {} }, run)).toThrow(ToolrunError);
-    expect(() => registry.registerTool({ name: 'x', description: 'd', parameters: { type: 'object', properties: { a: { type: 'strin' } } } }, run)).toThrow(/^Tool 'x': parameters is not valid JSON Schema/);
+    expect(() => registry.registerTool({ name: 'x', description: 'd', parameters: { type: 'object', properties: { a: { type: 'strin' } } } }, run)).toThrow(
+      /^Tool 'x': parameters is not valid JSON Schema/,
+    );
     expect(() => registry.registerTool({ name: 'x', description: 'd', parameters: [] as never }, run)).toThrow("Tool 'x': parameters must be a JSON Schema object");
   });
 

@@ -52,7 +52,7 @@ describe('escapeControls', () => {
   it('escapes OSC, CSI, C1 and carriage returns; keeps tab and newline', () => {
     expect(escapeControls('a\x1b]0;title\x07b\x1b[2Jc\u009bd\re\tf\ng')).toBe('a\\x1b]0;title\\x07b\\x1b[2Jc\\u009bd\\x0de\tf\ng');
   });
-  it('keeps SGR colors only when asked (toolrun\'s own styling)', () => {
+  it("keeps SGR colors only when asked (toolrun's own styling)", () => {
     expect(escapeControls('\x1b[31mred\x1b[39m\x1b[2J', true)).toBe('\x1b[31mred\x1b[39m\\x1b[2J');
     expect(escapeControls('\x1b[31mred', false)).toBe('\\x1b[31mred');
   });

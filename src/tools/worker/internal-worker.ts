@@ -6,4 +6,8 @@ import { serveJobs } from './serve-jobs.js';
 redirectOutputToStderr();
 
 // checkOnly (toolrun validate): load the module and find the handler, without calling it.
-serveJobs<'internal'>(async (job) => (job.checkOnly ? (await loadInternalHandler(job.module, job.handler), true) : runInternalHandler(job.module, job.handler, job.args)));
+serveJobs<'internal'>(async (job) => {
+  if (!job.checkOnly) return runInternalHandler(job.module, job.handler, job.args);
+  await loadInternalHandler(job.module, job.handler);
+  return true;
+});

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { describeThrown } from '../../errors.js';
 import type { WorkerJob, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
-export function serveJobs<K extends WorkerJob["kind"]>(runJob: (job: Extract<WorkerJob, { kind: K }>) => Promise<unknown>): void {
+export function serveJobs<K extends WorkerJob['kind']>(runJob: (job: Extract<WorkerJob, { kind: K }>) => Promise<unknown>): void {
   const port = parentPort!;
   port.on('message', async (request: WorkerRequest) => {
     let response: WorkerResponse;
@@ -23,7 +23,11 @@ export function serveJobs<K extends WorkerJob["kind"]>(runJob: (job: Extract<Wor
       port.postMessage(response);
     } catch (error) {
       // Functions, symbols and the like cannot leave the thread (nor be printed as JSON).
-      port.postMessage({ id: request.id, ok: false, error: { name: 'DataCloneError', message: `the tool returned a value that cannot be serialized: ${(error as Error).message}` } } satisfies WorkerResponse);
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        error: { name: 'DataCloneError', message: `the tool returned a value that cannot be serialized: ${(error as Error).message}` },
+      } satisfies WorkerResponse);
     }
   });
 }

@@ -57,12 +57,14 @@ export class WorkerHost {
         void this.terminate();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        signal?.removeEventListener('abort', onAbort);
-        this.#pending.delete(id);
-        if (this.#pending.size === 0) this.#worker?.unref();
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', onAbort);
+          this.#pending.delete(id);
+          if (this.#pending.size === 0) this.#worker?.unref();
+          fn(value);
+        };
       this.#pending.set(id, { worker, resolve: settle(resolve), reject: settle(reject) });
       worker.ref();
       worker.postMessage({ ...job, id } satisfies WorkerRequest);
