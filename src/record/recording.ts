@@ -29,6 +29,46 @@ export interface RecordedLine {
 
 const HEADER_START = '{"toolrun_recording":';
 
+/** Thrown for a file that is not a recording, or a recording line that is not JSON. */
+export class NotARecordingError extends Error {}
+
+/**
+ * Reads a recording as it streams in: checks the header, parses each line, and hands on the header
+ * and the entries; a line that is not JSON is a NotARecordingError naming it. The first bytes are
+ * checked at once, so a large file that is no recording is not read to its first newline.
+ */
+export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader?: (header: RecordingHeader) => void): { push(chunk: Buffer): void; end(): void } {
+  let header: RecordingHeader | undefined;
+  let first = true;
+  const splitter = new LineSplitter((line) => {
+    if (!header) {
+      header = parseLine<RecordingHeader>(line);
+      onHeader?.(header);
+      return;
+    }
+    onEntry(parseLine<RecordedLine>(line));
+  }, Number.MAX_SAFE_INTEGER);
+  return {
+    push: (chunk) => {
+      if (first && chunk.length > 0 && !isRecordingStart(chunk)) throw new NotARecordingError('not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)');
+      first = false;
+      splitter.push(chunk);
+    },
+    end: () => {
+      splitter.end();
+      if (!header) throw new NotARecordingError('the recording is empty');
+    },
+  };
+}
+
+function parseLine<T>(line: RawLine): T {
+  try {
+    return JSON.parse(line.bytes.toString('utf8')) as T;
+  } catch {
+    throw new NotARecordingError(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
+  }
+}
+
 /** Does this first line start a recording (rather than a plain stdout capture)? */
 export function isRecordingStart(firstBytes: Buffer): boolean {
   return firstBytes.subarray(0, HEADER_START.length).toString('latin1') === HEADER_START;

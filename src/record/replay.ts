@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream';
 import { LineSplitter } from '../mcp/line-splitter.js';
 import { spawnServer } from '../tap/spawned-server.js';
 import { compareMessages, type Difference } from './compare-messages.js';
-import { isRecordingStart, recordedBytes, type RecordedLine } from './recording.js';
-import { NotARecordingError } from './timeline.js';
+import { recordedBytes, recordingReader, type RecordedLine } from './recording.js';
 
 type Message = { id?: string | number | null; method?: string; result?: unknown; error?: unknown; params?: unknown };
 
@@ -32,18 +31,9 @@ interface Script {
 
 export async function readScript(stream: Readable): Promise<Script> {
   const entries: RecordedLine[] = [];
-  let header = true;
-  const splitter = new LineSplitter((line) => {
-    if (header) {
-      if (!isRecordingStart(line.bytes)) throw new NotARecordingError('not a toolrun recording: its first line is not {"toolrun_recording": 1, …}');
-      header = false;
-      return;
-    }
-    entries.push(JSON.parse(line.bytes.toString('utf8')) as RecordedLine);
-  }, Number.MAX_SAFE_INTEGER);
-  for await (const chunk of stream) splitter.push(chunk as Buffer);
-  splitter.end();
-  if (header) throw new NotARecordingError('the recording is empty');
+  const reader = recordingReader((entry) => entries.push(entry));
+  for await (const chunk of stream) reader.push(chunk as Buffer);
+  reader.end();
   const parse = (entry: RecordedLine): Message | undefined => {
     try {
       return JSON.parse(recordedBytes(entry).toString('utf8')) as Message;

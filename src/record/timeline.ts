@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
-import { LineSplitter } from '../mcp/line-splitter.js';
 import { classifyLine } from '../scan/classify-line.js';
 import type { FindingKind } from '../scan/finding-kinds.js';
-import { isRecordingStart, recordedBytes, type RecordedLine, type RecordingHeader } from './recording.js';
+import { recordedBytes, recordingReader, type RecordedLine, type RecordingHeader } from './recording.js';
 
 /** One thing that happened in a recorded session, in the order it happened. */
 export type TimelineEvent =
@@ -18,10 +17,7 @@ export interface Timeline {
   summary: { requests: number; errors: number; unanswered: number; notifications: number; stderr_lines: number; polluting_lines: number; slowest?: { method: string; latency_ms: number } };
 }
 
-/** Thrown for a file that is not a recording (SPEC §11's first line is missing). */
-export class NotARecordingError extends Error {}
-
-const NOT_A_RECORDING = 'not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)';
+export { NotARecordingError } from './recording.js';
 
 /**
  * Reads a recording (SPEC §11) into a timeline: each request paired with its response and latency,
@@ -32,31 +28,13 @@ export async function readTimeline(stream: Readable): Promise<Timeline> {
   const events: TimelineEvent[] = [];
   // Requests waiting for their response, per direction of the request: id → its event.
   const pending = { client: new Map<string, { t: number; method: string }>(), server: new Map<string, { t: number; method: string }>() };
-  let first = true;
-  const splitter = new LineSplitter((line) => {
-    if (!header) {
-      if (!isRecordingStart(line.bytes)) throw new NotARecordingError(NOT_A_RECORDING);
-      header = JSON.parse(line.bytes.toString('utf8')) as RecordingHeader;
-      return;
-    }
-    let entry: RecordedLine;
-    try {
-      entry = JSON.parse(line.bytes.toString('utf8')) as RecordedLine;
-    } catch {
-      throw new NotARecordingError(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
-    }
-    addEntry(entry, events, pending);
-  }, Number.MAX_SAFE_INTEGER);
-  for await (const raw of stream) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
-    // Checked on the first bytes: a large file that is no recording is not read to its first newline.
-    if (first && chunk.length > 0 && !isRecordingStart(chunk)) throw new NotARecordingError(NOT_A_RECORDING);
-    first = false;
-    splitter.push(chunk);
-  }
-  splitter.end();
-  if (!header) throw new NotARecordingError('the recording is empty');
-  return { header, events, summary: summarize(events, pending.client.size + pending.server.size) };
+  const reader = recordingReader(
+    (entry) => addEntry(entry, events, pending),
+    (first) => (header = first),
+  );
+  for await (const chunk of stream) reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  reader.end();
+  return { header: header!, events, summary: summarize(events, pending.client.size + pending.server.size) };
 }
 
 function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<'client' | 'server', Map<string, { t: number; method: string }>>): void {

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { LineSplitter } from '../mcp/line-splitter.js';
-import { isRecordingStart, recordedBytes, type RecordedLine } from '../record/recording.js';
+import { isRecordingStart, recordedBytes, recordingReader } from '../record/recording.js';
 import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
 
 /**
@@ -10,13 +9,13 @@ import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
  */
 export async function scanStream(stream: Readable, options?: ConstructorParameters<typeof StdoutScanner>[0]): Promise<ScanReport> {
   const scanner = new StdoutScanner(options);
-  let recording: LineSplitter | undefined;
+  let recording: ReturnType<typeof recordingScanner> | undefined;
   let first = true;
   for await (const raw of stream) {
     const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
     if (first) {
       first = false;
-      if (isRecordingStart(chunk)) recording = recordingReader(scanner);
+      if (isRecordingStart(chunk)) recording = recordingScanner(scanner);
     }
     if (recording) recording.push(chunk);
     else scanner.push(chunk);
@@ -26,19 +25,8 @@ export async function scanStream(stream: Readable, options?: ConstructorParamete
 }
 
 /** Feeds the scanner the `recv` lines of a recording; the header and other directions are skipped. */
-function recordingReader(scanner: StdoutScanner): LineSplitter {
-  let header = true;
-  return new LineSplitter((line) => {
-    if (header) {
-      header = false;
-      return;
-    }
-    let entry: RecordedLine;
-    try {
-      entry = JSON.parse(line.bytes.toString('utf8')) as RecordedLine;
-    } catch {
-      throw new Error(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
-    }
+function recordingScanner(scanner: StdoutScanner) {
+  return recordingReader((entry) => {
     if (entry.dir === 'recv') scanner.push(recordedBytes(entry));
-  }, Number.MAX_SAFE_INTEGER);
+  });
 }
