@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
-import { resolveServer } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { CommandRunner } from './cli-context.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists } from './open-tools.js';
+import { resolveStdioTarget } from './stdio-target.js';
 
 /** `toolrun mcp replay FILE (SERVER | -- COMMAND…)` (SPEC §11): a recorded session as a regression test. */
 export function registerMcpReplayCommand(mcp: Command, run: CommandRunner): void {
@@ -26,20 +24,8 @@ Ids, "jsonrpc", _meta and ISO timestamps never count as differences.`,
     )
     .action((file: string, words: string[], options: { ignore: string[] }, command: Command) =>
       run(async (cli) => {
-        let root = command;
-        while (root.parent) root = root.parent;
-        const dashed = (root as Command & { rawArgs: string[] }).rawArgs.includes('--');
-        let target: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
-        let timeoutMs = cli.globals.timeout;
-        if (dashed || words.length > 1) target = { command: words[0]!, args: words.slice(1), cwd: cli.cwd, env: cli.env };
-        else {
-          const config = await loadCliConfig(cli);
-          assertServerExists(config, words[0]!);
-          const spec = resolveServer(config, config.servers[words[0]!]!, cli.env);
-          if (spec.transport !== 'stdio') throw new UsageError(`server '${words[0]}' is remote (${spec.url}): mcp replay replays a stdio session`);
-          target = { command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env } };
-          timeoutMs ??= config.timeoutMs;
-        }
+        const target = await resolveStdioTarget(cli, words, command, 'mcp replay replays a stdio session');
+        const timeoutMs = cli.globals.timeout ?? target.timeoutMs;
         const [{ readScript, replay }, { NotARecordingError }] = await Promise.all([import('../record/replay.js'), import('../record/timeline.js')]);
         let script: Awaited<ReturnType<typeof readScript>>;
         try {

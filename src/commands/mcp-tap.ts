@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { resolveServer } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CommandRunner } from './cli-context.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists } from './open-tools.js';
+import { resolveStdioTarget } from './stdio-target.js';
 
 interface TapCommandOptions {
   record?: string;
@@ -36,20 +34,8 @@ It ends when the host closes stdin, and takes the server (and what it started) w
     .action((words: string[], options: TapCommandOptions, command: Command) =>
       run(async (cli) => {
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
-        let root = command;
-        while (root.parent) root = root.parent;
-        const dashed = (root as Command & { rawArgs: string[] }).rawArgs.includes('--');
-        let target: { name: string; command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
-        if (dashed || words.length > 1) {
-          const [program, ...args] = words;
-          target = { name: options.name ?? nameOfCommand(program!, args), command: program!, args, cwd: cli.cwd, env: cli.env };
-        } else {
-          const config = await loadCliConfig(cli);
-          assertServerExists(config, words[0]!);
-          const spec = resolveServer(config, config.servers[words[0]!]!, cli.env);
-          if (spec.transport !== 'stdio') throw new UsageError(`server '${words[0]}' is remote (${spec.url}): mcp tap sits between a host and a stdio server`);
-          target = { name: options.name ?? spec.name, command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env } };
-        }
+        const resolved = await resolveStdioTarget(cli, words, command, 'mcp tap sits between a host and a stdio server');
+        const target = { ...resolved, name: options.name ?? resolved.server ?? nameOfCommand(resolved.command, resolved.args) };
         const [{ runTap }, { RecordingWriter }, { pollutionPattern }] = await Promise.all([import('../tap/run-tap.js'), import('../record/recording.js'), import('../scan/pollution-pattern.js')]);
         let recording: InstanceType<typeof RecordingWriter> | undefined;
         if (options.record) {
