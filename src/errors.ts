@@ -93,3 +93,6 @@ export function describeThrown(value: unknown): string {
     return `non-Error thrown: ${String(value)}`;
   }
 }
+
+/** A file given as a recording (SPEC §11) that is none: its first line is not the header, or a line is not JSON. */
+export class NotARecordingError extends Error {}

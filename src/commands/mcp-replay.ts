@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ExitCode, UsageError } from '../errors.js';
-import { openInput } from '../input/open-input.js';
+import { ExitCode } from '../errors.js';
 import type { CommandRunner } from './cli-context.js';
+import { readRecordingFile } from './read-recording-file.js';
 import { resolveStdioTarget } from './stdio-target.js';
 
 /** `toolrun mcp replay FILE (SERVER | -- COMMAND…)` (SPEC §11): a recorded session as a regression test. */
@@ -26,16 +26,8 @@ Ids, "jsonrpc", _meta and ISO timestamps never count as differences.`,
       run(async (cli) => {
         const target = await resolveStdioTarget(cli, words, command, 'mcp replay replays a stdio session');
         const timeoutMs = cli.globals.timeout ?? target.timeoutMs;
-        const [{ readScript, replay }, { NotARecordingError }] = await Promise.all([import('../record/replay.js'), import('../record/timeline.js')]);
-        let script: Awaited<ReturnType<typeof readScript>>;
-        try {
-          script = await readScript(await openInput(file, 1 << 18));
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT') throw new UsageError(`recording not found: ${file}; check the path`);
-          if (error instanceof NotARecordingError || error instanceof SyntaxError) throw new UsageError(`${file}: ${error.message}`);
-          throw error;
-        }
+        const { readScript, replay } = await import('../record/replay.js');
+        const script = await readRecordingFile(file, readScript);
         const outcome = await replay(script, target, { ignore: options.ignore, timeoutMs: timeoutMs ?? 30_000, signal: cli.signal });
         const changed = outcome.requests.filter((request) => !request.same);
         if (cli.globals.json) await cli.terminal.resultJson({ same: !outcome.unreachable && changed.length === 0, ...outcome });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ExitCode, UsageError } from '../errors.js';
-import { openInput } from '../input/open-input.js';
+import { ExitCode } from '../errors.js';
 import type { CommandRunner } from './cli-context.js';
+import { readRecordingFile } from './read-recording-file.js';
 
 /** `toolrun mcp show FILE` (SPEC §11): a recording as a timeline. */
 export function registerMcpShowCommand(mcp: Command, run: CommandRunner): void {
@@ -19,18 +19,8 @@ Examples:
     )
     .action((file: string) =>
       run(async (cli) => {
-        const [{ readTimeline, NotARecordingError }, { formatTimeline }] = await Promise.all([import('../record/timeline.js'), import('../output/format-timeline.js')]);
-        let timeline: Awaited<ReturnType<typeof readTimeline>>;
-        try {
-          timeline = await readTimeline(await openInput(file, 1 << 18));
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT') throw new UsageError(`recording not found: ${file}; check the path`);
-          if (code === 'EISDIR') throw new UsageError(`${file} is a folder, not a recording`);
-          if (code === 'EACCES') throw new UsageError(`recording not readable: ${file} (permission denied)`);
-          if (error instanceof NotARecordingError) throw new UsageError(`${file}: ${error.message}`);
-          throw error;
-        }
+        const [{ readTimeline }, { formatTimeline }] = await Promise.all([import('../record/timeline.js'), import('../output/format-timeline.js')]);
+        const timeline = await readRecordingFile(file, readTimeline);
         if (cli.globals.json) await cli.terminal.resultJson(timeline);
         else await cli.terminal.result(formatTimeline(timeline, cli.terminal.outStyle));
         return ExitCode.OK;

@@ -1,6 +1,5 @@
 import type { Timeline, TimelineEvent } from '../record/timeline.js';
 import type { Style } from './style.js';
-import { escapeControls } from './escape-controls.js';
 
 /**
  * `mcp show`: the recording as a timeline, one line per event:
@@ -26,8 +25,8 @@ export function formatTimeline(timeline: Timeline, style: Style): string {
 }
 
 function describe(event: TimelineEvent, style: Style): string {
-  // What the server wrote is shown as text, never interpreted by the terminal.
-  const quote = (text: string) => escapeControls(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  // Terminal.result shows control characters as text (what the server wrote is never run).
+  const quote = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
   switch (event.kind) {
     case 'request':
       return `${arrow(event.from)} ${event.method} #${event.id}`;

@@ -1,5 +1,6 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 
 /**
@@ -29,8 +30,6 @@ export interface RecordedLine {
 
 const HEADER_START = '{"toolrun_recording":';
 
-/** Thrown for a file that is not a recording, or a recording line that is not JSON. */
-export class NotARecordingError extends Error {}
 
 /**
  * Reads a recording as it streams in: checks the header, parses each line, and hands on the header
