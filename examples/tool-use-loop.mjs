@@ -12,7 +12,11 @@ export async function runToolUseLoop(client, userText, { model = 'claude-sonnet-
     for (let turn = 0; turn < maxTurns; turn++) {
       const response = await client.messages.create({ model, max_tokens: 1024, tools: registry.getDefinitions('anthropic'), messages });
       messages.push({ role: 'assistant', content: response.content });
-      if (response.stop_reason !== 'tool_use') return response.content.filter((block) => block.type === 'text').map((block) => block.text).join('');
+      if (response.stop_reason !== 'tool_use')
+        return response.content
+          .filter((block) => block.type === 'text')
+          .map((block) => block.text)
+          .join('');
       const results = [];
       for (const block of response.content) {
         if (block.type !== 'tool_use') continue;

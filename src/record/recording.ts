@@ -30,7 +30,6 @@ export interface RecordedLine {
 
 const HEADER_START = '{"toolrun_recording":';
 
-
 /**
  * Reads a recording as it streams in: checks the header, parses each line, and hands on the header
  * and the entries; a line that is not JSON is a NotARecordingError naming it. The first bytes are
@@ -49,7 +48,8 @@ export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader
   }, Number.MAX_SAFE_INTEGER);
   return {
     push: (chunk) => {
-      if (first && chunk.length > 0 && !isRecordingStart(chunk)) throw new NotARecordingError('not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)');
+      if (first && chunk.length > 0 && !isRecordingStart(chunk))
+        throw new NotARecordingError('not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)');
       first = false;
       splitter.push(chunk);
     },

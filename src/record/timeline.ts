@@ -17,7 +17,6 @@ export interface Timeline {
   summary: { requests: number; errors: number; unanswered: number; notifications: number; stderr_lines: number; polluting_lines: number; slowest?: { method: string; latency_ms: number } };
 }
 
-
 /**
  * Reads a recording (SPEC §11) into a timeline: each request paired with its response and latency,
  * notifications, errors, stderr lines and polluting stdout lines (SPEC §11 `mcp show`).

@@ -20,7 +20,7 @@ export function sessionDirectory(env: NodeJS.ProcessEnv): string {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create the session directory ${dir}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create the session directory ${dir}: ${(error as Error).message}`, { cause: error });
   }
   return checkedDirectory(dir);
 }

@@ -24,7 +24,12 @@ export interface FakeRegistry {
 export async function startFakeRegistry(): Promise<FakeRegistry> {
   const packDir = tempDir();
   await execa('npm', ['pack', join(FIXTURES, 'npx-package'), '--pack-destination', packDir], { env: { npm_config_update_notifier: 'false' } });
-  const tarball = readFileSync(join(packDir, readdirSync(packDir).find((file) => file.endsWith('.tgz'))!));
+  const tarball = readFileSync(
+    join(
+      packDir,
+      readdirSync(packDir).find((file) => file.endsWith('.tgz'))!,
+    ),
+  );
   const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
   const shasum = createHash('sha1').update(tarball).digest('hex');
   const manifest = JSON.parse(readFileSync(join(FIXTURES, 'npx-package', 'package.json'), 'utf8')) as Record<string, unknown>;

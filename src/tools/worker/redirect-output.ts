@@ -14,7 +14,7 @@ const STDERR_FD = 2;
 export function redirectOutputToStderr(): void {
   const writeToStderr = (chunk: unknown, encoding?: unknown): void => {
     const data = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
-    for (let written = 0; written < data.length; ) written += fs.writeSync(STDERR_FD, data, written);
+    for (let written = 0; written < data.length;) written += fs.writeSync(STDERR_FD, data, written);
   };
   for (const stream of [process.stdout, process.stderr]) {
     stream.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
