@@ -37,13 +37,33 @@ export class UsageError extends ToolrunError {
   }
 }
 
+/** Where in a config file a problem is: the file (null: no file, the embedded default) and the JSON path in it. */
+export interface ConfigPlace {
+  file: string | null;
+  /** `mcpServers.db.env.TOKEN`, `tools[2].parameters`; absent for problems of the whole file. */
+  jsonPath?: string;
+}
+
+/**
+ * A config problem, with its place kept apart from what is wrong (`detail`), so that a caller can
+ * show the detail under its own heading (doctor's config step) without taking the message apart.
+ * The message is `FILE: JSON.PATH: detail`, or the detail alone for problems of a file that has no
+ * readable content (it names the file itself).
+ */
 export class ConfigError extends ToolrunError {
   /** What kind of config problem, for callers that choose a fix ('unset-variable', 'host-only-variable'). */
   readonly code: string | undefined;
-  constructor(message: string, options?: { cause?: unknown; code?: string }) {
-    super('config', message, options);
+  readonly file: string | null | undefined;
+  readonly jsonPath: string | undefined;
+  readonly detail: string;
+  constructor(detail: string, options?: { cause?: unknown; code?: string; place?: ConfigPlace; file?: string }) {
+    const place = options?.place;
+    super('config', place ? `${place.file ?? 'config'}${place.jsonPath ? `: ${place.jsonPath}` : ''}: ${detail}` : detail, options);
     this.name = 'ConfigError';
     this.code = options?.code;
+    this.file = place?.file ?? options?.file;
+    this.jsonPath = place?.jsonPath;
+    this.detail = detail;
   }
 }
 
@@ -95,4 +115,9 @@ export function describeThrown(value: unknown): string {
 }
 
 /** A file given as a recording (SPEC §11) that is none: its first line is not the header, or a line is not JSON. */
-export class NotARecordingError extends Error {}
+export class NotARecordingError extends ToolrunError {
+  constructor(message: string) {
+    super('usage', message);
+    this.name = 'NotARecordingError';
+  }
+}

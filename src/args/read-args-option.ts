@@ -41,8 +41,8 @@ export async function readArgsOption(value: string, input: ArgsInput): Promise<R
 }
 
 function rethrowReadError(error: unknown, where: string): never {
-  if (error instanceof ToolrunError) throw error;
   if (error instanceof InputTooLargeError) throw new UsageError(`${where} is ${error.message}; arguments are read up to that size. Pass a smaller JSON object`);
+  if (error instanceof ToolrunError) throw error;
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
   throw new UsageError(`cannot read ${where}: ${reason}; check the path (relative to the current folder)`);

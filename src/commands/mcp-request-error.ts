@@ -1,5 +1,6 @@
 import { ToolrunError } from '../errors.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { EndlessListError } from '../mcp/list-pages.js';
 
 /** MCP's "resource not found" (2025 family; 2026-07-28 uses -32602 invalid params). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -11,7 +12,8 @@ const REQUEST_TIMEOUT = -32001;
  * tool), a timeout or any other refusal exit 1, the server's own words kept.
  */
 export function mcpRequestError(connection: ServerConnection, method: string, error: unknown, subject?: string): ToolrunError {
-  if (error instanceof ToolrunError) return error;
+  // A list that never ends is the server's fault, told with its name like any other refusal.
+  if (error instanceof ToolrunError && !(error instanceof EndlessListError)) return error;
   const code = (error as { code?: unknown })?.code;
   const message = String((error as Error)?.message ?? error).replace(/^MCP error -?\d+: /, '');
   const about = subject ? ` for '${subject}'` : '';

@@ -29,7 +29,7 @@ export function checkConfigDeeply(config: ToolrunConfig, env: NodeJS.ProcessEnv)
       resolveServer(config, server, env);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      problems.push({ path: `mcpServers.${server.name}`, message: error.message.replace(/^[^:]*: mcpServers\.[^.]+\./, '') });
+      problems.push({ path: error.jsonPath ?? `mcpServers.${server.name}`, message: error.detail });
     }
   }
   return problems;

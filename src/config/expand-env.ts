@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError, type ConfigPlace } from '../errors.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Variables only a host can fill in: VS Code's prompts (${input:id}), commands, settings, and its
@@ -19,7 +19,7 @@ interface Reference {
  * unset or empty, as in the shell; it may itself contain `${OTHER}`). `$${` is a literal `${`.
  * An unset variable with no default is a ConfigError naming it and where it is used.
  */
-export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string): string {
+export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: ConfigPlace): string {
   return expandText(
     value,
     (name, fallback) => {
@@ -27,7 +27,7 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: string):
       if (current !== undefined && current !== '') return current;
       if (fallback !== undefined) return expandEnv(fallback, env, where);
       if (current === '') return '';
-      throw new ConfigError(`${where}: environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable' });
+      throw new ConfigError(`environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable', place: where });
     },
     where,
   );
@@ -44,7 +44,7 @@ export function listEnvReferences(value: string): string[] {
         if (fallback !== undefined) names.push(...listEnvReferences(fallback));
         return '';
       },
-      'config',
+      { file: null },
     );
   } catch {
     // A malformed reference: resolving the server reports it with its place; here there is nothing to list.
@@ -53,7 +53,7 @@ export function listEnvReferences(value: string): string[] {
 }
 
 /** Walks `value`, copying text and replacing each reference by what `resolve` returns. */
-function expandText(value: string, resolve: (name: string, fallback: string | undefined) => string, where: string): string {
+function expandText(value: string, resolve: (name: string, fallback: string | undefined) => string, where: ConfigPlace): string {
   if (!value.includes('${')) return value;
   let out = '';
   let index = 0;
@@ -75,16 +75,16 @@ function expandText(value: string, resolve: (name: string, fallback: string | un
     const reference = readReference(value, dollar, where);
     const whole = value.slice(dollar, reference.end);
     if (HOST_ONLY.test(reference.body)) {
-      throw new ConfigError(
-        `${where}: ${whole} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`,
-        { code: 'host-only-variable' },
-      );
+      throw new ConfigError(`${whole} is a VS Code variable that only VS Code can fill in; toolrun does not support it. Put the value in the config, or use \${NAME} with an environment variable.`, {
+        code: 'host-only-variable',
+        place: where,
+      });
     }
     const separator = reference.body.indexOf(':-');
     let name = separator === -1 ? reference.body : reference.body.slice(0, separator);
     const fallback = separator === -1 ? undefined : reference.body.slice(separator + 2);
     if (name.startsWith('env:')) name = name.slice(4);
-    if (!NAME.test(name)) throw new ConfigError(`${where}: '${whole}' is not a valid variable reference; use \${NAME} or \${NAME:-default} (write $\${ for a literal \${).`);
+    if (!NAME.test(name)) throw new ConfigError(`'${whole}' is not a valid variable reference; use \${NAME} or \${NAME:-default} (write $\${ for a literal \${).`, { place: where });
     out += resolve(name, fallback);
     index = reference.end;
   }
@@ -92,7 +92,7 @@ function expandText(value: string, resolve: (name: string, fallback: string | un
 }
 
 /** The `${…}` starting at `start`, with nested `${…}` in a default counted, so its own `}` is found. */
-function readReference(value: string, start: number, where: string): Reference {
+function readReference(value: string, start: number, where: ConfigPlace): Reference {
   let depth = 0;
   for (let index = start + 2; index < value.length; index++) {
     if (value.startsWith('$${', index)) {
@@ -111,5 +111,5 @@ function readReference(value: string, start: number, where: string): Reference {
       depth--;
     }
   }
-  throw new ConfigError(`${where}: '${value.slice(start, start + 40)}' has no closing '}'; write \${NAME}, or $\${ for a literal \${.`);
+  throw new ConfigError(`'${value.slice(start, start + 40)}' has no closing '}'; write \${NAME}, or $\${ for a literal \${.`, { place: where });
 }

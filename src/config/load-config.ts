@@ -34,7 +34,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Toolr
   const { config, problems } = await readConfigFile(location);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}: run 'toolrun validate')` : '';
-    throw new ConfigError(`${formatConfigProblem(location.path, problems[0]!)}${more}`);
+    throw new ConfigError(`${problems[0]!.message}${more}`, { place: { file: location.path, jsonPath: problems[0]!.path } });
   }
   return config;
 }
@@ -49,28 +49,25 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
     // A FIFO or a device (<(generate-config), /dev/zero): read through the event loop, bounded and interruptible.
     text = stats.isFile() || stats.isDirectory() ? readFileSync(path, 'utf8') : await readBounded(await openInput(path), INPUT_LIMIT_BYTES);
   } catch (error) {
-    if (error instanceof InputTooLargeError) throw new ConfigError(`config file ${path} is ${error.message}; a config is a few kB. Check that --config names the right file.`);
+    if (error instanceof InputTooLargeError) throw new ConfigError(`config file ${path} is ${error.message}; a config is a few kB. Check that --config names the right file.`, { file: path });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')
       throw new ConfigError(
         `config file not found: ${path} (${ORIGIN_TEXT[location.origin]}). Check the path, or leave out --config/TOOLRUN_CONFIG to use ./toolrun.config.json or the built-in default.`,
+        { file: path },
       );
-    if (code === 'EISDIR') throw new ConfigError(`config path is a folder, not a file: ${path}. Name the JSON file itself, e.g. ${path}/toolrun.config.json.`);
-    if (code === 'EACCES') throw new ConfigError(`config file not readable: ${path} (permission denied). Fix its permissions.`);
-    throw new ConfigError(`config file unreadable: ${path}: ${(error as Error).message}`, { cause: error });
+    if (code === 'EISDIR') throw new ConfigError(`config path is a folder, not a file: ${path}. Name the JSON file itself, e.g. ${path}/toolrun.config.json.`, { file: path });
+    if (code === 'EACCES') throw new ConfigError(`config file not readable: ${path} (permission denied). Fix its permissions.`, { file: path });
+    throw new ConfigError(`config file unreadable: ${path}: ${(error as Error).message}`, { cause: error, file: path });
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new ConfigError(`config file is empty: ${path}. Put a JSON object in it, e.g. {"mcpServers": {}}.`);
+  if (text.trim() === '') throw new ConfigError(`config file is empty: ${path}. Put a JSON object in it, e.g. {"mcpServers": {}}.`, { file: path });
   const parsed = parseJsonc(text);
   if ('problem' in parsed) {
     const { line, column, message, syntax } = parsed.problem;
-    throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`);
+    throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`, { file: path });
   }
   const checked = checkConfig(parsed.value, path, dirname(path));
   checked.config.sourceText = text;
   return checked;
-}
-
-export function formatConfigProblem(file: string, problem: ConfigProblem): string {
-  return `${file}: ${problem.path}: ${problem.message}`;
 }

@@ -49,7 +49,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       error.code === 'host-only-variable'
         ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable'
         : 'set the variable, or give a default in the config: ${NAME:-value}';
-    set('config', 'fail', error.message.replace(/^[^:]*: /, ''), { fix });
+    set('config', 'fail', error.jsonPath ? `${error.jsonPath}: ${error.detail}` : error.detail, { fix });
     for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);
   }

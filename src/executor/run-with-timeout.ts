@@ -1,8 +1,9 @@
 import type { ToolCallContext } from '../registry/tool-types.js';
+import { ToolrunError } from '../errors.js';
 
-export class ToolTimeoutError extends Error {
+export class ToolTimeoutError extends ToolrunError {
   constructor(readonly timeoutMs: number) {
-    super(`timed out after ${timeoutMs} ms`);
+    super('timeout', `timed out after ${timeoutMs} ms`);
     this.name = 'ToolTimeoutError';
   }
 }

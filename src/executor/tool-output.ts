@@ -1,3 +1,5 @@
+import { ToolrunError } from '../errors.js';
+
 /**
  * What a tool may return when it has both a value for people and a raw protocol result (MCP):
  * the envelope's `result` is `value`, or `raw` with `--raw`.
@@ -10,12 +12,12 @@ export class ToolOutput {
 }
 
 /** A tool that reported failure itself (an MCP `isError` result): its own text, and the raw result. */
-export class ToolReportedError extends Error {
+export class ToolReportedError extends ToolrunError {
   constructor(
     message: string,
     readonly raw: unknown,
   ) {
-    super(message);
+    super('tool_error', message);
     this.name = 'ToolReportedError';
   }
 }

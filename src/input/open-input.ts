@@ -1,5 +1,6 @@
 import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { ToolrunError } from '../errors.js';
 
 /** Up to this much is read for `--args @file`, `--args -` and a config file (SPEC §8). */
 export const INPUT_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -23,10 +24,10 @@ export async function openInput(path: string, highWaterMark?: number): Promise<R
 }
 
 /** Thrown by readBounded when the input is longer than its limit. */
-export class InputTooLargeError extends Error {
+export class InputTooLargeError extends ToolrunError {
   readonly limitBytes: number;
   constructor(limitBytes: number) {
-    super(`more than ${limitBytes >= 1 << 20 ? `${Math.round(limitBytes / (1 << 20))} MB` : `${limitBytes} bytes`}`);
+    super('usage', `more than ${limitBytes >= 1 << 20 ? `${Math.round(limitBytes / (1 << 20))} MB` : `${limitBytes} bytes`}`);
     this.name = 'InputTooLargeError';
     this.limitBytes = limitBytes;
   }

@@ -12,6 +12,7 @@ import type { ServerConnection } from './server-connection.js';
 import { SpawnError, StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
 import type { McpClient } from './mcp-client.js';
 import { openClient, type HandshakeProgress } from './open-client.js';
+import { ToolrunError } from '../errors.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -32,7 +33,7 @@ export interface ConnectHooks {
 }
 
 /** Thrown by one failed attempt, classified once (classify-attempt.ts): the cause says what to do. */
-export class AttemptError extends Error {
+export class AttemptError extends ToolrunError {
   /** How the process had exited when the attempt failed; undefined if toolrun had to end it. */
   readonly exit: ExitInfo | undefined;
   constructor(
@@ -41,7 +42,7 @@ export class AttemptError extends Error {
     readonly stdio?: StdioTapTransport,
     options?: { cause?: unknown },
   ) {
-    super(failureCause.reason, options);
+    super('unreachable', failureCause.reason, options);
     this.name = 'AttemptError';
     this.exit = stdio?.exitInfo;
   }

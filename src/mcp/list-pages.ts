@@ -1,9 +1,15 @@
+import { ToolrunError } from '../errors.js';
+
 /** A server that pages forever must not keep toolrun listing forever (SPEC §8). */
 export const MAX_LIST_PAGES = 1000;
 
 /** A list that never ends: a server bug that another attempt will not fix. */
-export class EndlessListError extends Error {
+export class EndlessListError extends ToolrunError {
   readonly code = 'ENDLESS_LIST';
+  constructor(message: string) {
+    super('tool_error', message);
+    this.name = 'EndlessListError';
+  }
 }
 
 /**

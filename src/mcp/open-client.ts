@@ -6,12 +6,13 @@ import { modernVersionsOfRefusal, probeHttp, probeStdio, PROBE_SILENCE_MS, type 
 import { legacyClient, type McpClient } from './mcp-client.js';
 import { NegotiatingTransport } from './negotiating-transport.js';
 import { remoteTarget } from './remote-transport.js';
+import { ToolrunError } from '../errors.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
-export class ProtocolEraError extends Error {
+export class ProtocolEraError extends ToolrunError {
   readonly code = 'PROTOCOL_ERA';
   constructor(message: string) {
-    super(message);
+    super('unreachable', message);
     this.name = 'ProtocolEraError';
   }
 }

@@ -13,6 +13,7 @@ import { killServerNow, signalProcessGroup, trackServer, untrackServer, type Liv
 import { endLeftovers, exitsWithin } from './shutdown-steps.js';
 import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
 import { StderrLog } from './stderr-log.js';
+import { ToolrunError } from '../errors.js';
 
 export interface StdioTapOptions {
   command: string;
@@ -46,13 +47,13 @@ export interface ExitInfo {
 /** How the server went away when toolrun closed it (SPEC §5 step 8). */
 export type ShutdownOutcome = 'already-exited' | 'stdin-closed' | 'SIGTERM' | 'SIGKILL';
 
-export class SpawnError extends Error {
+export class SpawnError extends ToolrunError {
   constructor(
     message: string,
     readonly code: string | undefined,
     readonly command?: string,
   ) {
-    super(message);
+    super('unreachable', message);
     this.name = 'SpawnError';
   }
 }

@@ -1,18 +1,21 @@
 import { connect, type Socket } from 'node:net';
 import { messageReader, type HolderEvent, type HolderOp, type HolderReply } from './holder-protocol.js';
+import { ToolrunError, type ErrorKind } from '../errors.js';
 
 /** How long a client waits for a holder's socket to accept: a hung holder means a cold start, not a wait. */
 export const HOLDER_CONNECT_TIMEOUT_MS = 300;
 
 /** An error the holder reported for a request, with the MCP error code when the server gave one. */
-export class HolderRequestError extends Error {
+export class HolderRequestError extends ToolrunError {
   constructor(
     message: string,
     readonly code?: number,
-    readonly kind?: string,
+    /** The kind of error the holder's own run gave (tool not found, bad arguments), when it was one of toolrun's. */
+    readonly reportedKind?: ErrorKind,
     readonly data?: unknown,
   ) {
-    super(message);
+    super(reportedKind ?? 'unreachable', message);
+    this.name = 'HolderRequestError';
   }
 }
 
@@ -82,7 +85,8 @@ export class HolderClient {
     options.signal?.addEventListener('abort', cancel, { once: true });
     try {
       const answer = await reply;
-      if (!answer.ok) throw new HolderRequestError(answer.error?.message ?? 'the session holder reported an error', answer.error?.code, answer.error?.kind, answer.error?.data);
+      if (!answer.ok)
+        throw new HolderRequestError(answer.error?.message ?? 'the session holder reported an error', answer.error?.code, answer.error?.kind as ErrorKind | undefined, answer.error?.data);
       return answer;
     } finally {
       options.signal?.removeEventListener('abort', cancel);

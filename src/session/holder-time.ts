@@ -2,7 +2,7 @@ import type { CliContext } from '../commands/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { PreparedCall } from '../executor/tool-executor.js';
 import type { TimedCallsOptions, TimedCallsResult } from '../timing/run-timed-calls.js';
-import { ToolrunError, type ErrorKind } from '../errors.js';
+import { ToolrunError } from '../errors.js';
 import { findHolder } from './find-holder.js';
 import { HolderRequestError } from './holder-client.js';
 import type { HolderEvent } from './holder-protocol.js';
@@ -24,7 +24,7 @@ export async function timeThroughHolder(cli: CliContext, config: ToolrunConfig, 
   };
   const onEvent = (event: HolderEvent) => (event.event === 'timed' ? options.onProgress?.(event.count as number) : undefined);
   const reply = await found.client.request('time', fields, { signal: options.signal, onEvent }).catch((error: unknown) => {
-    if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);
+    if (error instanceof HolderRequestError && error.reportedKind) throw error;
     throw new ToolrunError('unreachable', `the session holder went away during the run (${(error as Error).message}); run it again`);
   });
   const result = reply.result as Omit<TimedCallsResult, 'errors'> & { errors: Array<[string, number]> };

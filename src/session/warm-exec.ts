@@ -1,7 +1,7 @@
 import type { ArgWord } from '../args/parse-tool-args.js';
 import type { CliContext } from '../commands/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
-import { ToolrunError, type ErrorKind } from '../errors.js';
+import { ToolrunError } from '../errors.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { formatServerLog } from '../output/format-server-log.js';
 import { findHolder, missingFromHolder } from './find-holder.js';
@@ -49,7 +49,7 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig |
     return reply.envelope as ToolEnvelope;
   } catch (error) {
     // The holder's own verdict (tool not found, bad arguments): the same error a cold run gives.
-    if (error instanceof HolderRequestError && error.kind) throw new ToolrunError(error.kind as ErrorKind, error.message);
+    if (error instanceof HolderRequestError && error.reportedKind) throw error;
     if (cli.signal.aborted) throw cli.signal.reason;
     // The call was handed over: running it again here could run it twice. Say so instead.
     throw new ToolrunError(

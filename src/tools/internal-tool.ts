@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ToolInputError } from './tool-input-error.js';
+import { ToolrunError } from '../errors.js';
 
-export class HandlerNotFoundError extends Error {
+export class HandlerNotFoundError extends ToolrunError {
   constructor(message: string) {
-    super(message);
+    super('tool_error', message);
     this.name = 'HandlerNotFoundError';
   }
 }

@@ -1,7 +1,9 @@
+import { ToolrunError } from '../errors.js';
+
 /** A tool rejected its input for a reason only it can know (an unknown timezone, an unsafe expression). */
-export class ToolInputError extends Error {
+export class ToolInputError extends ToolrunError {
   constructor(message: string) {
-    super(message);
+    super('tool_error', message);
     this.name = 'ToolInputError';
   }
 }

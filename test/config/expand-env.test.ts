@@ -16,7 +16,7 @@ describe('expandEnv', () => {
     ['${A:-}', ''],
     ['price $5 and a$b', 'price $5 and a$b'],
   ])('%s → %s', (value, expected) => {
-    expect(expandEnv(value, env, 'where')).toBe(expected);
+    expect(expandEnv(value, env, { file: 'where' })).toBe(expected);
   });
 
   it.each([
@@ -26,11 +26,11 @@ describe('expandEnv', () => {
     ['${1x}', 'is not a valid variable reference'],
     ['${A', "has no closing '}'"],
   ])('%s is a config error', (value, message) => {
-    expect(() => expandEnv(value, env, 'where')).toThrow(message);
+    expect(() => expandEnv(value, env, { file: 'where' })).toThrow(message);
   });
 
   it('an escaped host-only variable is text, not a VS Code variable', () => {
-    expect(expandEnv('$${input:token}', env, 'where')).toBe('${input:token}');
+    expect(expandEnv('$${input:token}', env, { file: 'where' })).toBe('${input:token}');
   });
 
   it('lists references, defaults included, not escaped ones', () => {

@@ -143,4 +143,28 @@ describe('${VAR} expansion', () => {
       `${join(dir, 'toolrun.config.json')}: mcpServers.remote.headers.Authorization: environment variable TOKEN is not set. Export it (export TOKEN=...) or give a default: \${TOKEN:-value}.`,
     );
   });
+
+  it('config errors carry the file, the JSON path and the detail apart from the message', async () => {
+    const dir = tempDir();
+    const file = writeConfig(dir, JSON.stringify({ mcpServers: { remote: { url: 'http://h/${HOST}' } }, timeoutMs: 'soon' }));
+    const loadError = await loadConfig({ cwd: dir, env: {} }).catch((caught: unknown) => caught);
+    expect(loadError).toMatchObject({ file, jsonPath: 'timeoutMs', kind: 'config' });
+    expect((loadError as ConfigError).message).toBe(`${file}: timeoutMs: ${(loadError as ConfigError).detail}`);
+    writeConfig(dir, JSON.stringify({ mcpServers: { remote: { url: 'http://h/${HOST}' } } }));
+    const config = await loadConfig({ cwd: dir, env: {} });
+    let resolveError: unknown;
+    try {
+      resolveServer(config, config.servers.remote!, {});
+    } catch (caught) {
+      resolveError = caught;
+    }
+    expect(resolveError).toMatchObject({
+      file,
+      jsonPath: 'mcpServers.remote.url',
+      detail: 'environment variable HOST is not set. Export it (export HOST=...) or give a default: ${HOST:-value}.',
+      code: 'unset-variable',
+    });
+    const missing = await loadConfig({ cwd: dir, env: {}, configPath: 'nope.json' }).catch((caught: unknown) => caught);
+    expect(missing).toMatchObject({ file: join(dir, 'nope.json'), jsonPath: undefined });
+  });
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/processes.js';
+import { hasFileOpen, waitFor } from '../helpers/processes.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -103,8 +103,10 @@ describe('--args input is bounded and interruptible', () => {
   });
 
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('--args @fifo with no writer ends on %s', async (signal) => {
-    const run = runToolrun(['exec', 'echo', '--args', `@${fifo()}`]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const path = fifo();
+    const run = runToolrun(['exec', 'echo', '--args', `@${path}`]);
+    // Signalled once it waits on the FIFO: before that, on a busy machine, it has no handlers yet.
+    await waitFor(() => hasFileOpen(run.pid, path));
     run.kill(signal);
     const result = await run;
     expect(result.exitCode).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[signal]);
@@ -121,8 +123,9 @@ describe('--args input is bounded and interruptible', () => {
 
 describe('check-stdout capture input and --save', () => {
   it('--file on a FIFO with no writer ends on Ctrl-C', async () => {
-    const run = runToolrun(['mcp', 'check-stdout', '--file', fifo()]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const path = fifo();
+    const run = runToolrun(['mcp', 'check-stdout', '--file', path]);
+    await waitFor(() => hasFileOpen(run.pid, path));
     run.kill('SIGINT');
     expect((await run).exitCode).toBe(130);
   });

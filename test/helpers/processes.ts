@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { runToolrun } from './run-toolrun.js';
@@ -55,5 +55,21 @@ export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> 
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Whether process `pid` has `path` open (Linux /proc): a reader blocked on a FIFO has got that far. */
+export function hasFileOpen(pid: number | undefined, path: string): boolean {
+  if (pid === undefined) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
   }
 }
