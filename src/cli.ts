@@ -82,7 +82,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       // every server toolrun started, a connection still being made included (SPEC §8). Then exit,
       // even if the command itself is stuck.
       signalShutdown = (async () => {
-        const { shutdownAllServers } = await import('./mcp/process-group.js');
+        const { shutdownAllServers } = await import('./process/process-group.js');
         await Promise.allSettled([runCleanups(), shutdownAllServers()]);
       })();
       // The command normally finishes now (its report of what it had, then the normal exit); one

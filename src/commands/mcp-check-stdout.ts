@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { parseArgWords } from '../args/parse-tool-args.js';
-import { coerceBySchema } from '../args/coerce-args.js';
 import { resolveServer, type StdioServerSpec } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
+import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
 interface CheckStdoutOptions {
@@ -73,8 +72,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     assertServerExists(opened.config, server!);
     const spec = resolveServer(opened.config, opened.config.servers[server!]!, cli.env);
     if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);
-    const parsedWords = parseArgWords(words);
-    const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
+    const call = sessionCallOf(options.call, words);
     const recording = options.save === undefined ? undefined : await openRecording(options.save, spec);
     if (recording) {
       cli.onExit(async () => {

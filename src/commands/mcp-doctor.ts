@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { coerceBySchema } from '../args/coerce-args.js';
-import { parseArgWords } from '../args/parse-tool-args.js';
 import type { DoctorReport } from '../doctor/doctor-types.js';
 import { describeThrown, ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from './cli-context.js';
+import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
 interface DoctorOptions {
@@ -36,8 +35,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
   if (options.all && server) throw new UsageError('give a server name or --all, not both');
   if (options.all && options.call) throw new UsageError('--call applies to one server: name it instead of --all');
-  const parsedWords = parseArgWords(words);
-  const call = options.call ? { tool: options.call, args: (schema: Record<string, unknown> | undefined) => coerceBySchema(parsedWords, schema) } : undefined;
+  const call = sessionCallOf(options.call, words);
   const opened = await openTools(cli);
   const configured = Object.keys(opened.config.servers);
   if (configured.length === 0) throw new UsageError(`no MCP servers are configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
@@ -58,7 +56,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   cli.onExit(async () => {
     spinner?.stop();
   });
-  const { mapWithLimit, parallelStartLimit } = await import('../mcp/parallel-starts.js');
+  const { mapWithLimit, parallelStartLimit } = await import('../process/parallel-starts.js');
   // Each diagnosis ends its server: a bounded number at a time keeps --all safe for any config.
   const reports: DoctorReport[] = await mapWithLimit(names, parallelStartLimit(), (name) =>
     runDoctor({

@@ -54,7 +54,7 @@ It ends when the host closes stdin, and takes the server (and what it started) w
           recording,
           signal: cli.signal,
           host: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-          onSpawnError: (error) => cli.terminal.error(`✖ [tap ${target.name}] cannot start ${target.command}: ${error.message}`),
+          onSpawnError: (error) => cli.terminal.error(`✖ [tap ${target.name}] ${error.message}`),
           onPollution: (line, kinds, dropped) => {
             const text = line.bytes.toString('utf8');
             const key = `${kinds.join(',')}|${pollutionPattern(text)}`;

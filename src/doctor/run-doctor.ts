@@ -2,10 +2,9 @@ import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
+import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/open-session.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { suggestNames } from '../registry/suggest-names.js';
-import { StdoutScanner } from '../scan/stdout-scanner.js';
 import { makeDoctorCall, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorReport, DoctorStep, DoctorStepId } from './doctor-types.js';
 import { reportStderr, reportStdout } from './output-steps.js';
@@ -20,7 +19,7 @@ export interface DoctorOptions {
   /** Builtin and config tool names, to report MCP tools that duplicate them. */
   localToolNames: string[];
   /** One real call for the latency step; `args` gets the tool's input schema (to type key=value). */
-  call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
+  call?: SessionCall;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Progress, for a spinner: called when a step starts. */
@@ -57,20 +56,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   // 2 + 3. spawn and initialize (with the config's retry)
   options.onStep?.('spawn');
-  let scanner = new StdoutScanner();
+  const scan = new AttemptScan();
   let connection: ServerConnection | undefined;
   let failure: ConnectFailure | undefined;
   let attempts = 0;
   try {
-    connection = await connectWithRetry(spec, options.config.retry, {
-      logger: options.logger,
-      signal: options.signal,
-      onAttempt: (attempt) => {
-        attempts = attempt;
-        scanner = new StdoutScanner();
-      },
-      hooks: { onStdoutLine: (_server, line) => scanner.scanLine(line) },
-    });
+    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, onAttempt: (attempt) => (attempts = attempt) });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;
@@ -82,7 +73,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set('tools', 'skip', 'not run: no connection');
     set('latency', 'skip', 'not run: no connection');
     set('shutdown', 'skip', failure.exit ? 'the process had already exited' : 'not run: no connection');
-    reportStdout(spec, scanner, set);
+    reportStdout(spec, scan.current, set);
     reportStderr(spec, { tail: failure.stderrLines, lineCount: failure.stderrLineCount, errorLikeCount: failure.stderrErrorLikeCount, fixes: [] }, set);
     return finish(ExitCode.UNREACHABLE);
   }
@@ -164,7 +155,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   // 5 + 6. stdout and stderr, now that the process is gone and every line was seen
   options.onStep?.('stdout');
-  reportStdout(spec, scanner, set);
+  reportStdout(spec, scan.current, set);
   const stderr = live.stdio?.stderr;
   reportStderr(
     spec,

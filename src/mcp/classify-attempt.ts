@@ -1,7 +1,7 @@
 import type { AttemptStop } from './attempt-deadline.js';
 import { mainCause, type Cause } from './failure-causes.js';
 import type { PackageRunner } from './package-runner.js';
-import type { ExitInfo } from './stdio-tap-transport.js';
+import type { ExitInfo } from '../process/exit-info.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';

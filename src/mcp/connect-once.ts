@@ -5,11 +5,13 @@ import { listToolsLeniently, type BrokenTool } from './list-tools.js';
 import { AttemptDeadline } from './attempt-deadline.js';
 import { classifyAttempt, type AttemptPhase } from './classify-attempt.js';
 import type { Cause } from './failure-causes.js';
-import type { RawLine } from './line-splitter.js';
+import type { RawLine } from '../process/line-splitter.js';
 import { detectPackageRunner, listNpxCache, npxCacheFolder, packageNameOf, readRunnerPhase, removeHalfInstalledPackage, type PackageRunner } from './package-runner.js';
 import { createRemoteTransport, suggestsSseFallback } from './remote-transport.js';
 import type { ServerConnection } from './server-connection.js';
-import { SpawnError, StdioTapTransport, type ExitInfo } from './stdio-tap-transport.js';
+import type { ExitInfo } from '../process/exit-info.js';
+import { SpawnError } from '../process/server-process.js';
+import { LineTransport } from './line-transport.js';
 import type { McpClient } from './mcp-client.js';
 import { openClient, type HandshakeProgress } from './open-client.js';
 import { ToolrunError } from '../errors.js';
@@ -39,7 +41,7 @@ export class AttemptError extends ToolrunError {
   constructor(
     readonly failureCause: Cause,
     readonly phase: AttemptPhase,
-    readonly stdio?: StdioTapTransport,
+    readonly stdio?: LineTransport,
     options?: { cause?: unknown },
   ) {
     super('unreachable', failureCause.reason, options);
@@ -73,7 +75,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
   const runner = detectPackageRunner(spec.command, spec.args);
   const env = { ...process.env, ...spec.env };
   const cacheRepair = runner?.kind === 'npm' ? prepareCacheRepair(runner, env, spec.name, hooks) : undefined;
-  const transport = new StdioTapTransport({
+  const transport = new LineTransport({
     command: spec.command,
     args: spec.args,
     cwd: spec.cwd,
@@ -116,7 +118,7 @@ async function initialize(
   transport: Transport,
   kind: ServerConnection['transportKind'],
   startedAt: number,
-  stdio: StdioTapTransport | undefined,
+  stdio: LineTransport | undefined,
   deadline: AttemptDeadline,
   runner: PackageRunner | undefined,
   hooks: ConnectHooks,
@@ -190,7 +192,7 @@ async function initialize(
   };
 }
 
-async function closeQuietly(client: McpClient | undefined, transport: Transport, stdio: StdioTapTransport | undefined, graceMs: number | undefined): Promise<void> {
+async function closeQuietly(client: McpClient | undefined, transport: Transport, stdio: LineTransport | undefined, graceMs: number | undefined): Promise<void> {
   // A failed attempt is followed by a retry or an error message: no need to wait long for it.
   if (stdio) await stdio.shutdown(graceMs).catch(() => {});
   await (client ?? transport).close().catch(() => {});

@@ -3,8 +3,8 @@ import { resolveServer } from '../config/resolve-server.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ConnectHooks } from './connect-once.js';
 import type { ConnectFailure } from './connect-failure.js';
-import { connectWithRetry, ServerConnectError, type RetryLogger } from './connect-with-retry.js';
-import { mapWithLimit, parallelStartLimit } from './parallel-starts.js';
+import { openSession, ServerConnectError, type RetryLogger } from './open-session.js';
+import { mapWithLimit, parallelStartLimit } from '../process/parallel-starts.js';
 import { preloadToolAdapter, registerMcpTools } from './register-mcp-tools.js';
 import type { ServerConnection } from './server-connection.js';
 
@@ -38,7 +38,7 @@ export async function connectServers(registry: ToolRegistry, config: ToolrunConf
   // Bounded: hundreds of servers started at once would run out of file descriptors (SPEC §8).
   const outcomes = await mapWithLimit(specs, parallelStartLimit(), async (spec) => {
     try {
-      const connection = await connectWithRetry(spec, config.retry, options);
+      const connection = await openSession(spec, config.retry, options);
       registry.onClose(async () => {
         await connection.close();
       });

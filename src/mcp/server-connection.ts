@@ -4,7 +4,8 @@ import type { ServerSpec } from '../config/resolve-server.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
 import type { BrokenTool } from './list-tools.js';
 import type { McpClient } from './mcp-client.js';
-import type { ShutdownOutcome, StdioTapTransport } from './stdio-tap-transport.js';
+import type { ShutdownOutcome } from '../process/exit-info.js';
+import type { LineTransport } from './line-transport.js';
 
 /** Time spent in each one-time phase of a connection, in ms. */
 export interface ConnectionTimings {
@@ -26,7 +27,7 @@ export interface ServerConnection {
   client: McpClient;
   transport: Transport;
   /** Present for stdio servers: stderr tail, exit info, shutdown. */
-  stdio?: StdioTapTransport;
+  stdio?: LineTransport;
   /** 'stdio', 'http' or 'sse': the transport that worked. */
   transportKind: 'stdio' | 'http' | 'sse';
   serverInfo?: Implementation;

@@ -1,4 +1,4 @@
-import { ByteTail } from './byte-tail.js';
+import { ByteTail } from '../process/byte-tail.js';
 import { causeInStderrLine, type Cause, type CauseContext } from './failure-causes.js';
 
 /** A line that looks like an error, for counting and for marking it in doctor's stderr step. */

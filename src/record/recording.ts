@@ -1,5 +1,5 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import { LineSplitter } from '../mcp/line-splitter.js';
-import { spawnServer } from '../tap/spawned-server.js';
+import { LineSplitter } from '../process/line-splitter.js';
+import { exitCodeOf } from '../process/exit-info.js';
+import { ServerProcess, SpawnError } from '../process/server-process.js';
 import { compareMessages, type Difference } from './compare-messages.js';
 import { recordedBytes, recordingReader, type RecordedLine } from './recording.js';
 
@@ -67,10 +68,16 @@ export async function replay(
   target: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv },
   options: { ignore: string[]; timeoutMs: number; signal: AbortSignal },
 ): Promise<ReplayOutcome> {
-  const server = spawnServer(target);
+  let server: ServerProcess;
+  try {
+    server = await ServerProcess.start({ ...target, shutdownGraceMs: 2000 });
+  } catch (error) {
+    if (!(error instanceof SpawnError)) throw error;
+    return { requests: [], unreachable: error.message };
+  }
   const waiting = new Map<string, (message: Message) => void>();
   const answered = new Map<string, number>();
-  const send = (message: Message) => server.child.stdin.write(`${JSON.stringify(message)}\n`);
+  const send = (message: Message) => server.stdin.write(`${JSON.stringify(message)}\n`);
   const splitter = new LineSplitter((line) => {
     let message: Message;
     try {
@@ -87,13 +94,13 @@ export async function replay(
       send(answer ? { ...answer, id: message.id } : ({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `the recording has no answer to ${message.method}` } } as Message));
     } else if (hasId) waiting.get(String(message.id))?.(message);
   });
-  server.child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
-  server.child.stderr.resume();
+  server.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  server.stderr.resume();
   const outcome: ReplayOutcome = { requests: [] };
   let exited = false;
-  const gone = server.exited.then((code) => {
+  const gone = server.exited.then((info) => {
     exited = true;
-    return server.spawnError ? `cannot start ${target.command}: ${server.spawnError.message}` : `the server exited (code ${code})`;
+    return `the server exited (code ${exitCodeOf(info)})`;
   });
   try {
     for (const message of script.sent) {
@@ -112,7 +119,6 @@ export async function replay(
       clearTimeout(timer);
       waiting.delete(id);
       if (typeof result === 'string') {
-        if (server.spawnError) return { requests: outcome.requests, unreachable: result };
         outcome.requests.push({ method: message.method, id: message.id!, same: false, differences: [], unanswered: result });
         if (exited) return { ...outcome, unreachable: result };
         continue;
@@ -124,6 +130,5 @@ export async function replay(
     return outcome;
   } finally {
     await server.shutdown();
-    server.release();
   }
 }

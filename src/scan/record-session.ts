@@ -2,9 +2,9 @@ import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { connectWithRetry, ServerConnectError, type RetryLogger } from '../mcp/connect-with-retry.js';
+import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/open-session.js';
 import type { RecordingWriter } from '../record/recording.js';
-import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
+import type { ScanReport } from './stdout-scanner.js';
 
 export interface RecordedSession {
   /** The scan of the last attempt's stdout (each attempt is a new process). */
@@ -19,8 +19,7 @@ export interface RecordedSession {
 export interface RecordOptions {
   policy: RetryPolicy;
   logger: RetryLogger;
-  /** An optional tools/call; `args` gets the tool's input schema (to type key=value). */
-  call?: { tool: string; args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown> };
+  call?: SessionCall;
   /** Where the session is recorded as it happens (--save, SPEC §11); nothing is kept in memory. */
   recording?: RecordingWriter;
   signal?: AbortSignal;
@@ -32,29 +31,14 @@ export interface RecordOptions {
  * an optional tools/call), then closes it and scans everything it wrote to stdout.
  */
 export async function recordSession(spec: ServerSpec, options: RecordOptions): Promise<RecordedSession> {
-  let scanner = new StdoutScanner();
+  const scan = new AttemptScan();
   const steps: string[] = [];
-  const recording = options.recording;
   let connection: ServerConnection;
   try {
-    connection = await connectWithRetry(spec, options.policy, {
-      logger: options.logger,
-      signal: options.signal,
-      onAttempt: () => {
-        scanner = new StdoutScanner();
-        recording?.restart();
-      },
-      hooks: {
-        // A failed attempt's stdout is scanned too: the polluting line may be why it failed.
-        onStdoutLine: (_server, line) => scanner.scanLine(line),
-        onStdoutChunk: recording ? (_server, chunk) => recording.write('recv', chunk) : undefined,
-        onStdinChunk: recording ? (_server, chunk) => recording.write('send', chunk) : undefined,
-        onStderr: recording ? (_server, chunk) => recording.write('stderr', chunk) : undefined,
-      },
-    });
+    connection = await openSession(spec, options.policy, { logger: options.logger, signal: options.signal, recording: options.recording, stdoutScan: scan });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
-    return { report: scanner.end(), steps, failure: error.failure };
+    return { report: scan.current.end(), steps, failure: error.failure };
   }
   const era = connection.era;
   steps.push(...(era.probed && era.handshake === 'initialize' ? ['server/discover', 'initialize'] : [era.handshake]), 'tools/list');
@@ -72,5 +56,5 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
   } finally {
     await connection.close();
   }
-  return { report: scanner.end(), steps, sessionError };
+  return { report: scan.current.end(), steps, sessionError };
 }

@@ -1,4 +1,4 @@
-import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { classifyLine } from './classify-line.js';
 import { KIND_INFO, type FindingKind } from './finding-kinds.js';
 

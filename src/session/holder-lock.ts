@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { ToolrunError } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { isProcessAlive } from '../mcp/process-tree.js';
+import { isProcessAlive } from '../process/process-tree.js';
 import { HolderClient } from './holder-client.js';
 import type { HolderStatus } from './holder-protocol.js';
 

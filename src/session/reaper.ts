@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { killServerNow, signalProcessGroup } from '../mcp/process-group.js';
-import { findServerProcesses, readEnvironmentVariable, SERVER_MARKER_VARIABLE, signalProcess } from '../mcp/process-tree.js';
+import { killServerNow, signalProcessGroup } from '../process/process-group.js';
+import { findServerProcesses, readEnvironmentVariable, SERVER_MARKER_VARIABLE, signalProcess } from '../process/process-tree.js';
 
 /**
  * A holder's servers must not outlive it, even when it is SIGKILLed (SPEC §12) and has no chance to

@@ -68,7 +68,10 @@ export async function runHolder(options: HolderOptions): Promise<void> {
       env: options.env,
       hooks: { onStderr: (server, chunk) => toUsers(server, 'stderr', { text: chunk.toString('utf8') }), onServerLog: (server, params) => toUsers(server, 'log', { params }) },
     });
-    for (const connection of connections) if (connection.stdio?.pid) reaper.watch(connection.stdio.pid, connection.stdio.marker);
+    for (const connection of connections) {
+      const server = connection.stdio?.process;
+      if (server) reaper.watch(server.pid, server.marker);
+    }
     for (const failure of failures) logLine(`${failure.server}: ${failure.reason}`);
     return failures;
   };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CliContext } from '../commands/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
-import { isProcessAlive } from '../mcp/process-tree.js';
+import { isProcessAlive } from '../process/process-tree.js';
 import { formatConnectFailure } from '../output/format-connect-failure.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { HolderClient } from './holder-client.js';

@@ -1,8 +1,9 @@
-import { LineSplitter, type RawLine } from '../mcp/line-splitter.js';
+import { exitCodeOf } from '../process/exit-info.js';
+import { LineSplitter, type RawLine } from '../process/line-splitter.js';
+import { ServerProcess, SpawnError } from '../process/server-process.js';
 import type { RecordingWriter } from '../record/recording.js';
 import { classifyLine } from '../scan/classify-line.js';
 import type { FindingKind } from '../scan/finding-kinds.js';
-import { spawnServer } from './spawned-server.js';
 
 export interface TapOptions {
   name: string;
@@ -16,7 +17,7 @@ export interface TapOptions {
   /** A polluting stdout line: `dropped` with --guard. */
   onPollution: (line: RawLine, kinds: FindingKind[], dropped: boolean) => void;
   /** The server could not be started (command not found…). */
-  onSpawnError: (error: Error) => void;
+  onSpawnError: (error: SpawnError) => void;
   signal: AbortSignal;
   host: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 }
@@ -38,10 +39,15 @@ export interface TapOutcome {
 
 export async function runTap(options: TapOptions): Promise<TapOutcome> {
   const { host, recording } = options;
-  const server = spawnServer(options);
-  const { child } = server;
-  void server.exited.then(() => server.spawnError && options.onSpawnError(server.spawnError));
-  if (child.pid === undefined) return { serverCode: await server.exited, endedByHost: false, spawnFailed: true };
+  let server: ServerProcess;
+  try {
+    server = await ServerProcess.start({ ...options, shutdownGraceMs: TAP_GRACE_MS });
+  } catch (error) {
+    if (!(error instanceof SpawnError)) throw error;
+    options.onSpawnError(error);
+    // What a shell says of a command it cannot run.
+    return { serverCode: 127, endedByHost: false, spawnFailed: true };
+  }
   let endedByHost = false;
   const shutdown = () => {
     endedByHost = true;
@@ -51,9 +57,9 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
   // Host → server, unchanged.
   host.stdin.on('data', (chunk: Buffer) => {
     recording?.write('send', chunk);
-    if (!child.stdin.write(chunk)) {
+    if (!server.stdin.write(chunk)) {
       host.stdin.pause();
-      child.stdin.once('drain', () => host.stdin.resume());
+      server.stdin.once('drain', () => host.stdin.resume());
     }
   });
   host.stdin.once('end', () => void shutdown());
@@ -72,25 +78,29 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
   );
   const write = (chunk: Buffer) => {
     if (!host.stdout.write(chunk)) {
-      child.stdout.pause();
-      host.stdout.once('drain', () => child.stdout.resume());
+      server.stdout.pause();
+      host.stdout.once('drain', () => server.stdout.resume());
     }
   };
-  child.stdout.on('data', (chunk: Buffer) => {
+  server.stdout.on('data', (chunk: Buffer) => {
     recording?.write('recv', chunk);
     if (!options.guard) write(chunk);
     splitter.push(chunk);
   });
-  child.stdout.once('end', () => splitter.end());
-  child.stderr.on('data', (chunk: Buffer) => {
+  server.stdout.once('end', () => splitter.end());
+  server.stderr.on('data', (chunk: Buffer) => {
     recording?.write('stderr', chunk);
     host.stderr.write(chunk);
   });
 
   options.signal.addEventListener('abort', () => void shutdown(), { once: true });
-  const serverCode = await server.exited;
-  server.release();
-  return { serverCode, endedByHost, spawnFailed: server.spawnError !== undefined };
+  const exit = await server.exited;
+  // After an exit of its own: what it left running is ended too, and its last output forwarded.
+  await server.shutdown();
+  return { serverCode: exitCodeOf(exit), endedByHost, spawnFailed: false };
 }
+
+/** A host's server gets longer than toolrun's own sessions to exit after stdin closes: it may be saving state. */
+const TAP_GRACE_MS = 2000;
 
 const NEWLINE = Buffer.from('\n');

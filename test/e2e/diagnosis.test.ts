@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../src/mcp/process-tree.js';
+import { isProcessAlive } from '../../src/process/process-tree.js';
 import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';

@@ -39,7 +39,7 @@ describe('toolrun mcp replay', () => {
     await runClean(['--config', home, 'mcp', 'check-stdout', 'zwave', '--save', file]);
     const unreachable = await runToolrun(['mcp', 'replay', file, '--', 'no-such-command-toolrun-replay']);
     expect(unreachable.exitCode).toBe(4);
-    expect(unreachable).toMatchObject({ stdout: '', stderr: '✖ the replay did not complete: cannot start no-such-command-toolrun-replay: spawn no-such-command-toolrun-replay ENOENT' });
+    expect(unreachable).toMatchObject({ stdout: '', stderr: "✖ the replay did not complete: command not found: 'no-such-command-toolrun-replay' (not on PATH, or the file does not exist)" });
     const notRecording = await runToolrun(['mcp', 'replay', home, '--', 'node', 'x.js']);
     expect(notRecording.exitCode).toBe(2);
     expect(notRecording.stderr).toContain('not a toolrun recording');

@@ -88,6 +88,6 @@ describe('toolrun mcp tap', () => {
     child.stdin!.end();
     const result = await done;
     expect(result.exitCode).toBe(4);
-    expect(result.stderr.trim()).toBe('✖ [tap no-such-command-toolrun-tap] cannot start no-such-command-toolrun-tap: spawn no-such-command-toolrun-tap ENOENT');
+    expect(result.stderr.trim()).toBe("✖ [tap no-such-command-toolrun-tap] command not found: 'no-such-command-toolrun-tap' (not on PATH, or the file does not exist)");
   });
 });

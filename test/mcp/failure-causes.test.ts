@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAttempt } from '../../src/mcp/classify-attempt.js';
-import { retryDelayMs } from '../../src/mcp/connect-with-retry.js';
+import { retryDelayMs } from '../../src/mcp/open-session.js';
 import { causeInStderrLine, causesInText, mainCause } from '../../src/mcp/failure-causes.js';
 import { detectPackageRunner, packageNameOf } from '../../src/mcp/package-runner.js';
 import { StderrLog } from '../../src/mcp/stderr-log.js';

@@ -1,8 +1,8 @@
 import { isProcessGroupAlive, signalProcessGroup } from './process-group.js';
 import { findServerProcesses, isProcessAlive, signalProcess, type ProcessInfo } from './process-tree.js';
-import type { ExitInfo } from './stdio-tap-transport.js';
+import type { ExitInfo } from './exit-info.js';
 
-/** The waiting parts of a server's shutdown ladder (stdio-tap-transport.ts decides the order). */
+/** The waiting parts of a server's shutdown ladder (server-process.ts decides the order). */
 
 /** How long a server's own processes get to exit by themselves after it did. */
 const SETTLE_MS = 300;

@@ -1,6 +1,8 @@
 import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import { ServerUnavailableError } from '../errors.js';
+import type { RecordingWriter } from '../record/recording.js';
+import { StdoutScanner } from '../scan/stdout-scanner.js';
 import { AttemptError, connectOnce, type ConnectHooks } from './connect-once.js';
 import { buildConnectFailure, type ConnectFailure } from './connect-failure.js';
 import { classifyAttempt } from './classify-attempt.js';
@@ -24,26 +26,60 @@ export class ServerConnectError extends ServerUnavailableError {
   }
 }
 
+/** One tools/call a diagnosis makes during its session (doctor, check-stdout --call). */
+export interface SessionCall {
+  tool: string;
+  /** The call's arguments, given the tool's input schema (to type key=value words). */
+  args: (inputSchema: Record<string, unknown> | undefined) => Record<string, unknown>;
+}
+
+/** The scan of a session's stdout: each attempt is a new process, so a new scan; `current` is the last one. */
+export class AttemptScan {
+  current = new StdoutScanner();
+  restart(): void {
+    this.current = new StdoutScanner();
+  }
+}
+
+export interface SessionOptions {
+  hooks?: ConnectHooks;
+  logger: RetryLogger;
+  signal?: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Called before each attempt (1-based): a new process, a new stdout. */
+  onAttempt?: (attempt: number) => void;
+  /** Where the session is recorded as it happens (SPEC §11), started again with each attempt. */
+  recording?: RecordingWriter;
+  /** Every stdout line scanned as a strict client reads it, failed attempts included (the polluting line may be why it failed). */
+  stdoutScan?: AttemptScan;
+}
+
 /**
- * Connects with retry (seed 002). Every retry is logged with its attempt number and delay; success
- * after a retry logs "MCP connection succeeded on attempt N". A missing command is not retried.
+ * Opens an MCP session with a server, with retry (seed 002): every command that talks to servers
+ * comes through here. Every retry is logged with its attempt number and delay; success after a
+ * retry logs "MCP connection succeeded on attempt N". A missing command is not retried. Throws
+ * ServerConnectError with the whole story when no attempt succeeds.
  */
-export async function connectWithRetry(
-  spec: ServerSpec,
-  policy: RetryPolicy,
-  options: {
-    hooks?: ConnectHooks;
-    logger: RetryLogger;
-    signal?: AbortSignal;
-    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-    /** Called before each attempt (1-based): a new process, a new stdout. */
-    onAttempt?: (attempt: number) => void;
-  },
-): Promise<ServerConnection> {
+export async function openSession(spec: ServerSpec, policy: RetryPolicy, options: SessionOptions): Promise<ServerConnection> {
   const sleep = options.sleep ?? sleepMs;
   const pollution: string[] = [];
+  const { recording, stdoutScan } = options;
   const hooks: ConnectHooks = {
     ...options.hooks,
+    ...(recording && {
+      onStdoutChunk: (_server, chunk) => recording.write('recv', chunk),
+      onStdinChunk: (_server, chunk) => recording.write('send', chunk),
+      onStderr: (server, chunk) => {
+        recording.write('stderr', chunk);
+        options.hooks?.onStderr?.(server, chunk);
+      },
+    }),
+    ...(stdoutScan && {
+      onStdoutLine: (server, line) => {
+        stdoutScan.current.scanLine(line);
+        options.hooks?.onStdoutLine?.(server, line);
+      },
+    }),
     signal: options.signal,
     onInstalling:
       options.hooks?.onInstalling ??
@@ -64,6 +100,9 @@ export async function connectWithRetry(
     const delay = retryDelayMs(attempt, policy);
     if (delay > 0) await sleep(delay, options.signal);
     if (options.signal?.aborted) throw options.signal.reason;
+    // A new process: its recording and its scan start over (the last attempt's are the story).
+    recording?.restart();
+    stdoutScan?.restart();
     options.onAttempt?.(attempt);
     try {
       const connection = await connectOnce(spec, hooks);

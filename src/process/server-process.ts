@@ -1,0 +1,184 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { execa } from 'execa';
+import { ToolrunError } from '../errors.js';
+import type { ExitInfo, ShutdownOutcome } from './exit-info.js';
+import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
+import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
+import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
+import { endLeftovers, exitsWithin } from './shutdown-steps.js';
+
+export interface ServerProcessOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The full environment of the child: the parent's plus the server's own entries. */
+  env: NodeJS.ProcessEnv;
+  /** How long to wait after closing stdin, and after SIGTERM, before the next step (1000 ms). */
+  shutdownGraceMs?: number;
+  /** Called when a shutdown starts (before stdin is closed) and once it is complete. */
+  shutdownHooks?: { before?: () => void; after?: () => void };
+}
+
+/** The server could not be started at all: `code` is the system's (ENOENT, EACCES), or ENOCWD / EMFILE. */
+export class SpawnError extends ToolrunError {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly command?: string,
+  ) {
+    super('unreachable', message);
+    this.name = 'SpawnError';
+  }
+}
+
+/** How long to wait for a dead server's pipes to close: a helper may hold them open forever. */
+const DRAIN_MS = 200;
+
+/**
+ * A server process as toolrun runs it, whatever speaks over its pipes (an MCP session, `mcp tap`,
+ * `mcp replay`): the leader of its own process group, with a marker in its environment that its
+ * descendants inherit (so they are found even once they left the group), tracked so that it never
+ * outlives toolrun, and ended by one ladder — stdin closed, SIGTERM, SIGKILL, then whatever it left
+ * running. Its three pipes are raw byte streams; reading them is the caller's business.
+ */
+export class ServerProcess {
+  readonly pid: number;
+  readonly marker: string;
+  readonly spawnedAt: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves when the process exits ('exit', not 'close': a helper may hold its pipes open long after). */
+  readonly exited: Promise<ExitInfo>;
+  /** Set once it exited. */
+  exitInfo: ExitInfo | undefined;
+  /** Processes of the server still running after it exited, which toolrun then ended (SPEC §8). */
+  leftBehind: ProcessInfo[] = [];
+  readonly #child: ChildProcess;
+  readonly #options: ServerProcessOptions;
+  readonly #live: LiveServer;
+  readonly #streamsClosed: Promise<void>;
+  #shutdown: Promise<ShutdownOutcome> | undefined;
+
+  private constructor(child: ChildProcess, marker: string, exited: Promise<ExitInfo>, options: ServerProcessOptions) {
+    this.#child = child;
+    this.#options = options;
+    this.pid = child.pid!;
+    this.marker = marker;
+    this.spawnedAt = performance.now();
+    this.stdin = child.stdin!;
+    this.stdout = child.stdout!;
+    this.stderr = child.stderr!;
+    this.exited = exited.then((info) => (this.exitInfo = info));
+    this.#streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // A server that exits while something is written gives EPIPE: that is its exit, reported as such.
+    this.stdin.on('error', () => {});
+    this.#live = { pid: this.pid, marker, shutdown: () => this.shutdown() };
+    trackServer(this.#live);
+  }
+
+  /** Spawns the server; rejects with a SpawnError saying why it could not start. */
+  static async start(options: ServerProcessOptions): Promise<ServerProcess> {
+    const { command, args, cwd, env } = options;
+    // spawn reports a missing cwd as ENOENT of the command, which would send the user looking for the wrong thing.
+    if (!existsSync(cwd)) throw new SpawnError(`working directory does not exist: ${cwd}`, 'ENOCWD', command);
+    const descriptors = openFileDescriptors();
+    if (descriptors && descriptors.inUse + DESCRIPTORS_PER_SPAWN > descriptors.limit) {
+      throw new SpawnError(
+        `too many open files to start another server (${descriptors.inUse} of ${descriptors.limit} in use): raise the limit (ulimit -n 4096) or start fewer servers (--server NAME)`,
+        'EMFILE',
+        command,
+      );
+    }
+    const marker = randomUUID();
+    const child = execa(command, args, {
+      cwd,
+      env: { ...env, [SERVER_MARKER_VARIABLE]: marker },
+      extendEnv: false,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      detached: true,
+      cleanup: false,
+      windowsHide: true,
+    });
+    const exited = new Promise<ExitInfo>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', () => resolve({ code: null, signal: null }));
+    });
+    // execa's own promise settles with the same outcome; it must not be left unhandled.
+    void child.catch(() => {});
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error: NodeJS.ErrnoException) => reject(new SpawnError(describeSpawnError(error, command), error.code, command)));
+    });
+    return new ServerProcess(child, marker, exited, options);
+  }
+
+  /** True once a shutdown started (toolrun is ending it: its exit is not news). */
+  get stopping(): boolean {
+    return this.#shutdown !== undefined;
+  }
+
+  /**
+   * Resolves once the process exited and its stdout and stderr were read to the end — or DRAIN_MS
+   * after its exit, when a helper it started holds them open.
+   */
+  async drained(): Promise<void> {
+    await this.exited;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#streamsClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Ends the server and everything it started (SPEC §8): stdin closed, then SIGTERM, then SIGKILL,
+   * each after the grace period; then any of its processes still running after it (a `setsid()`
+   * helper) is recorded in `leftBehind` and ended the same way. `graceMs` overrides the configured
+   * grace: a server that already misbehaved gets less patience. Safe to call more than once; after
+   * the server exited by itself it still ends what it left behind.
+   */
+  shutdown(graceMs?: number): Promise<ShutdownOutcome> {
+    this.#shutdown ??= this.#runShutdown(graceMs ?? this.#options.shutdownGraceMs ?? 1000);
+    return this.#shutdown;
+  }
+
+  async #runShutdown(grace: number): Promise<ShutdownOutcome> {
+    this.#options.shutdownHooks?.before?.();
+    const pid = this.pid;
+    // Taken while the server still runs: once it exits, its helpers' parent is init.
+    const family = findServerProcesses(pid, this.marker);
+    let outcome: ShutdownOutcome = 'already-exited';
+    if (!this.exitInfo) {
+      this.#child.stdin?.end();
+      if (await exitsWithin(this.exited, grace)) outcome = 'stdin-closed';
+      else {
+        signalProcessGroup(pid, 'SIGTERM');
+        for (const member of family) if (member.pgid !== pid) signalProcess(member.pid, 'SIGTERM');
+        if (await exitsWithin(this.exited, grace)) outcome = 'SIGTERM';
+        else {
+          killServerNow({ pid, marker: this.marker });
+          await this.exited;
+          outcome = 'SIGKILL';
+        }
+      }
+    }
+    this.leftBehind = await endLeftovers(pid, this.marker, family, grace);
+    // Every stdout line is read before the shutdown counts as done (doctor scans them next).
+    await this.drained();
+    untrackServer(this.#live);
+    this.#options.shutdownHooks?.after?.();
+    return outcome;
+  }
+}
+
+function describeSpawnError(error: NodeJS.ErrnoException, command: string): string {
+  if (error.code === 'ENOENT') return `command not found: '${command}' (not on PATH, or the file does not exist)`;
+  if (error.code === 'EACCES') return `command not executable: '${command}' (permission denied; chmod +x it?)`;
+  return `could not start '${command}': ${error.message}`;
+}
