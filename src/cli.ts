@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
-import type { CliContext, CommandAction, GlobalOptions } from './commands/cli-context.js';
+import type { CliContext, CommandAction, GlobalOptions } from './cli-support/cli-context.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMcpCommands } from './commands/mcp.js';

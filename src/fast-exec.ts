@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { GlobalOptions } from './commands/cli-context.js';
 import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
+import type { FastExecArgs } from './session/fast-warm-exec.js';
 import { sessionDirectoryPath } from './session/session-paths.js';
 
 /**
@@ -12,14 +12,6 @@ import { sessionDirectoryPath } from './session/session-paths.js';
  * undefined and the full CLI runs, as it also does when there is no holder to use or it cannot
  * answer for the tool. Nothing is printed on the way out: the full CLI reports what it finds.
  */
-export interface FastExecArgs extends Pick<GlobalOptions, 'config' | 'json' | 'verbose' | 'quiet' | 'color' | 'timeout'> {
-  tool: string;
-  server?: string;
-  words: string[];
-  raw: boolean;
-  structured: boolean;
-  validate: boolean;
-}
 
 const FLAGS: Record<string, (args: FastExecArgs) => void> = {
   '--json': (args) => (args.json = true),

@@ -12,11 +12,12 @@
  */
 export { loadConfig, type LoadConfigOptions } from './config/load-config.js';
 export type { ToolrunConfig, ConfiguredTool, RetryPolicy } from './config/config-types.js';
-export { createRegistry, type CreateRegistryOptions } from './registry/create-registry.js';
+export { createRegistry, type CreateRegistryOptions } from './assembly/create-registry.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { ToolDefinition, ToolRunner, ToolSource, RegisteredTool, DefinitionFormat, ToolCallContext } from './registry/tool-types.js';
 export type { AnthropicToolDefinition, OpenAiToolDefinition } from './registry/definition-formats.js';
-export type { LangChainToolLike } from './registry/langchain-tool.js';
+export type { LangChainToolLike } from './registry/tool-types.js';
+export type { Registry, ServerStatus } from './assembly/server-status.js';
 export { ToolExecutor, type ToolExecutorOptions, type ExecuteOptions, type ExecutorLogger } from './executor/tool-executor.js';
 export type { ToolEnvelope, SuccessEnvelope, FailureEnvelope } from './executor/envelope.js';
 export { ToolrunError, ConfigError, UsageError, ToolNotFoundError, ExitCode } from './errors.js';

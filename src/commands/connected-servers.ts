@@ -2,7 +2,7 @@ import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { ExitCode } from '../errors.js';
-import type { CliContext } from './cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
 
 export interface ConnectedServers {

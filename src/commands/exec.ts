@@ -1,15 +1,15 @@
 import { Option, type Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { ToolrunError, describeThrown } from '../errors.js';
-import { printExecOutcome, shapeOutcome, type ExecOutcome } from './exec-output.js';
+import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
-import { showProgress, type CallProgress } from './show-progress.js';
-import type { CommandRunner } from './cli-context.js';
+import { showProgress, type CallProgress } from '../cli-support/show-progress.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
-import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
+import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 
 interface ExecOptions extends ToolArgumentOptions {
   raw?: boolean;

@@ -3,7 +3,7 @@ import { ExitCode } from '../errors.js';
 import { formatTable, toToolListRow } from '../output/format-tool-list.js';
 import { formatDefinition } from '../registry/definition-formats.js';
 import { checkProviderLimits } from '../registry/provider-limits.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
 
 interface ListOptions {

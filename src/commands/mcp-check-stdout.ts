@@ -4,7 +4,7 @@ import { resolveServer, type StdioServerSpec } from '../config/resolve-server.js
 import { ExitCode, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { ScanReport } from '../scan/stdout-scanner.js';
-import type { CliContext, CommandRunner } from './cli-context.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
 
@@ -39,7 +39,7 @@ Exit codes: 0 clean · 1 polluted · 4 server unreachable`,
 }
 
 async function checkStdout(cli: CliContext, server: string | undefined, words: string[], options: CheckStdoutOptions): Promise<number> {
-  const { scanStream } = await import('../scan/scan-stream.js');
+  const { scanStream } = await import('../check-stdout/scan-stream.js');
   const { formatScanReport, scanReportJson } = await import('../output/format-scan-report.js');
   const sources = [server !== undefined, options.file !== undefined].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one source: a server name, --file PATH, or - for stdin (e.g. toolrun mcp check-stdout zwave)');
@@ -81,7 +81,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
         cli.terminal.info(`recorded the session to ${recording.path}: ${send} lines sent, ${recv} received, ${stderr} on stderr`);
       });
     }
-    const { recordSession } = await import('../scan/record-session.js');
+    const { recordSession } = await import('../check-stdout/record-session.js');
     const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, recording, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
     report = recorded.report;
     source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };

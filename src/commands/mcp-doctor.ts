@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DoctorReport } from '../doctor/doctor-types.js';
 import { describeThrown, ExitCode, UsageError } from '../errors.js';
-import type { CliContext, CommandRunner } from './cli-context.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
 

@@ -4,7 +4,7 @@ import { ExitCode } from '../errors.js';
 import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
 
 interface McpListOptions {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../errors.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { readRecordingFile } from './read-recording-file.js';
 import { resolveStdioTarget } from './stdio-target.js';
 

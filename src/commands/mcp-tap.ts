@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { resolveStdioTarget } from './stdio-target.js';
 
 interface TapCommandOptions {

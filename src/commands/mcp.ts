@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';

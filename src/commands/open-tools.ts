@@ -3,15 +3,15 @@ import type { ToolIndex } from '../cache/tool-index.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
-import { createRegistry } from '../registry/create-registry.js';
+import { createRegistry } from '../assembly/create-registry.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Registry } from '../assembly/server-status.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import type { CliContext } from './cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
-  registry: ToolRegistry;
+  registry: Registry;
   executor: ToolExecutor;
   /**
    * Connects these MCP servers (all configured ones by default) and registers their tools.
@@ -67,7 +67,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
     const ready = options.useSession ? await heldConnections(cli, config, pending) : [];
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }] = await Promise.all([
-      import('../mcp/connect-servers.js'),
+      import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),
       import('../scan/pollution-pattern.js'),
       import('../output/format-server-log.js'),

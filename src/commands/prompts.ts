@@ -7,10 +7,10 @@ import { listItems } from '../mcp/list-items.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { renderCallResult } from '../output/render-call-result.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
-import { splitToolName } from './tool-arguments.js';
+import { splitToolName } from '../cli-support/tool-arguments.js';
 
 interface ListOptions {
   server?: string[];

@@ -6,7 +6,7 @@ import { listItems } from '../mcp/list-items.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatBytes } from '../output/format-result.js';
 import { formatTable } from '../output/format-tool-list.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 

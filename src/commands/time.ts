@@ -6,11 +6,11 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import { computeStats } from '../timing/latency-stats.js';
 import { groupErrors, runTimedCalls } from '../timing/run-timed-calls.js';
-import type { CommandRunner } from './cli-context.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
 import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from './parse-number-option.js';
 import { resolveTool } from './resolve-tool.js';
-import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
+import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 
 interface TimeOptions extends ToolArgumentOptions {
   n: number;

@@ -5,10 +5,10 @@ import { findConfigPath } from '../config/find-config-path.js';
 import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
-import type { CommandRunner, CliContext } from './cli-context.js';
+import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
-import { buildArguments, splitToolName, type ToolArgumentOptions } from './tool-arguments.js';
+import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 
 interface ValidateOptions extends ToolArgumentOptions {
   offline?: boolean;
@@ -60,7 +60,7 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
 }
 
 async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
-  const [{ checkConfigDeeply }, { checkInternalHandlers }] = await Promise.all([import('../config/check-config-deeply.js'), import('../config/check-internal-handlers.js')]);
+  const [{ checkConfigDeeply }, { checkInternalHandlers }] = await Promise.all([import('../assembly/check-config-deeply.js'), import('../assembly/check-internal-handlers.js')]);
   const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
   const { config, problems } = location.path === null ? checkConfig({}, null, cli.cwd) : await readConfigFile(location);
   problems.push(...checkConfigDeeply(config, cli.env));

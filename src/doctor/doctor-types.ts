@@ -1,3 +1,5 @@
+import type { ToolrunConfig } from '../config/config-types.js';
+import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
 /** The eight steps of SPEC §5, in order. */
 export type DoctorStepId = 'config' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
 
@@ -26,4 +28,19 @@ export interface DoctorReport {
   /** 0 healthy, 1 problems, 4 unreachable (3 for a config error in the server's entry). */
   exitCode: number;
   durationMs: number;
+}
+
+export interface DoctorOptions {
+  config: ToolrunConfig;
+  server: string;
+  env: NodeJS.ProcessEnv;
+  logger: RetryLogger;
+  /** Builtin and config tool names, to report MCP tools that duplicate them. */
+  localToolNames: string[];
+  /** One real call for the latency step; `args` gets the tool's input schema (to type key=value). */
+  call?: SessionCall;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Progress, for a spinner: called when a step starts. */
+  onStep?: (id: DoctorStepId) => void;
 }

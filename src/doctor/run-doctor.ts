@@ -1,30 +1,14 @@
-import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { ConfigError, ExitCode } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/open-session.js';
+import { AttemptScan, openSession, ServerConnectError } from '../mcp/open-session.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { suggestNames } from '../registry/suggest-names.js';
 import { makeDoctorCall, type DoctorCallOutcome } from './doctor-call.js';
-import type { DoctorReport, DoctorStep, DoctorStepId } from './doctor-types.js';
+import type { DoctorOptions, DoctorReport, DoctorStep, DoctorStepId } from './doctor-types.js';
 import { reportStderr, reportStdout } from './output-steps.js';
 import { reportLatency, reportTools } from './session-steps.js';
 import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
-
-export interface DoctorOptions {
-  config: ToolrunConfig;
-  server: string;
-  env: NodeJS.ProcessEnv;
-  logger: RetryLogger;
-  /** Builtin and config tool names, to report MCP tools that duplicate them. */
-  localToolNames: string[];
-  /** One real call for the latency step; `args` gets the tool's input schema (to type key=value). */
-  call?: SessionCall;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Progress, for a spinner: called when a step starts. */
-  onStep?: (id: DoctorStepId) => void;
-}
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 

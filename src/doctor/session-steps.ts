@@ -4,7 +4,7 @@ import { probeCapabilities } from '../mcp/probe-capabilities.js';
 import { takeSchemaWarnings } from '../schema/schema-warnings.js';
 import { checkCallResult, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorStep } from './doctor-types.js';
-import type { DoctorOptions } from './run-doctor.js';
+import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';
 
 /** Steps 4 and 7 of doctor, on the live connection: the tools (and resources, prompts), and latency. */

@@ -4,7 +4,7 @@ import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { maskArgs, maskNamedValues, maskSecrets } from '../secrets/mask-secrets.js';
 import { findCommand } from './find-command.js';
-import type { DoctorOptions } from './run-doctor.js';
+import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';
 
 /** Steps 1 to 3 of doctor before a session exists: the config entry, and why spawn or initialize failed. */

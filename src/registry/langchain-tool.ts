@@ -1,17 +1,5 @@
 import { createRequire } from 'node:module';
-import type { JsonSchemaObject, ToolDefinition, ToolRunner } from './tool-types.js';
-
-/**
- * The part of a LangChain StructuredTool toolrun uses. Duck-typed so the registry does not load
- * @langchain/core unless a tool actually comes from it.
- */
-export interface LangChainToolLike {
-  name: string;
-  description?: string;
-  /** JSON Schema, or a Zod schema (converted with @langchain/core's toJsonSchema). */
-  schema?: unknown;
-  invoke(input: Record<string, unknown>, config?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>;
-}
+import type { JsonSchemaObject, LangChainToolLike, ToolDefinition, ToolRunner } from './tool-types.js';
 
 /** Definition and runner for a LangChain tool (seed 001 "Register LangChain tool from MCP"). */
 export function toLangChainRegistration(tool: LangChainToolLike, parameters?: JsonSchemaObject): { definition: ToolDefinition; run: ToolRunner } {

@@ -1,14 +1,10 @@
 import { ToolNotFoundError, ToolrunError } from '../errors.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
-import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatDefinition, type FormattedDefinition } from './definition-formats.js';
 import { toApiNames } from './api-names.js';
 import { checkProviderLimits } from './provider-limits.js';
 import { suggestNames } from './suggest-names.js';
-import type { DefinitionFormat, LangChainRegisterOptions, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
-import { toLangChainRegistration, type LangChainToolLike } from './langchain-tool.js';
-
-export type ServerStatus = { status: 'connected'; connection: ServerConnection } | { status: 'failed'; failure: ConnectFailure };
+import type { DefinitionFormat, LangChainRegisterOptions, LangChainToolLike, RegisterOptions, RegisteredTool, ToolDefinition, ToolRunner } from './tool-types.js';
+import { toLangChainRegistration } from './langchain-tool.js';
 
 export interface RegistryLogger {
   warn(message: string): void;
@@ -19,9 +15,10 @@ export type SchemaChecker = (schema: unknown) => string | undefined;
 /**
  * All tools toolrun knows, local and discovered (seed 000 "Tool Registry"). A name registered twice
  * warns and the later registration wins, except that an MCP tool never takes a local tool's plain
- * name; MCP tools stay reachable by `server:tool` whatever shadows them.
+ * name; MCP tools stay reachable by `server:tool` whatever shadows them. `Server` is what the
+ * registry keeps of the servers its tools came from: whoever connects them decides (assembly/).
  */
-export class ToolRegistry {
+export class ToolRegistry<Server = unknown> {
   readonly #byName = new Map<string, RegisteredTool>();
   readonly #byQualifiedName = new Map<string, RegisteredTool>();
   readonly #logger: RegistryLogger;
@@ -32,7 +29,7 @@ export class ToolRegistry {
   /** While registerAll runs: the replacements to warn about once, summed up per origin. */
   #replacements: Array<{ tool: RegisteredTool; previous: RegisteredTool }> | undefined;
   /** The MCP servers asked for so far: connected or failed. */
-  readonly servers = new Map<string, ServerStatus>();
+  readonly servers = new Map<string, Server>();
 
   constructor(options: { logger?: RegistryLogger; checkSchema?: SchemaChecker } = {}) {
     this.#logger = options.logger ?? { warn: () => {} };

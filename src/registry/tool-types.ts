@@ -1,5 +1,5 @@
-import type { ErrorObject } from 'ajv';
-import type { LangChainToolLike } from './langchain-tool.js';
+import type { ArgsValidator } from '../schema/args-validator.js';
+export type { ArgsValidator } from '../schema/args-validator.js';
 
 /** Where a tool comes from; MCP tools also carry their server's name. */
 export type ToolSource = 'builtin' | 'mock' | 'internal' | 'mcp';
@@ -55,7 +55,6 @@ export interface RegisteredTool {
 }
 
 /** Checks arguments against a tool's schema; Ajv's errors when they fail. */
-export type ArgsValidator = (value: unknown) => { valid: true } | { valid: false; errors: ErrorObject[] };
 
 export type DefinitionFormat = 'plain' | 'anthropic' | 'openai';
 
@@ -77,4 +76,16 @@ export interface LangChainRegisterOptions extends RegisterOptions {
   parameters?: JsonSchemaObject;
   /** Run the tool this way instead of through `tool.invoke`. */
   run?: ToolRunner;
+}
+
+/**
+ * The part of a LangChain StructuredTool toolrun uses. Duck-typed so the registry does not load
+ * @langchain/core unless a tool actually comes from it.
+ */
+export interface LangChainToolLike {
+  name: string;
+  description?: string;
+  /** JSON Schema, or a Zod schema (converted with @langchain/core's toJsonSchema). */
+  schema?: unknown;
+  invoke(input: Record<string, unknown>, config?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>;
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { ArgsValidator } from '../registry/tool-types.js';
+import type { ArgsValidator } from './args-validator.js';
 import { collectingAjvLogger } from './schema-warnings.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.

@@ -1,15 +1,25 @@
 import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
-import type { CliContext } from '../commands/cli-context.js';
-import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../commands/exec-output.js';
+import type { CliContext } from '../cli-support/cli-context.js';
+import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import { readFileSync, statSync } from 'node:fs';
 import { findConfigPath } from '../config/find-config-path.js';
-import { showProgress } from '../commands/show-progress.js';
-import { splitToolName } from '../commands/tool-arguments.js';
+import { showProgress } from '../cli-support/show-progress.js';
+import { splitToolName } from '../cli-support/tool-arguments.js';
 import { describeThrown, ExitCode, ToolrunError } from '../errors.js';
-import type { FastExecArgs } from '../fast-exec.js';
 import { Terminal } from '../output/terminal.js';
+import type { GlobalOptions } from '../cli-support/cli-context.js';
 import { sessionKeyOf } from './session-key.js';
 import { execThroughHolder } from './warm-exec.js';
+
+/** The words of a `toolrun exec` the warm path understands (fast-exec.ts parses them). */
+export interface FastExecArgs extends Pick<GlobalOptions, 'config' | 'json' | 'verbose' | 'quiet' | 'color' | 'timeout'> {
+  tool: string;
+  server?: string;
+  words: string[];
+  raw: boolean;
+  structured: boolean;
+  validate: boolean;
+}
 
 /**
  * The warm exec of fast-exec.ts: the same steps and output as `toolrun exec` through a holder

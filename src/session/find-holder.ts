@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { CliContext } from '../commands/cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { HOLDER_CONNECT_TIMEOUT_MS, HolderClient } from './holder-client.js';
 import type { HolderStatus } from './holder-protocol.js';

@@ -1,6 +1,6 @@
 import type { Client as LegacySdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CliContext } from '../commands/cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import type { McpClient, McpRequestOptions, NotificationHandler } from '../mcp/mcp-client.js';

@@ -1,11 +1,11 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { ArgWord } from '../args/parse-tool-args.js';
-import { mergeArguments } from '../commands/tool-arguments.js';
+import { mergeArguments } from '../cli-support/tool-arguments.js';
 import { ToolrunError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
 import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Registry } from '../assembly/server-status.js';
 import type { HolderRequest } from './holder-protocol.js';
 
 /** One request being served: its events go to the client that sent it. */
@@ -20,7 +20,7 @@ export interface RequestContext {
 /** What a holder's requests are served from. */
 export interface HolderState {
   config: ToolrunConfig;
-  registry: ToolRegistry;
+  registry: Registry;
   /** Configured servers the holder was asked to hold (connected or not). */
   held: Set<string>;
   calls: Map<string, number>;

@@ -1,4 +1,4 @@
-import type { CliContext } from '../commands/cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { PreparedCall } from '../executor/tool-executor.js';
 import type { TimedCallsOptions, TimedCallsResult } from '../timing/run-timed-calls.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CliContext } from '../commands/cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
 import { isProcessAlive } from '../process/process-tree.js';

@@ -1,5 +1,5 @@
 import type { ArgWord } from '../args/parse-tool-args.js';
-import type { CliContext } from '../commands/cli-context.js';
+import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ToolrunError } from '../errors.js';
 import type { ToolEnvelope } from '../executor/envelope.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { writeTempConfig } from '../helpers/temp-config.js';
 
 const localTools = join(FIXTURES, 'configs', 'local-tools.json');
 
@@ -14,7 +15,9 @@ describe('toolrun exec (built binary)', () => {
   });
 
   it('prints the --json envelope as one line', async () => {
-    const result = await runToolrun(['--json', 'exec', 'math_eval', 'expression=2^10 / 4']);
+    // A busy machine can take a second to start math_eval's worker: no slow-tool warning for that here.
+    const config = writeTempConfig({ slowToolMs: 60_000 });
+    const result = await runToolrun(['--config', config, '--json', 'exec', 'math_eval', 'expression=2^10 / 4']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split('\n')).toHaveLength(1);
     const envelope = JSON.parse(result.stdout);

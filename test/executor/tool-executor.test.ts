@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkConfig } from '../../src/config/check-config.js';
 import { ToolExecutor, type ExecutorLogger } from '../../src/executor/tool-executor.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/assembly/create-registry.js';
 import type { ToolRegistry } from '../../src/registry/tool-registry.js';
 
 const usersModule = fileURLToPath(new URL('../../fixtures/tools/users.js', import.meta.url));

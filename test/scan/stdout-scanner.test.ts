@@ -2,7 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyLine } from '../../src/scan/classify-line.js';
-import { scanStream } from '../../src/scan/scan-stream.js';
+import { scanStream } from '../../src/check-stdout/scan-stream.js';
 import { StdoutScanner } from '../../src/scan/stdout-scanner.js';
 import { FIXTURES } from '../helpers/run-toolrun.js';
 

@@ -1,9 +1,9 @@
 import type { ConfiguredTool } from '../config/config-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolRunner } from '../registry/tool-types.js';
-import { BUILTIN_TOOLS } from './builtin-tools.js';
-import { HandlerNotFoundError } from './internal-tool.js';
-import type { ToolHosts } from './tool-hosts.js';
+import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
+import { HandlerNotFoundError } from '../tools/internal-tool.js';
+import type { ToolHosts } from '../tools/tool-hosts.js';
 
 /** Registers the builtin tools, then the config's tools (a config tool of a builtin's name replaces it, with a warning). */
 export function registerLocalTools(registry: ToolRegistry, tools: ConfiguredTool[], hosts: ToolHosts): void {

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { describeThrown } from '../errors.js';
 import { runWithTimeout } from '../executor/run-with-timeout.js';
 import { createToolHosts } from '../tools/tool-hosts.js';
-import type { ConfigProblem } from './check-config.js';
-import type { ToolrunConfig } from './config-types.js';
+import type { ConfigProblem } from '../config/check-config.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 
 const CHECK_TIMEOUT_MS = 10_000;
 

@@ -4,7 +4,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/open-session.js';
 import type { RecordingWriter } from '../record/recording.js';
-import type { ScanReport } from './stdout-scanner.js';
+import type { ScanReport } from '../scan/stdout-scanner.js';
 
 export interface RecordedSession {
   /** The scan of the last attempt's stdout (each attempt is a new process). */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { isRecordingStart, recordedBytes, recordingReader } from '../record/recording.js';
-import { StdoutScanner, type ScanReport } from './stdout-scanner.js';
+import { StdoutScanner, type ScanReport } from '../scan/stdout-scanner.js';
 
 /**
  * Scans a whole stream (a capture file, a recording, stdin) with flat memory: chunks are scanned

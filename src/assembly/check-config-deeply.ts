@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { checkSchema } from '../schema/compile-schema.js';
 import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
-import type { ConfigProblem } from './check-config.js';
-import type { ToolrunConfig } from './config-types.js';
-import { resolveServer } from './resolve-server.js';
+import type { ConfigProblem } from '../config/check-config.js';
+import type { ToolrunConfig } from '../config/config-types.js';
+import { resolveServer } from '../config/resolve-server.js';
 
 /**
  * What `toolrun validate` checks beyond the file's shape: every tool schema is valid JSON Schema,

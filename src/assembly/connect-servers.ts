@@ -1,12 +1,12 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer } from '../config/resolve-server.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ConnectHooks } from './connect-once.js';
-import type { ConnectFailure } from './connect-failure.js';
-import { openSession, ServerConnectError, type RetryLogger } from './open-session.js';
+import type { Registry } from './server-status.js';
+import type { ConnectHooks } from '../mcp/connect-once.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { openSession, ServerConnectError, type RetryLogger } from '../mcp/open-session.js';
 import { mapWithLimit, parallelStartLimit } from '../process/parallel-starts.js';
 import { preloadToolAdapter, registerMcpTools } from './register-mcp-tools.js';
-import type { ServerConnection } from './server-connection.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
 
 export interface ConnectServersOptions {
   logger: RetryLogger;
@@ -29,7 +29,7 @@ export interface ConnectServersResult {
  * fails is reported, not thrown: local tools and the other servers go on working. An unset ${VAR}
  * in a needed server's entry is a ConfigError (thrown before anything is started).
  */
-export async function connectServers(registry: ToolRegistry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
+export async function connectServers(registry: Registry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
   const ready = new Map((options.ready ?? []).map((connection) => [connection.name, connection]));
   const specs = names.filter((name) => !ready.has(name)).map((name) => resolveServer(config, config.servers[name]!, options.env));
   // The tool adapter (@langchain/mcp-adapters, ~80 ms to load) loads while the servers start and

@@ -1,7 +1,7 @@
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import { createMcpRunner } from './mcp-tool-runner.js';
-import type { ServerConnection } from './server-connection.js';
+import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
 
 let toolAdapter: Promise<typeof import('@langchain/mcp-adapters')> | undefined;
 

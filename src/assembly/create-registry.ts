@@ -1,9 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { checkConfig } from '../config/check-config.js';
-import { registerLocalTools } from '../tools/register-local-tools.js';
+import { registerLocalTools } from './register-local-tools.js';
 import { createToolHosts, type ToolHosts } from '../tools/tool-hosts.js';
-import { ToolRegistry, type RegistryLogger } from './tool-registry.js';
+import { ToolRegistry, type RegistryLogger } from '../registry/tool-registry.js';
+import type { Registry, ServerStatus } from './server-status.js';
 
 export interface CreateRegistryOptions {
   logger?: RegistryLogger;
@@ -22,18 +23,18 @@ export interface CreateRegistryOptions {
  * (connected in parallel, with retry; a server that fails is in `registry.servers` as failed, and
  * its failure is logged). Call `registry.close()` when done: it ends worker threads and servers.
  */
-export async function createRegistry(config?: ToolrunConfig, options: CreateRegistryOptions = {}): Promise<ToolRegistry> {
+export async function createRegistry(config?: ToolrunConfig, options: CreateRegistryOptions = {}): Promise<Registry> {
   const resolved = config ?? checkConfig({}, null, process.cwd()).config;
   // Ajv is needed to check user-written schemas only; the builtins' validators are precompiled.
   const checkSchema = resolved.tools.length > 0 ? (await import('../schema/compile-schema.js')).checkSchema : undefined;
-  const registry = new ToolRegistry({ logger: options.logger, checkSchema });
+  const registry = new ToolRegistry<ServerStatus>({ logger: options.logger, checkSchema });
   const hosts = options.hosts ?? createToolHosts(options.diagnostics);
   registry.onClose(() => hosts.close());
   registerLocalTools(registry, resolved.tools, hosts);
   const servers = options.servers ?? 'all';
   const names = servers === 'all' ? Object.keys(resolved.servers) : servers === 'none' ? [] : servers;
   if (names.length > 0) {
-    const { connectServers } = await import('../mcp/connect-servers.js');
+    const { connectServers } = await import('./connect-servers.js');
     const logger = { warn: (message: string) => options.logger?.warn(message), info: (message: string) => options.logger?.warn(message) };
     await connectServers(registry, resolved, names, { logger, signal: options.signal });
   }
