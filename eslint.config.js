@@ -32,7 +32,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/tools/builtin-validators.generated.*'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/**/*.generated.*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { ToolrunConfig } from '../config/config-types.js';
-import { checkConfig } from '../config/check-config.js';
+import { defaultConfig } from '../config/build-config.js';
 import { registerLocalTools } from './register-local-tools.js';
 import { createToolHosts, type ToolHosts } from '../tools/tool-hosts.js';
 import { ToolRegistry, type RegistryLogger } from '../registry/tool-registry.js';
@@ -24,7 +24,7 @@ export interface CreateRegistryOptions {
  * its failure is logged). Call `registry.close()` when done: it ends worker threads and servers.
  */
 export async function createRegistry(config?: ToolrunConfig, options: CreateRegistryOptions = {}): Promise<Registry> {
-  const resolved = config ?? checkConfig({}, null, process.cwd()).config;
+  const resolved = config ?? defaultConfig(process.cwd());
   // Ajv is needed to check user-written schemas only; the builtins' validators are precompiled.
   const checkSchema = resolved.tools.length > 0 ? (await import('../schema/compile-schema.js')).checkSchema : undefined;
   const registry = new ToolRegistry<ServerStatus>({ logger: options.logger, checkSchema });

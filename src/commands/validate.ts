@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import { checkConfig } from '../config/check-config.js';
+import { defaultConfig } from '../config/build-config.js';
 import { findConfigPath } from '../config/find-config-path.js';
 import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
@@ -62,7 +62,7 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
 async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
   const [{ checkConfigDeeply }, { checkInternalHandlers }] = await Promise.all([import('../assembly/check-config-deeply.js'), import('../assembly/check-internal-handlers.js')]);
   const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
-  const { config, problems } = location.path === null ? checkConfig({}, null, cli.cwd) : await readConfigFile(location);
+  const { config, problems } = location.path === null ? { config: defaultConfig(cli.cwd), problems: [] } : await readConfigFile(location);
   problems.push(...checkConfigDeeply(config, cli.env));
   if (problems.length === 0) problems.push(...(await checkInternalHandlers(config)));
   const serverNames = Object.keys(config.servers);

@@ -3,7 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { INPUT_LIMIT_BYTES, InputTooLargeError, openInput, readBounded } from '../input/open-input.js';
-import { checkConfig, type ConfigProblem } from './check-config.js';
+import { defaultConfig } from './build-config.js';
+import type { ConfigProblem } from './config-problems.js';
 import type { ToolrunConfig } from './config-types.js';
 import { findConfigPath, type ConfigLocation } from './find-config-path.js';
 import { parseJsonc } from './parse-jsonc.js';
@@ -30,7 +31,7 @@ const ORIGIN_TEXT: Record<ConfigLocation['origin'], string> = {
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<ToolrunConfig> {
   const cwd = options.cwd ?? process.cwd();
   const location = findConfigPath(options.configPath, options.env ?? process.env, cwd);
-  if (location.path === null) return checkConfig({}, null, cwd).config;
+  if (location.path === null) return defaultConfig(cwd);
   const { config, problems } = await readConfigFile(location);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}: run 'toolrun validate')` : '';
@@ -67,6 +68,8 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
     const { line, column, message, syntax } = parsed.problem;
     throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`, { file: path });
   }
+  // Loaded only for a config file: the embedded default needs no checking.
+  const { checkConfig } = await import('./check-config.js');
   const checked = checkConfig(parsed.value, path, dirname(path));
   checked.config.sourceText = text;
   return checked;

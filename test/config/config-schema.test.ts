@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { generateConfigValidator } from '../../scripts/generate-validators.js';
 import { checkConfig } from '../../src/config/check-config.js';
 import { parseJsonc } from '../../src/config/parse-jsonc.js';
 import { PROTOCOL_SETTINGS } from '../../src/protocol/protocol-era.js';
@@ -10,9 +11,15 @@ import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 // toolrun.schema.json (published in the package) is what editors check a config against: it must
 // accept what toolrun accepts and refuse what toolrun refuses.
 const schema = JSON.parse(readFileSync(join(ROOT, 'toolrun.schema.json'), 'utf8'));
+// As an editor would: plain Ajv, toolrun's message annotations ignored.
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
 describe('toolrun.schema.json', () => {
+  it('is what toolrun checks configs with: the precompiled validator is up to date (run node scripts/generate-validators.js)', async () => {
+    const committed = readFileSync(join(ROOT, 'src/config/config-validator.generated.js'), 'utf8');
+    expect(committed).toBe(await generateConfigValidator());
+  });
+
   it('names the protocol settings toolrun knows', () => {
     expect(schema.definitions.protocol.enum).toEqual(PROTOCOL_SETTINGS);
   });
@@ -45,5 +52,26 @@ describe('toolrun.schema.json', () => {
   ])('refuses %s, as toolrun does', (_what, config) => {
     expect(checkConfig(config, null, FIXTURES).problems.length).toBeGreaterThan(0);
     expect(validate(config)).toBe(false);
+  });
+
+  it.each([
+    [{ slowToolMs: -1 }, 'slowToolMs', 'must be a non-negative integer, found -1'],
+    [{ mcpServers: { a: { type: 'http' } } }, 'mcpServers.a.url', 'a http server needs "url", e.g. "http://127.0.0.1:3001/mcp"'],
+    [{ mcpServers: { 'a:b': { command: 'x' } } }, 'mcpServers["a:b"]', "server name 'a:b' contains ':', which separates server and tool in 'SERVER:TOOL'; rename it (e.g. 'a-b')"],
+    [{ mcpServers: { a: { command: 'node', env: { PORT: 8080 } } } }, 'mcpServers.a.env.PORT', 'must be a string, found number (quote it: "8080")'],
+    [
+      { tools: [{ name: 't', description: 'd', parameters: { type: 'array' }, implementation: { type: 'mock', mock_response: 1 } }] },
+      'tools[0].parameters.type',
+      'must be "object" (tool arguments are an object), found "array"',
+    ],
+    [{ mcpServers: { a: { command: 'x' } }, servers: { a: { command: 'y' } } }, 'servers.a', "server 'a' is defined in both mcpServers and servers; keep one"],
+  ])("says what is wrong with %j in toolrun's words, at its JSON path", (config, path, message) => {
+    expect(checkConfig(config, null, FIXTURES).problems).toEqual([{ path, message }]);
+  });
+
+  it('ignores a disabled entry, whatever else it holds', () => {
+    const { config, problems } = checkConfig({ mcpServers: { off: { disabled: true, command: 5 }, on: { command: 'node' } } }, null, FIXTURES);
+    expect(problems).toEqual([]);
+    expect(Object.keys(config.servers)).toEqual(['on']);
   });
 });

@@ -1,0 +1,109 @@
+import { isAbsolute, resolve } from 'node:path';
+import { childPath } from './config-problems.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_INSTALL_TIMEOUT_MS,
+  DEFAULT_PARAM_MAPPINGS,
+  DEFAULT_RETRY,
+  DEFAULT_SLOW_TOOL_MS,
+  DEFAULT_TIMEOUT_MS,
+  type ConfiguredTool,
+  type RawServerConfig,
+  type ToolImplementation,
+  type ToolrunConfig,
+} from './config-types.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The embedded default: no servers, no tools of its own, every setting at its default. */
+export function defaultConfig(baseDir: string): ToolrunConfig {
+  return buildConfig({}, null, baseDir, () => false);
+}
+
+/** The config made of the checked JSON: defaults filled in, paths resolved; parts with a problem left out. */
+export function buildConfig(raw: Json, filePath: string | null, baseDir: string, invalid: (path: string) => boolean): ToolrunConfig {
+  const setting = (key: string, fallback: number): number => (typeof raw[key] === 'number' && !invalid(key) ? (raw[key] as number) : fallback);
+  const retry = isObject(raw.retry) ? raw.retry : {};
+  const config: ToolrunConfig = {
+    path: filePath,
+    baseDir,
+    // Null prototypes: a server or tool named `toString` is a name like any other, not Object's method.
+    servers: Object.create(null) as ToolrunConfig['servers'],
+    tools: [],
+    paramMappings: Object.assign(Object.create(null) as ToolrunConfig['paramMappings'], structuredClone(DEFAULT_PARAM_MAPPINGS)),
+    retry: {
+      attempts: typeof retry.attempts === 'number' && !invalid('retry.attempts') ? retry.attempts : DEFAULT_RETRY.attempts,
+      baseDelayMs: typeof retry.baseDelayMs === 'number' && !invalid('retry.baseDelayMs') ? retry.baseDelayMs : DEFAULT_RETRY.baseDelayMs,
+    },
+    timeoutMs: setting('timeoutMs', DEFAULT_TIMEOUT_MS),
+    slowToolMs: setting('slowToolMs', DEFAULT_SLOW_TOOL_MS),
+    connectTimeoutMs: setting('connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
+    installTimeoutMs: setting('installTimeoutMs', DEFAULT_INSTALL_TIMEOUT_MS),
+  };
+  if (isObject(raw.paramMappings)) {
+    for (const [tool, mapping] of Object.entries(raw.paramMappings)) {
+      if (!isObject(mapping)) continue;
+      const valid = Object.entries(mapping).filter(([, to]) => typeof to === 'string') as Array<[string, string]>;
+      config.paramMappings[tool] = { ...config.paramMappings[tool], ...Object.fromEntries(valid) };
+    }
+  }
+  // Claude Desktop, Cursor and LangChain write `mcpServers`; VS Code writes `servers`.
+  for (const key of ['mcpServers', 'servers'] as const) {
+    const block = raw[key];
+    if (!isObject(block)) continue;
+    for (const [name, entry] of Object.entries(block)) {
+      if (invalid(childPath(key, name)) || !isObject(entry) || entry.disabled === true || config.servers[name]) continue;
+      config.servers[name] = buildServer(name, entry, baseDir);
+    }
+  }
+  if (Array.isArray(raw.tools)) {
+    raw.tools.forEach((entry, index) => {
+      if (!invalid(`tools[${index}]`) && isObject(entry)) config.tools.push(buildTool(entry as Json, baseDir));
+    });
+  }
+  return config;
+}
+
+const REMOTE_TYPES = new Set(['http', 'streamable-http', 'streamableHttp', 'sse']);
+
+function buildServer(name: string, entry: Json, baseDir: string): RawServerConfig {
+  const type = entry.type as string | undefined;
+  const common = {
+    name,
+    hint: entry.hint as string | undefined,
+    connectTimeoutMs: entry.connectTimeoutMs as number | undefined,
+    protocol: entry.protocol as string | undefined,
+  };
+  if ((type !== undefined && REMOTE_TYPES.has(type)) || (type === undefined && entry.url !== undefined)) {
+    const transport = type === 'sse' ? 'sse' : type === undefined ? 'auto' : 'http';
+    return { transport, url: entry.url as string, headers: { ...(entry.headers as Record<string, string> | undefined) }, ...common };
+  }
+  return {
+    transport: 'stdio',
+    command: entry.command as string,
+    args: [...((entry.args as string[] | undefined) ?? [])],
+    env: { ...(entry.env as Record<string, string> | undefined) },
+    cwd: (entry.cwd as string | undefined) ?? baseDir,
+    installTimeoutMs: entry.installTimeoutMs as number | undefined,
+    ...common,
+  };
+}
+
+function buildTool(entry: Json, baseDir: string): ConfiguredTool {
+  const implementation = entry.implementation as Json;
+  let built: ToolImplementation;
+  if (implementation.type === 'mock') built = { type: 'mock', mock_response: implementation.mock_response };
+  else if (implementation.type === 'builtin') built = { type: 'builtin', handler: implementation.handler as string };
+  else {
+    const module = implementation.module as string;
+    built = { type: 'internal', module: isAbsolute(module) ? module : resolve(baseDir, module), handler: implementation.handler as string };
+  }
+  return {
+    name: entry.name as string,
+    description: entry.description as string,
+    parameters: (entry.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
+    implementation: built,
+  };
+}

@@ -1,0 +1,5 @@
+import type { ErrorObject } from 'ajv';
+
+type GeneratedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+declare const validate: GeneratedValidator;
+export default validate;
