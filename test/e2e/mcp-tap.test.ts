@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,15 @@ describe('toolrun mcp tap', () => {
     interrupted.child.kill('SIGINT');
     expect((await interrupted.done).exitCode).toBe(130);
     expect(await waitForNoProcesses(interrupted.marker.alive)).toEqual([]);
+  }, 20_000);
+
+  it('ends what the server left running (a setsid helper) when the host leaves', async () => {
+    const pidFile = join(tempDir(), 'helper.pid');
+    const tapped = host(['--', process.execPath, server('setsid-helper-server.js')], { env: { HELPER_PID_FILE: pidFile } });
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
+    tapped.child.stdin!.end();
+    expect((await tapped.done).exitCode).toBe(0);
+    expect(await waitForNoProcesses(tapped.marker.alive)).toEqual([]);
   }, 20_000);
 
   it('taps a server of the config by name, recording under its name', async () => {
