@@ -23,6 +23,9 @@ export interface LineHooks {
   onStdinChunk?: (chunk: Buffer) => void;
 }
 
+/** How long after stdout closes an exit still counts as the reason (it is the better report). */
+const EXIT_AFTER_STDOUT_MS = 200;
+
 export interface LineTransportOptions extends ServerProcessOptions, LineHooks {
   /** What the stderr cause table may name (the package of an npx-style runner). */
   causeContext?: CauseContext;
@@ -97,7 +100,7 @@ export class LineTransport implements Transport {
         if (server.exitInfo || server.stopping) return;
         this.fault = `the server closed its stdout but is still running (pid ${server.pid}): it can no longer answer`;
         this.#failPending(this.fault);
-      }, 200).unref();
+      }, EXIT_AFTER_STDOUT_MS).unref();
     });
     server.stderr.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);

@@ -38,6 +38,12 @@ export class SpawnError extends ToolrunError {
 const DRAIN_MS = 200;
 
 /**
+ * The grace between the shutdown steps for a server toolrun runs for someone else (a host's, through
+ * `mcp tap`; a replayed one): longer than its own sessions get, as the server may be saving state.
+ */
+export const PATIENT_GRACE_MS = 2000;
+
+/**
  * A server process as toolrun runs it, whatever speaks over its pipes (an MCP session, `mcp tap`,
  * `mcp replay`): the leader of its own process group, with a marker in its environment that its
  * descendants inherit (so they are found even once they left the group), tracked so that it never

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { LineSplitter } from '../process/line-splitter.js';
 import { exitCodeOf } from '../process/exit-info.js';
-import { ServerProcess, SpawnError } from '../process/server-process.js';
+import { PATIENT_GRACE_MS, ServerProcess, SpawnError } from '../process/server-process.js';
 import { compareMessages, type Difference } from './compare-messages.js';
 import { recordedBytes, recordingReader, type RecordedLine } from './recording.js';
 
@@ -70,7 +70,7 @@ export async function replay(
 ): Promise<ReplayOutcome> {
   let server: ServerProcess;
   try {
-    server = await ServerProcess.start({ ...target, shutdownGraceMs: 2000 });
+    server = await ServerProcess.start({ ...target, shutdownGraceMs: PATIENT_GRACE_MS });
   } catch (error) {
     if (!(error instanceof SpawnError)) throw error;
     return { requests: [], unreachable: error.message };

@@ -1,6 +1,6 @@
 import { exitCodeOf } from '../process/exit-info.js';
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
-import { ServerProcess, SpawnError } from '../process/server-process.js';
+import { PATIENT_GRACE_MS, ServerProcess, SpawnError } from '../process/server-process.js';
 import type { RecordingWriter } from '../record/recording.js';
 import { classifyLine } from '../scan/classify-line.js';
 import type { FindingKind } from '../scan/finding-kinds.js';
@@ -41,7 +41,7 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
   const { host, recording } = options;
   let server: ServerProcess;
   try {
-    server = await ServerProcess.start({ ...options, shutdownGraceMs: TAP_GRACE_MS });
+    server = await ServerProcess.start({ ...options, shutdownGraceMs: PATIENT_GRACE_MS });
   } catch (error) {
     if (!(error instanceof SpawnError)) throw error;
     options.onSpawnError(error);
@@ -99,8 +99,5 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
   await server.shutdown();
   return { serverCode: exitCodeOf(exit), endedByHost, spawnFailed: false };
 }
-
-/** A host's server gets longer than toolrun's own sessions to exit after stdin closes: it may be saving state. */
-const TAP_GRACE_MS = 2000;
 
 const NEWLINE = Buffer.from('\n');
