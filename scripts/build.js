@@ -6,7 +6,8 @@
 // - the warm exec path, one file (see src/fast-exec.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
 rmSync(new URL('dist', root), { recursive: true, force: true });
@@ -25,8 +26,18 @@ const lazyChildProcessForCommander = {
   },
 };
 
+// What a config is checked against: a config found valid is not checked again until this changes
+// (src/cache/valid-configs.ts).
+const configSchemaDigest = createHash('sha256')
+  .update(readFileSync(new URL('toolrun.schema.json', root)))
+  .update(readFileSync(new URL('src/config/config-validator.generated.js', root)))
+  .update(readFileSync(new URL('src/config/check-config.ts', root)))
+  .digest('hex')
+  .slice(0, 16);
+
 const common = {
   plugins: [lazyChildProcessForCommander],
+  define: { __TOOLRUN_CONFIG_SCHEMA_DIGEST__: JSON.stringify(configSchemaDigest) },
   absWorkingDir: root.pathname,
   bundle: true,
   format: 'esm',

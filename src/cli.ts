@@ -144,7 +144,7 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parsePositiveInteger))
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
-    .option('--no-cache', 'do not use the tool index cache to find which server offers a plain tool name')
+    .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
     .version(readVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer } from '../config/resolve-server.js';
+import { cacheDirectory } from './cache-directory.js';
 
 /**
  * Which server offers which tool (SPEC §12), so `exec get-sum` with ten servers configured starts
@@ -28,8 +28,7 @@ export class ToolIndex {
   constructor(config: ToolrunConfig, env: NodeJS.ProcessEnv) {
     this.#config = config;
     this.#env = env;
-    const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
-    this.#file = join(base, 'toolrun', 'tool-index.json');
+    this.#file = join(cacheDirectory(env), 'tool-index.json');
   }
 
   /**

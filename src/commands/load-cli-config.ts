@@ -1,10 +1,11 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
+import { validConfigMemo } from '../cache/valid-configs.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
-  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd });
+  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd, validConfigs: cli.globals.cache ? validConfigMemo(cli.env) : undefined });
   if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
   return config;
 }

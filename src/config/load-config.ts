@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { INPUT_LIMIT_BYTES, InputTooLargeError, openInput, readBounded } from '../input/open-input.js';
-import { defaultConfig } from './build-config.js';
+import { buildConfig, defaultConfig } from './build-config.js';
 import type { ConfigProblem } from './config-problems.js';
 import type { ToolrunConfig } from './config-types.js';
 import { findConfigPath, type ConfigLocation } from './find-config-path.js';
@@ -14,6 +14,14 @@ export interface LoadConfigOptions {
   configPath?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Config texts already found valid: not checked again (cache/valid-configs.ts). */
+  validConfigs?: ValidConfigMemo;
+}
+
+/** Remembers config texts that were checked and found valid. */
+export interface ValidConfigMemo {
+  has(text: string): boolean;
+  add(text: string): void;
 }
 
 const ORIGIN_TEXT: Record<ConfigLocation['origin'], string> = {
@@ -32,7 +40,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Toolr
   const cwd = options.cwd ?? process.cwd();
   const location = findConfigPath(options.configPath, options.env ?? process.env, cwd);
   if (location.path === null) return defaultConfig(cwd);
-  const { config, problems } = await readConfigFile(location);
+  const { config, problems } = await readConfigFile(location, options.validConfigs);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}: run 'toolrun validate')` : '';
     throw new ConfigError(`${problems[0]!.message}${more}`, { place: { file: location.path, jsonPath: problems[0]!.path } });
@@ -41,7 +49,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Toolr
 }
 
 /** Reads and checks a config file, returning every problem instead of throwing on checks (for `validate`). */
-export async function readConfigFile(location: ConfigLocation): Promise<{ config: ToolrunConfig; problems: ConfigProblem[] }> {
+export async function readConfigFile(location: ConfigLocation, validConfigs?: ValidConfigMemo): Promise<{ config: ToolrunConfig; problems: ConfigProblem[] }> {
   const path = location.path!;
   let text: string;
   try {
@@ -68,9 +76,15 @@ export async function readConfigFile(location: ConfigLocation): Promise<{ config
     const { line, column, message, syntax } = parsed.problem;
     throw new ConfigError(`${path}:${line}:${column}: ${syntax ? 'invalid JSON: ' : ''}${message}`, { file: path });
   }
-  // Loaded only for a config file: the embedded default needs no checking.
+  if (validConfigs?.has(text)) {
+    const config = buildConfig(parsed.value as Record<string, unknown>, path, dirname(path), () => false);
+    config.sourceText = text;
+    return { config, problems: [] };
+  }
+  // Loaded only for a config file to check: the embedded default, and a known text, need none.
   const { checkConfig } = await import('./check-config.js');
   const checked = checkConfig(parsed.value, path, dirname(path));
   checked.config.sourceText = text;
+  if (checked.problems.length === 0) validConfigs?.add(text);
   return checked;
 }

@@ -1,7 +1,8 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
-import { writeTempConfig } from '../helpers/temp-config.js';
+import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const localTools = join(FIXTURES, 'configs', 'local-tools.json');
 
@@ -195,5 +196,26 @@ describe('help', () => {
   it('prints the version', async () => {
     const result = await runToolrun(['--version']);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('configs found valid', () => {
+  it('are remembered by digest and not checked again; an edited or invalid text is checked; --no-cache neither reads nor writes', async () => {
+    const cache = tempDir();
+    const config = writeTempConfig({ timeoutMs: 5000 });
+    const folder = join(cache, 'toolrun', 'valid-configs');
+    const uncached = await runToolrun(['--config', config, '--no-cache', 'exec', 'echo', 'a=1'], { env: { XDG_CACHE_HOME: cache } });
+    expect(uncached.exitCode).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+    expect((await runToolrun(['--config', config, 'exec', 'echo', 'a=1'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
+    expect(readdirSync(folder)).toHaveLength(1);
+    // Same text again: still one entry, same answer.
+    expect((await runToolrun(['--config', config, 'exec', 'echo', 'a=1'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
+    expect(readdirSync(folder)).toHaveLength(1);
+    writeFileSync(config, JSON.stringify({ timeoutMs: 0 }));
+    const invalid = await runToolrun(['--config', config, 'exec', 'echo', 'a=1'], { env: { XDG_CACHE_HOME: cache } });
+    expect(invalid.exitCode).toBe(3);
+    expect(invalid.stderr.trim()).toBe(`✖ ${config}: timeoutMs: must be a positive integer, found 0`);
+    expect(readdirSync(folder)).toHaveLength(1);
   });
 });
