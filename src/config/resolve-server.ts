@@ -1,33 +1,27 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { RawServerConfig, ToolrunConfig } from './config-types.js';
+import type { RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
 import type { ConfigPlace } from '../errors.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
 import type { ProtocolSetting } from '../protocol/protocol-era.js';
 
-export interface StdioServerSpec {
-  transport: 'stdio';
-  name: string;
-  command: string;
-  args: string[];
+/**
+ * A server entry made ready to start: its `${VAR}`s expanded, its cwd absolute, every setting
+ * resolved from the entry or the config's defaults, and its protocol choice decided.
+ */
+type Resolved<Raw extends RawServerConfig> = Omit<Raw, 'connectTimeoutMs' | 'installTimeoutMs' | 'protocol' | 'cwd'> & {
+  connectTimeoutMs: number;
+  protocol: ProtocolChoice;
+};
+
+export type StdioServerSpec = Resolved<RawStdioServer> & {
   /** Only the server's own `env` entries; the parent's environment is added at spawn. */
   env: Record<string, string>;
   cwd: string;
-  hint?: string;
-  connectTimeoutMs: number;
   installTimeoutMs: number;
-  protocol: ProtocolChoice;
-}
+};
 
-export interface RemoteServerSpec {
-  transport: 'auto' | 'http' | 'sse';
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-  hint?: string;
-  connectTimeoutMs: number;
-  protocol: ProtocolChoice;
-}
+export type RemoteServerSpec = Resolved<RawRemoteServer>;
 
 /** `auto` or a fixed revision, and who fixed it (SPEC §10: `--protocol` wins over the entry). */
 export interface ProtocolChoice {
