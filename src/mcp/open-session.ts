@@ -66,9 +66,16 @@ export async function openSession(spec: ServerSpec, policy: RetryPolicy, options
   const { recording, stdoutScan } = options;
   const hooks: ConnectHooks = {
     ...options.hooks,
+    // Recorded as well as passed on: a caller's own hooks still hear every chunk.
     ...(recording && {
-      onStdoutChunk: (_server, chunk) => recording.write('recv', chunk),
-      onStdinChunk: (_server, chunk) => recording.write('send', chunk),
+      onStdoutChunk: (server, chunk) => {
+        recording.write('recv', chunk);
+        options.hooks?.onStdoutChunk?.(server, chunk);
+      },
+      onStdinChunk: (server, chunk) => {
+        recording.write('send', chunk);
+        options.hooks?.onStdinChunk?.(server, chunk);
+      },
       onStderr: (server, chunk) => {
         recording.write('stderr', chunk);
         options.hooks?.onStderr?.(server, chunk);
