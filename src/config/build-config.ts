@@ -13,9 +13,9 @@ import {
   type ToolrunConfig,
 } from './config-types.js';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The embedded default: no servers, no tools of its own, every setting at its default. */
 export function defaultConfig(baseDir: string): ToolrunConfig {

@@ -1,13 +1,9 @@
-import { buildConfig } from './build-config.js';
+import { buildConfig, isObject, type Json } from './build-config.js';
 import { configProblems, childPath, type ConfigProblem } from './config-problems.js';
 import validateConfig from './config-validator.generated.js';
 import type { ToolrunConfig } from './config-types.js';
 
 export type { ConfigProblem } from './config-problems.js';
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks the parsed JSON of a config file against toolrun.schema.json (the schema editors use, run

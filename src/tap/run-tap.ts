@@ -93,7 +93,9 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
     host.stderr.write(chunk);
   });
 
-  options.signal.addEventListener('abort', () => void shutdown(), { once: true });
+  // Ctrl-C may have come while the server was starting: a listener added now would never hear it.
+  if (options.signal.aborted) void shutdown();
+  else options.signal.addEventListener('abort', () => void shutdown(), { once: true });
   const exit = await server.exited;
   // After an exit of its own: what it left running is ended too, and its last output forwarded.
   await server.shutdown();
