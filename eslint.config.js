@@ -32,7 +32,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/**/*.generated.*'] },
+  { ignores: ['dist/**', 'node_modules/**', '.ci/.venv/**', 'src/**/*.generated.*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
