@@ -116,12 +116,12 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
 
 /** Connections to the servers among `names` that this config's live holder keeps; none without one. */
 async function heldConnections(cli: CliContext, config: ToolrunConfig, names: string[]) {
-  const { findHolder } = await import('../session/find-holder.js');
+  const { findHolder, missingFromHolder } = await import('../session/find-holder.js');
   const found = await findHolder(cli, config);
   if (!found) return [];
-  const live = names.filter((name) => found.status.servers.some((server) => server.name === name && server.status === 'connected'));
-  const others = names.filter((name) => !live.includes(name));
-  if (others.length > 0) cli.terminal.verbose(`session: the holder does not hold a live ${others.map((name) => `'${name}'`).join(', ')}; starting ${others.length === 1 ? 'it' : 'them'} here`);
+  // Live, or crashed and restarted by the holder when asked (session/crashed-servers.ts).
+  const live = names.filter((name) => !missingFromHolder(found.status, [name]));
+  for (const name of names.filter((name) => !live.includes(name))) cli.terminal.verbose(`session: ${missingFromHolder(found.status, [name])}; starting '${name}' here`);
   if (live.length === 0) return [];
   const { holderConnections } = await import('../session/holder-connection.js');
   let connections: ServerConnection[];

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { HOLDER_CONNECT_TIMEOUT_MS, HolderClient } from './holder-client.js';
@@ -29,7 +30,13 @@ export async function findHolder(cli: CliContext, config: ToolrunConfig | { key:
     return undefined;
   }
   if (!existsSync(socket)) {
-    verbose('session: no holder for this config (toolrun session start keeps servers warm); starting servers here');
+    const path = 'key' in config ? undefined : config.path;
+    const stale = !options.quiet && cli.globals.verbose && path ? staleHolderFor(dirname(socket), path) : undefined;
+    if (stale)
+      verbose(
+        `session: the holder for ${path} (pid ${stale}) is stale: it was started for an older version of this config (or other values of its \${VAR}s); starting servers here (toolrun session stop, then toolrun session start, refreshes it)`,
+      );
+    else verbose('session: no holder for this config (toolrun session start keeps servers warm); starting servers here');
     return undefined;
   }
   let client: HolderClient;
@@ -59,8 +66,45 @@ export async function findHolder(cli: CliContext, config: ToolrunConfig | { key:
   }
 }
 
-/** Are these servers live in the holder? Says which is not, for the --verbose line. */
+/**
+ * The pid of a holder started for the same config file but another key (the file was edited since,
+ * or a ${VAR} it names changed), read from the holders' lock files and command lines; else undefined.
+ */
+function staleHolderFor(dir: string, configPath: string): number | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => file.endsWith('.lock'));
+  } catch {
+    return undefined;
+  }
+  for (const file of files) {
+    try {
+      const pid = Number(readFileSync(`${dir}/${file}`, 'utf8').trim());
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const index = argv.indexOf('--config');
+      if (index >= 0 && argv[index + 1] && resolve(argv[index + 1]!) === resolve(configPath) && argv.some((word) => word.endsWith('session-holder.js'))) return pid;
+    } catch {
+      // gone meanwhile, or not a holder
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Can the holder serve these servers — live, or crashed and restarted by the holder on this use?
+ * Undefined when it can; else why not (the first server it cannot serve), for the --verbose line.
+ */
 export function missingFromHolder(status: HolderStatus, servers: string[]): string | undefined {
-  const live = new Set(status.servers.filter((server) => server.status === 'connected').map((server) => server.name));
-  return servers.find((name) => !live.has(name));
+  for (const name of servers) {
+    const why = whyNotServed(status, name);
+    if (why) return why;
+  }
+  return undefined;
+}
+
+function whyNotServed(status: HolderStatus, name: string): string | undefined {
+  const server = status.servers.find((candidate) => candidate.name === name);
+  if (!server) return `the holder does not hold '${name}'`;
+  if (server.status === 'connected' || (server.status === 'crashed' && server.restartsOnUse)) return undefined;
+  return server.status === 'crashed' ? `the holder's '${name}' crashed: ${server.reason}` : `the holder's '${name}' is not connected: ${server.reason ?? 'it failed'}`;
 }

@@ -6,6 +6,7 @@ import { ToolExecutor } from '../executor/tool-executor.js';
 import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { Registry } from '../assembly/server-status.js';
+import type { CallCauseWatch } from './call-causes.js';
 import type { HolderRequest } from './holder-protocol.js';
 
 /** One request being served: its events go to the client that sent it. */
@@ -24,6 +25,17 @@ export interface HolderState {
   /** Configured servers the holder was asked to hold (connected or not). */
   held: Set<string>;
   calls: Map<string, number>;
+  /** Stderr causes of held servers, read during calls (call-causes.ts). */
+  causes: CallCauseWatch;
+  /**
+   * The live connection of a held server — restarting it first when it crashed and the restart
+   * policy allows (run-holder.ts) — or undefined.
+   */
+  revive(name: string): Promise<ServerConnection | undefined>;
+  /** Why a held server is not live (for the client's --verbose line). */
+  whyNotLive(name: string): string;
+  /** A call on this server succeeded: it works again (crashed-servers.ts). */
+  noteServed(name: string): void;
 }
 
 /** The connected, still-alive connection of a held server, or undefined. */
@@ -54,7 +66,7 @@ export async function execOp(state: HolderState, context: RequestContext): Promi
     timeoutMs,
     verbose,
   } = context.request as unknown as { tool: string; server?: string; words: ArgWord[]; args?: Record<string, unknown>; validate?: boolean; timeoutMs?: number; verbose?: boolean };
-  if (server && !liveConnection(state, server)) return { miss: `the holder does not hold a live '${server}'` };
+  if (server && !(await state.revive(server))) return { miss: state.whyNotLive(server) };
   let tool = state.registry.find(name, server);
   if (!tool) {
     // A broken definition, or a server not held: the cold run says what is wrong with it.
@@ -65,22 +77,29 @@ export async function execOp(state: HolderState, context: RequestContext): Promi
   }
   const toolServer = tool.server;
   if (!toolServer) return { miss: `'${name}' is a local tool` };
-  if (!liveConnection(state, toolServer)) return { miss: `the holder's '${toolServer}' is not live` };
+  const connection = await state.revive(toolServer);
+  if (!connection) return { miss: state.whyNotLive(toolServer) };
+  // Restarted: the registry's tool is the new connection's (registered again).
+  tool = state.registry.find(tool.qualifiedName) ?? tool;
   context.uses(toolServer);
   state.calls.set(toolServer, (state.calls.get(toolServer) ?? 0) + 1);
   const merged = mergeArguments(tool, words ?? [], args ?? {}, state.config.paramMappings);
   const note = (level: string) => (text: string) => context.event('note', { level, text });
   const logger = { warn: note('warn'), info: note('info'), verbose: verbose ? note('verbose') : () => {} };
   const executor = new ToolExecutor(state.registry, { timeoutMs: timeoutMs ?? state.config.timeoutMs, slowToolMs: state.config.slowToolMs, paramMappings: state.config.paramMappings, logger });
-  const envelope = await executor.execute(tool.qualifiedName, merged, { validate, signal: context.signal, raw: true, onProgress: (progress) => context.event('progress', { progress }) });
+  const envelope = await state.causes.during(toolServer, name, context.signal, (signal) =>
+    executor.execute(tool.qualifiedName, merged, { validate, signal, raw: true, onProgress: (progress) => context.event('progress', { progress }) }),
+  );
+  if (envelope.success) state.noteServed(toolServer);
   return { envelope };
 }
 
 /** `servers`: what a client needs to stand in for a connection (list, resources, prompts, time). */
-export function serversOp(state: HolderState, context: RequestContext): Record<string, unknown> {
+export async function serversOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
   const names = (context.request.names as string[] | undefined) ?? [...state.held];
-  const servers = names.flatMap((name) => {
-    const connection = liveConnection(state, name);
+  const revived = await Promise.all(names.map((name) => state.revive(name)));
+  const servers = names.flatMap((name, index) => {
+    const connection = revived[index];
     if (!connection) return [];
     const { transportKind, serverInfo, protocolVersion, era, capabilities, instructions, tools, brokenTools, installed, timings, attempt } = connection;
     return [{ name, transportKind, serverInfo, protocolVersion, era, capabilities, instructions, tools, brokenTools, installed, timings, attempt }];
@@ -99,8 +118,12 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
     args?: Record<string, unknown>;
     timeoutMs?: number;
   };
-  const connection = liveConnection(state, server);
-  if (!connection) throw new ToolrunError('unreachable', `the session holder's MCP server '${server}' is not connected any more; run the command again (with --no-session to start it here)`);
+  const connection = await state.revive(server);
+  if (!connection)
+    throw new ToolrunError(
+      'unreachable',
+      `the session holder's MCP server '${server}' is not connected any more (${state.whyNotLive(server)}); run the command again (with --no-session to start it here)`,
+    );
   context.uses(server);
   const options = { signal: context.signal, timeout: timeoutMs };
   if (op === 'ping') {
@@ -109,7 +132,11 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
   }
   if (op === 'call-tool') {
     state.calls.set(server, (state.calls.get(server) ?? 0) + 1);
-    return { result: await connection.client.callTool(name, args ?? {}, { ...options, onProgress: (progress) => context.event('progress', { progress }) }) };
+    const result = await state.causes.during(server, name, context.signal, (signal) =>
+      connection.client.callTool(name, args ?? {}, { ...options, signal, onProgress: (progress) => context.event('progress', { progress }) }),
+    );
+    if (!result.isError) state.noteServed(server);
+    return { result };
   }
   return { result: await connection.client.request(method, params, options) };
 }
@@ -128,8 +155,9 @@ export async function timeOp(state: HolderState, context: RequestContext): Promi
     concurrency,
     timeoutMs,
   } = context.request as unknown as { tool: string; args: Record<string, unknown>; iterations: number; warmup: number; concurrency: number; timeoutMs?: number };
+  const server = state.registry.find(qualifiedName)?.server;
+  const connection = server ? await state.revive(server) : undefined;
   const tool = state.registry.find(qualifiedName);
-  const connection = tool?.server ? liveConnection(state, tool.server) : undefined;
   if (!tool || !connection) throw new ToolrunError('unreachable', `the session holder cannot run '${qualifiedName}' any more; run the command again`);
   context.uses(connection.name);
   const { runTimedCalls } = await import('../timing/run-timed-calls.js');

@@ -43,26 +43,94 @@ export interface HolderStatus {
   requests: number;
   /** Does it hold every server of its config (then a tool it does not know is not in the config)? */
   holdsAll: boolean;
-  servers: Array<{ name: string; status: 'connected' | 'failed'; tools?: number; calls?: number; pid?: number; protocol?: string; reason?: string }>;
+  servers: HeldServerStatus[];
+  /** Set by `session list` for a holder that accepts connections but does not answer (stopped, stuck). */
+  hung?: string;
 }
 
-/** Splits a socket's data into JSON messages; a line that is not JSON is ignored (nothing else writes there). */
-export function messageReader(onMessage: (message: Record<string, unknown>) => void): (chunk: Buffer) => void {
-  let pending = '';
+/**
+ * One held server: connected; `crashed` (it was connected, then its process exited or its stdout
+ * closed — `reason` says how, `restartsOnUse` whether the next call restarts it); or `failed` (it
+ * could not be connected, at start or when restarted).
+ */
+export interface HeldServerStatus {
+  name: string;
+  status: 'connected' | 'failed' | 'crashed';
+  tools?: number;
+  calls?: number;
+  pid?: number;
+  protocol?: string;
+  reason?: string;
+  restartsOnUse?: boolean;
+  /** Times the holder restarted it after a crash. */
+  restarts?: number;
+}
+
+/**
+ * The longest request line a holder reads: above the biggest legitimate request (ARGS are read up to
+ * 64 MB, SPEC §8, and re-encoded no larger; key=value words come from a command line of a few MB).
+ * A longer line ends that connection, never the holder.
+ */
+export const MAX_REQUEST_LINE_BYTES = 96 * 1024 * 1024;
+
+export interface MessageReaderOptions {
+  /** Lines longer than this end the reading (see onTooLong); no limit when absent. */
+  maxLineBytes?: number;
+  /** A line over maxLineBytes (even before its newline came): nothing more is read. */
+  onTooLong?: () => void;
+  /** A line that is not a JSON object (`null`, `42`, `[]`, not JSON at all); ignored when absent. */
+  onBadLine?: (problem: string) => void;
+}
+
+/**
+ * Splits a socket's data into JSON-object messages. Each chunk is scanned once for newlines (a line
+ * arriving in many chunks is joined once, when its newline comes): reading is linear in the bytes,
+ * however long the line.
+ */
+export function messageReader(onMessage: (message: Record<string, unknown>) => void, options: MessageReaderOptions = {}): (chunk: Buffer) => void {
+  const max = options.maxLineBytes ?? Infinity;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let ended = false;
+  const tooLong = () => {
+    ended = true;
+    parts = [];
+    options.onTooLong?.();
+  };
   return (chunk) => {
-    pending += chunk.toString('utf8');
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (line.trim()) {
-        try {
-          onMessage(JSON.parse(line) as Record<string, unknown>);
-        } catch {
-          // not a message
-        }
-      }
-      newline = pending.indexOf('\n');
+    if (ended) return;
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline);
+      start = newline + 1;
+      if (partBytes + piece.length > max) return tooLong();
+      const line = parts.length > 0 ? Buffer.concat([...parts, piece]) : piece;
+      parts = [];
+      partBytes = 0;
+      readLine(line.toString('utf8'), onMessage, options.onBadLine);
+      if (ended) return;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      partBytes += rest.length;
+      if (partBytes > max) return tooLong();
+      parts.push(rest);
     }
   };
+}
+
+function readLine(line: string, onMessage: (message: Record<string, unknown>) => void, onBadLine: ((problem: string) => void) | undefined): void {
+  if (!line.trim()) return;
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    onBadLine?.('the line is not JSON');
+    return;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    onBadLine?.(`a request must be a JSON object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
+    return;
+  }
+  onMessage(message as Record<string, unknown>);
 }

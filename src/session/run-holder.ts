@@ -1,13 +1,17 @@
-import { chmodSync, closeSync, createWriteStream, writeSync } from 'node:fs';
+import { chmodSync, closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { loadConfig } from '../config/load-config.js';
 import { describeThrown, ToolrunError } from '../errors.js';
 import { connectServers } from '../assembly/connect-servers.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { createRegistry } from '../assembly/create-registry.js';
+import { registerMcpTools } from '../assembly/register-mcp-tools.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import { CallCauseWatch } from './call-causes.js';
+import { CrashRecords, describeCrash } from './crashed-servers.js';
 import { acquireLock, joinRunningHolder, tryUnlink } from './holder-lock.js';
 import { execOp, liveConnection, holdsAll, mcpOp, serversOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
-import { messageReader, type HolderRequest, type HolderStatus } from './holder-protocol.js';
+import { MAX_REQUEST_LINE_BYTES, messageReader, type HeldServerStatus, type HolderRequest, type HolderStatus } from './holder-protocol.js';
 import { startReaper } from './reaper.js';
 import { sessionKey } from './session-key.js';
 import { sessionDirectory, sessionFiles } from './session-paths.js';
@@ -48,7 +52,19 @@ export async function runHolder(options: HolderOptions): Promise<void> {
   const logLine = (text: string) => log.write(`${new Date().toISOString()} ${text}\n`);
   const registry = await createRegistry(config, { logger: { warn: logLine }, servers: 'none' });
   const reaper = startReaper(options.holderScript);
-  const state: HolderState = { config, registry, held: new Set(), calls: new Map() };
+  const crashes = new CrashRecords();
+  const causes = new CallCauseWatch();
+  const restarting = new Map<string, Promise<ServerConnection | undefined>>();
+  const state: HolderState = {
+    config,
+    registry,
+    held: new Set(),
+    calls: new Map(),
+    causes,
+    revive: (name) => revive(name),
+    whyNotLive: (name) => whyNotLive(name),
+    noteServed: (name) => crashes.noteServed(name),
+  };
   const startedAt = new Date();
   let lastUsed = Date.now();
   let requests = 0;
@@ -60,17 +76,39 @@ export async function runHolder(options: HolderOptions): Promise<void> {
 
   const connect = async (wanted: string[]): Promise<ConnectFailure[]> => {
     const pending = wanted.filter((name) => !liveConnection(state, name));
-    for (const name of pending) registry.servers.delete(name);
+    for (const name of pending) {
+      const crashed = registry.servers.get(name);
+      if (crashed?.status === 'connected') {
+        if (crashed.connection.stdio?.pid) reaper.forget(crashed.connection.stdio.pid);
+        // Ends what the crashed server left behind (its descendants).
+        await crashed.connection.close().catch(() => undefined);
+        causes.forget(name);
+      }
+      registry.servers.delete(name);
+    }
     if (pending.length === 0) return [];
     for (const name of pending) state.held.add(name);
     const { connections, failures } = await connectServers(registry, config, pending, {
       logger: { warn: logLine, info: logLine },
       env: options.env,
-      hooks: { onStderr: (server, chunk) => toUsers(server, 'stderr', { text: chunk.toString('utf8') }), onServerLog: (server, params) => toUsers(server, 'log', { params }) },
+      hooks: {
+        onStderr: (server, chunk) => {
+          causes.push(server, chunk);
+          toUsers(server, 'stderr', { text: chunk.toString('utf8') });
+        },
+        onServerLog: (server, params) => toUsers(server, 'log', { params }),
+      },
     });
     for (const connection of connections) {
       const server = connection.stdio?.process;
-      if (server) reaper.watch(server.pid, server.marker);
+      if (!server) continue;
+      reaper.watch(server.pid, server.marker);
+      // Noticed when it happens (the log says when); `session list` and the next use read the rest.
+      void server.drained().then(() => {
+        const current = registry.servers.get(connection.name);
+        if (stopping || server.stopping || current?.status !== 'connected' || current.connection !== connection) return;
+        logLine(`${connection.name} (pid ${server.pid}) crashed: ${describeCrash(connection).reason}`);
+      });
     }
     for (const failure of failures) logLine(`${failure.server}: ${failure.reason}`);
     return failures;
@@ -85,13 +123,69 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     idleTimeoutMs: options.idleMs,
     requests,
     holdsAll: holdsAll(state),
-    servers: [...state.held].map((name) => {
-      const server = registry.servers.get(name);
-      const live = liveConnection(state, name);
-      if (live) return { name, status: 'connected' as const, tools: live.tools.length, calls: state.calls.get(name) ?? 0, pid: live.stdio?.pid, protocol: live.protocolVersion };
-      return { name, status: 'failed' as const, reason: server?.status === 'failed' ? server.failure.reason : 'the server is no longer running' };
-    }),
+    servers: [...state.held].map((name) => serverStatus(name)),
   });
+
+  const serverStatus = (name: string): HeldServerStatus => {
+    const entry = registry.servers.get(name);
+    const restarts = crashes.restarts(name) || undefined;
+    const live = liveConnection(state, name);
+    if (live) return { name, status: 'connected', tools: live.tools.length, calls: state.calls.get(name) ?? 0, pid: live.stdio?.pid, protocol: live.protocolVersion, restarts };
+    if (entry?.status === 'connected') {
+      const crash = describeCrash(entry.connection);
+      const restartsOnUse = crashes.wouldRestart(name, crash);
+      return {
+        name,
+        status: 'crashed',
+        reason: restartsOnUse ? crash.reason : `${crash.reason} (again, after a restart for the same cause: not restarted; toolrun session start ${name} starts it afresh)`,
+        restartsOnUse,
+        restarts,
+      };
+    }
+    const crash = crashes.lastCrash(name);
+    const failed = entry?.status === 'failed' ? entry.failure.reason : 'not connected';
+    return { name, status: 'failed', reason: crash ? `crashed (${crash.reason}), and the restart failed: ${failed}` : failed, restarts };
+  };
+
+  const whyNotLive = (name: string): string => {
+    if (!state.held.has(name)) return `the holder does not hold '${name}'`;
+    const server = serverStatus(name);
+    return server.status === 'crashed' ? `the holder's '${name}' crashed: ${server.reason}` : `the holder's '${name}' is not connected: ${server.reason}`;
+  };
+
+  /** The held server's live connection; a crashed one is restarted first, once per cause (crashed-servers.ts). */
+  const revive = async (name: string): Promise<ServerConnection | undefined> => {
+    const live = liveConnection(state, name);
+    if (live || !state.held.has(name) || stopping) return live;
+    const entry = registry.servers.get(name);
+    if (entry?.status !== 'connected') return undefined;
+    const running = restarting.get(name);
+    if (running) return running;
+    const crash = describeCrash(entry.connection);
+    if (!crashes.claimRestart(name, crash)) return undefined;
+    const restart = (async () => {
+      logLine(`${name}: restarting after a crash (${crash.reason})`);
+      await connect([name]);
+      const connection = liveConnection(state, name);
+      // Its tools were registered again, last: the servers after it in the config are registered
+      // after it again, so which server a plain tool name means stays the config's order.
+      if (connection) {
+        const later = Object.keys(config.servers).slice(Object.keys(config.servers).indexOf(name) + 1);
+        for (const other of later) {
+          const otherConnection = liveConnection(state, other);
+          if (otherConnection) await registerMcpTools(registry, otherConnection);
+        }
+      }
+      logLine(connection ? `${name}: restarted (pid ${connection.stdio?.pid ?? '-'})` : `${name}: the restart failed`);
+      return connection;
+    })();
+    restarting.set(name, restart);
+    try {
+      return await restart;
+    } finally {
+      restarting.delete(name);
+    }
+  };
 
   let stopping: Promise<void> | undefined;
   const sockets = new Set<Socket>();
@@ -122,12 +216,23 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     };
     socket.on(
       'data',
-      messageReader((message) => void handle(message as unknown as HolderRequest)),
+      messageReader((message) => void handle(message as unknown as HolderRequest), {
+        maxLineBytes: MAX_REQUEST_LINE_BYTES,
+        // A bad request is that client's problem: it gets an error reply, the holder and every other call go on.
+        onBadLine: (problem) => write({ id: null, done: true, ok: false, error: { message: `bad request: ${problem}`, kind: 'usage' } }),
+        onTooLong: () => {
+          logLine(`a client sent a request line over ${MAX_REQUEST_LINE_BYTES} bytes; its connection was closed`);
+          // Said, then closed: the rest of the line is not read (it may never end).
+          const reply = { id: null, done: true, ok: false, error: { message: `bad request: a request line is limited to ${MAX_REQUEST_LINE_BYTES} bytes`, kind: 'usage' } };
+          socket.write(`${JSON.stringify(reply)}\n`, () => socket.destroy());
+        },
+      }),
     );
     const handle = async (request: HolderRequest) => {
+      if (typeof request.op !== 'string') return write({ id: request.id ?? null, done: true, ok: false, error: { message: 'bad request: no "op"', kind: 'usage' } });
       lastUsed = Date.now();
       if (request.op === 'cancel') {
-        running.get(request.target as number)?.abort(new ToolrunError('interrupted', 'interrupted'));
+        if (typeof request.target === 'number') running.get(request.target)?.abort(new ToolrunError('interrupted', 'interrupted'));
         return write({ id: request.id, done: true, ok: true });
       }
       requests++;
@@ -181,8 +286,11 @@ export async function runHolder(options: HolderOptions): Promise<void> {
       case 'call-tool':
       case 'ping':
         return mcpOp(state, context);
-      case 'add':
-        return { failures: await connect((request.servers as string[] | undefined) ?? Object.keys(config.servers)), status: status() };
+      case 'add': {
+        const wanted = (request.servers as string[] | undefined) ?? Object.keys(config.servers);
+        for (const name of wanted) if (!liveConnection(state, name)) crashes.forget(name);
+        return { failures: await connect(wanted), status: status() };
+      }
       case 'stop': {
         const stopNames = (request.servers as string[] | undefined) ?? [];
         const remaining = [...state.held].filter((name) => !stopNames.includes(name));
@@ -195,6 +303,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
           const connection = liveConnection(state, name);
           state.held.delete(name);
           registry.servers.delete(name);
+          crashes.forget(name);
           if (connection) {
             await connection.close();
             if (connection.stdio?.pid) reaper.forget(connection.stdio.pid);
@@ -236,6 +345,9 @@ function announce(ready: HolderReady): void {
   try {
     writeSync(1, `${JSON.stringify(ready)}\n`);
     closeSync(1);
+    // fd 1 is taken again at once (by /dev/null): left free, the next accepted connection would get
+    // it, and libuv never closes fds 0–2 — that client could never be disconnected.
+    openSync('/dev/null', 'w');
   } catch {
     // started by hand, stdout closed: nothing to tell
   }

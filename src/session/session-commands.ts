@@ -8,12 +8,13 @@ import { formatConnectFailure } from '../output/format-connect-failure.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { HolderClient } from './holder-client.js';
 import { tryUnlink } from './holder-lock.js';
-import type { HolderStatus } from './holder-protocol.js';
+import type { HeldServerStatus, HolderStatus } from './holder-protocol.js';
 import { formatDuration } from './parse-duration.js';
 import type { HolderReady } from './run-holder.js';
 import { sessionKey } from './session-key.js';
 import { existingSessionDirectory, sessionDirectory, sessionFiles } from './session-paths.js';
 import { startHolder } from './start-holder.js';
+import { endHungHolder, hungHolderStatus } from './hung-holder.js';
 
 /** `session start`: a holder for this config (started, or the running one asked to hold these servers too). */
 export async function startSession(cli: CliContext, config: ToolrunConfig, servers: string[], idleMs: number): Promise<number> {
@@ -76,13 +77,21 @@ export async function listSessions(cli: CliContext): Promise<number> {
   const rows = holders.map(({ status }) => [
     status.config ?? '(default)',
     String(status.pid),
-    formatDuration(now - Date.parse(status.startedAt)),
-    formatDuration(status.idleMs),
-    String(status.requests),
-    status.servers.map((server) => (server.status === 'connected' ? `${server.name} (${server.tools} tools, ${server.calls} calls)` : `${server.name} (failed)`)).join(', '),
+    status.hung ? '?' : formatDuration(now - Date.parse(status.startedAt)),
+    status.hung ? '?' : formatDuration(status.idleMs),
+    status.hung ? '?' : String(status.requests),
+    status.hung ? `(hung: ${status.hung}; toolrun session stop ends it)` : status.servers.map(describeHeldServer).join(', '),
   ]);
   await cli.terminal.result(formatTable(['CONFIG', 'PID', 'UPTIME', 'IDLE', 'REQUESTS', 'SERVERS'], rows, cli.terminal.stdout.isTTY ? cli.terminal.stdout.columns : undefined));
   return ExitCode.OK;
+}
+
+/** One server in `session list`: what it is doing, or how it went down and what the holder does about it. */
+function describeHeldServer(server: HeldServerStatus): string {
+  const restarted = server.restarts ? `, restarted ${server.restarts}×` : '';
+  if (server.status === 'connected') return `${server.name} (${server.tools} tools, ${server.calls} calls${restarted})`;
+  if (server.status === 'crashed') return `${server.name} (crashed: ${server.reason}${server.restartsOnUse ? '; restarted on next use' : ''})`;
+  return `${server.name} (failed: ${server.reason})`;
 }
 
 /** `session stop`: this config's holder (or some of its servers), or with no config every holder. */
@@ -93,8 +102,15 @@ export async function stopSessions(cli: CliContext, config: ToolrunConfig | unde
     else cli.terminal.info(config ? 'no session holder for this config' : 'no session holders');
     return ExitCode.OK;
   }
-  const stopped: Array<{ pid: number; config: string | null; servers: string[]; holder_exited: boolean }> = [];
+  const stopped: Array<{ pid: number; config: string | null; servers: string[]; holder_exited: boolean; hung?: true; signal?: string }> = [];
   for (const { socket, status } of targets) {
+    if (status.hung) {
+      // It cannot be asked: ended by signal (servers and all: its own shutdown, or its reaper).
+      const signal = await endHungHolder(status.pid);
+      for (const file of [socket, socket.replace(/\.sock$/, '.lock')]) tryUnlink(file);
+      stopped.push({ pid: status.pid, config: status.config, servers: [], holder_exited: true, hung: true, signal });
+      continue;
+    }
     const outcome = await stopHolderAt(socket, status.pid, servers);
     stopped.push({ pid: status.pid, config: status.config, servers: outcome.stopped, holder_exited: outcome.holderExits });
   }
@@ -103,9 +119,11 @@ export async function stopSessions(cli: CliContext, config: ToolrunConfig | unde
     await cli.terminal.result(
       stopped
         .map((holder) =>
-          holder.holder_exited
-            ? `stopped the session holder (pid ${holder.pid}) for ${holder.config} and its servers: ${holder.servers.join(', ') || 'none'}`
-            : `stopped ${holder.servers.join(', ')} in the session holder (pid ${holder.pid})`,
+          holder.hung
+            ? `ended the hung session holder (pid ${holder.pid}) for ${holder.config ?? '(default)'} with ${holder.signal}, and its servers`
+            : holder.holder_exited
+              ? `stopped the session holder (pid ${holder.pid}) for ${holder.config} and its servers: ${holder.servers.join(', ') || 'none'}`
+              : `stopped ${holder.servers.join(', ')} in the session holder (pid ${holder.pid})`,
         )
         .join('\n'),
     );
@@ -142,9 +160,14 @@ async function liveHolders(env: NodeJS.ProcessEnv): Promise<Array<{ socket: stri
       const socket = join(dir, file);
       try {
         const client = await HolderClient.connect(socket);
-        const reply = await Promise.race([client.request('status'), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref())]);
+        const answer = client.request('status');
+        answer.catch(() => {});
+        const reply = await Promise.race([answer, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref())]);
         client.close();
-        return reply ? [{ socket, status: reply.status as HolderStatus }] : [];
+        if (reply) return [{ socket, status: reply.status as HolderStatus }];
+        // Accepts but does not answer: shown as hung (session stop ends it), not left out.
+        const hung = hungHolderStatus(socket);
+        return hung ? [{ socket, status: hung }] : [];
       } catch (error) {
         // Nobody listens: the holder died without cleaning up (its lock is taken over by the next one).
         if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') tryUnlink(socket);

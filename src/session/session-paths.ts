@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ToolrunError } from '../errors.js';
 
 /** Where a holder's socket, lock and log live. */
 export interface SessionFiles {
@@ -20,7 +21,8 @@ export function sessionDirectory(env: NodeJS.ProcessEnv): string {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create the session directory ${dir}: ${(error as Error).message}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new ToolrunError('config', `cannot create the session directory ${dir}: ${(error as Error).message}; set XDG_RUNTIME_DIR to a directory of your own`, { cause: error });
   }
   return checkedDirectory(dir);
 }
@@ -36,12 +38,20 @@ export function sessionDirectoryPath(env: NodeJS.ProcessEnv): string {
   return runtime?.startsWith('/') ? join(runtime, 'toolrun') : join(tmpdir(), `toolrun-${process.getuid?.() ?? 0}`);
 }
 
+/**
+ * The directory, if it is this user's own private directory. Anything else is a setup problem of
+ * the user's machine (exit 3, as for a config), said with what to remove or change — never used.
+ */
 function checkedDirectory(dir: string): string {
   const uid = process.getuid?.() ?? 0;
   const stats = lstatSync(dir);
-  if (!stats.isDirectory() || stats.isSymbolicLink()) throw new Error(`the session directory ${dir} is not a directory; remove it`);
-  if (stats.uid !== uid) throw new Error(`the session directory ${dir} belongs to another user (uid ${stats.uid}); remove it`);
-  if ((stats.mode & 0o077) !== 0) throw new Error(`the session directory ${dir} is readable by others (mode ${(stats.mode & 0o777).toString(8)}); run chmod 700 ${dir}`);
+  const elsewhere = 'or set XDG_RUNTIME_DIR to a directory of your own';
+  if (!stats.isDirectory() || stats.isSymbolicLink())
+    throw new ToolrunError('config', `the session directory ${dir} is not a directory (${stats.isSymbolicLink() ? 'a symbolic link' : 'a file'}); remove it (rm ${dir}), ${elsewhere}`);
+  if (stats.uid !== uid)
+    throw new ToolrunError('config', `the session directory ${dir} belongs to another user (uid ${stats.uid}), so toolrun will not use it; remove it (rm -r ${dir}), ${elsewhere}`);
+  if ((stats.mode & 0o077) !== 0)
+    throw new ToolrunError('config', `the session directory ${dir} is open to other users (mode ${(stats.mode & 0o777).toString(8)}); run chmod 700 ${dir}, or remove it (rm -r ${dir})`);
   return dir;
 }
 

@@ -34,7 +34,7 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig |
   if (!found) return undefined;
   if (request.server) {
     const missing = missingFromHolder(found.status, [request.server]);
-    if (missing) return fallBack(`the holder does not hold a live '${missing}'`);
+    if (missing) return fallBack(missing);
   }
   // Without --timeout, the holder applies its config's (the same config: the key says so).
   const timeoutMs = cli.globals.timeout ?? ('timeoutMs' in config ? config.timeoutMs : undefined);

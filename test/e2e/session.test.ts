@@ -1,8 +1,10 @@
-import { readFileSync, statSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { startPostgres, startRedis } from '../helpers/databases.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -142,7 +144,10 @@ describe('toolrun session', () => {
     const result = await run(['--verbose', 'exec', 'p:whoami']);
     expect(result.exitCode).toBe(0);
     expect(starts()).toHaveLength(2);
-    expect(result.stderr).toContain('session: no holder for this config');
+    // The holder of the old version is there, for the same file: said so, with how to refresh it.
+    expect(result.stderr).toMatch(
+      /session: the holder for .+toolrun\.config\.json \(pid \d+\) is stale: it was started for an older version of this config .*; starting servers here \(toolrun session stop, then toolrun session start, refreshes it\)/,
+    );
   });
 
   it('two configs get two holders; two starts at once give one', async () => {
@@ -183,5 +188,229 @@ describe('toolrun session', () => {
     await waitFor(() => lines(`${pidFile}.cancelled`).length === 2);
     const after = await run(['exec', 'p:whoami']);
     expect(after.exitCode).toBe(0);
+  });
+
+  // Issue #19 item 9: a held server that goes down is noticed, shown, and restarted on next use.
+  it('a held server that crashed is shown as crashed with why, restarted on its next use, and the call runs through the holder', async () => {
+    const { run, starts, marker } = setup();
+    const start = JSON.parse((await run(['--json', 'session', 'start'])).stdout) as { servers: Array<{ pid: number }> };
+    const serverPid = start.servers[0]!.pid;
+    process.kill(serverPid, 'SIGKILL');
+    await waitFor(() => !marker.alive().includes(serverPid));
+    const list = await run(['session', 'list']);
+    expect(list.stdout).toMatch(/p \(crashed: was killed by SIGKILL; restarted on next use\)/);
+    const listed = JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers[0];
+    expect(listed).toMatchObject({ name: 'p', status: 'crashed', reason: 'was killed by SIGKILL', restartsOnUse: true });
+    const call = await run(['--verbose', 'exec', 'p:whoami']);
+    expect(call.exitCode).toBe(0);
+    expect(call.stderr).toMatch(/session: ran through the holder/);
+    // The holder's restarted server answered (the second start), not a cold one.
+    expect(starts()).toHaveLength(2);
+    expect(call.stdout).toBe(starts()[1]);
+    expect((await run(['session', 'list'])).stdout).toMatch(/p \(2 tools, 1 calls, restarted 1×\)/);
+  });
+
+  it('a held server that crashes again for the same cause is not restarted again: the call runs cold and -v says why', async () => {
+    const { run } = setup({ crashy: fixtureServer('exit-mid-call-server.js') });
+    expect((await run(['session', 'start', 'crashy'])).exitCode).toBe(0);
+    const first = await run(['exec', 'crashy:work']);
+    expect(first.exitCode).toBe(1);
+    expect(first.stderr).toContain("MCP server 'crashy' exited with code 3 during the call to 'work'");
+    const list = await run(['session', 'list']);
+    expect(list.stdout).toContain('crashy (crashed: exited with code 3; its stderr: FATAL: out of widgets (widget pool exhausted); restarted on next use)');
+    // Restarted (once), and it crashes the same way.
+    const second = await run(['--verbose', 'exec', 'crashy:work']);
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain('session: ran through the holder');
+    expect(second.stderr).toContain("MCP server 'crashy' exited with code 3 during the call to 'work'");
+    // Same cause again: not restarted; the next call runs cold, and --verbose says why.
+    const third = await run(['--verbose', 'exec', 'crashy:work']);
+    expect(third.exitCode).toBe(1);
+    expect(third.stderr).toMatch(
+      /session: the holder's 'crashy' crashed: exited with code 3; its stderr: FATAL: out of widgets \(widget pool exhausted\) \(again, after a restart for the same cause: not restarted; toolrun session start crashy starts it afresh\); starting servers here/,
+    );
+    expect(JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers[0]).toMatchObject({ status: 'crashed', restartsOnUse: false, restarts: 1 });
+  });
+
+  it('server-postgres held while PostgreSQL is stopped: restarted by the holder, the query fails at once with its own error', async () => {
+    const pg = await startPostgres();
+    if (!pg) return;
+    try {
+      const { env } = setup();
+      const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-postgres/dist/index.js'), pg.url] } } });
+      const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+      expect((await run(['session', 'start'])).exitCode).toBe(0);
+      expect((await run(['exec', 'pg:query', 'sql=select 1 as x'])).stdout).toContain('"x": 1');
+      await pg.stop();
+      // Its pool's idle connection is cut: server-postgres crashes (an unhandled 'error' event).
+      await waitFor(() =>
+        /crashed/.test(
+          readFileSync(
+            join(
+              env.XDG_RUNTIME_DIR,
+              'toolrun',
+              readdirSync(join(env.XDG_RUNTIME_DIR, 'toolrun')).find((file) => file.endsWith('.log'))!,
+            ),
+            'utf8',
+          ),
+        ),
+      );
+      expect((await run(['session', 'list'])).stdout).toMatch(/pg \(crashed: exited with code 1; its stderr: .+; restarted on next use\)/);
+      const startedAt = Date.now();
+      const warm = await run(['--verbose', 'exec', 'pg:query', 'sql=select 1 as x']);
+      const warmMs = Date.now() - startedAt;
+      expect(warm.exitCode).toBe(1);
+      expect(warm.stderr).toContain('session: ran through the holder');
+      expect(warm.stderr).toMatch(/✖ query: MCP error -32603: connect ECONNREFUSED 127\.0\.0\.1:\d+/);
+      const coldStartedAt = Date.now();
+      const cold = await run(['--no-session', 'exec', 'pg:query', 'sql=select 1 as x']);
+      const coldMs = Date.now() - coldStartedAt;
+      expect(cold.exitCode).toBe(1);
+      process.stderr.write(`[measure] server-postgres, database stopped: warm (restart in the holder) ${warmMs} ms, cold ${coldMs} ms\n`);
+      expect(warmMs).toBeLessThan(coldMs + 1000);
+    } finally {
+      await pg.stop();
+    }
+  }, 60_000);
+
+  it('server-redis held while Redis is stopped: the call ends with the connection-refused cause within a grace, not at its timeout', async () => {
+    const redis = await startRedis();
+    if (!redis) return;
+    try {
+      const { env } = setup();
+      const config = writeTempConfig({
+        timeoutMs: 20_000,
+        mcpServers: { r: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-redis/dist/index.js'), redis.url] } },
+      });
+      const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+      expect((await run(['session', 'start'])).exitCode).toBe(0);
+      expect((await run(['exec', 'r:get', 'key=a'])).stdout).toBe('Key not found: a');
+      await redis.stop();
+      const startedAt = Date.now();
+      const warm = await run(['exec', 'r:get', 'key=a']);
+      const warmMs = Date.now() - startedAt;
+      expect(warm.exitCode).toBe(1);
+      expect(warm.stderr).toMatch(
+        /✖ get: MCP server 'r': the server could not connect to 127\.0\.0\.1:\d+ \(connection refused: nothing listens there\) during the call to 'get' \(its stderr: .*ECONNREFUSED.*\); start the service/,
+      );
+      process.stderr.write(`[measure] server-redis, Redis stopped: warm call failed in ${warmMs} ms (its timeout: 20000 ms)\n`);
+      // Redis's client retries after 1 s, 2 s…; the cause line then gets a 1 s grace.
+      expect(warmMs).toBeLessThan(8000);
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+
+  // Issue #19 item 14: a bad client cannot take the holder (or other clients' calls) down.
+  it('a request that is not a JSON object gets an error reply on that connection; the holder and a call in flight go on', async () => {
+    const { run, runtime } = setup();
+    await run(['session', 'start']);
+    const dir = join(runtime, 'toolrun');
+    const socketPath = join(
+      dir,
+      readdirSync(dir).find((file) => file.endsWith('.sock'))!,
+    );
+    const inFlight = run(['--json', 'exec', 'p:slow', 'ms:=600']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const replies = await new Promise<string[]>((resolve, reject) => {
+      const socket = connect(socketPath);
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (text.split('\n').filter(Boolean).length === 6) {
+          socket.end();
+          resolve(text.split('\n').filter(Boolean));
+        }
+      });
+      socket.on('error', reject);
+      socket.write('null\n42\n1e999\n[1,2]\n"op"\n{"id":7}\n');
+    });
+    expect(replies.map((line) => JSON.parse(line).error.message)).toEqual([
+      'bad request: a request must be a JSON object, got null',
+      'bad request: a request must be a JSON object, got number',
+      'bad request: a request must be a JSON object, got number',
+      'bad request: a request must be a JSON object, got an array',
+      'bad request: a request must be a JSON object, got string',
+      'bad request: no "op"',
+    ]);
+    expect(JSON.parse((await inFlight).stdout)).toMatchObject({ success: true, result: 'done' });
+    expect((await run(['exec', 'p:whoami'])).exitCode).toBe(0);
+  });
+
+  it('a request line over the limit closes that connection only, without the holder reading it all into memory', async () => {
+    const { run, runtime } = setup();
+    const holderPid = JSON.parse((await run(['--json', 'session', 'start'])).stdout).pid as number;
+    const dir = join(runtime, 'toolrun');
+    const socketPath = join(
+      dir,
+      readdirSync(dir).find((file) => file.endsWith('.sock'))!,
+    );
+    const megabyte = Buffer.alloc(1024 * 1024, 'a');
+    const reply = await new Promise<string>((resolve) => {
+      const socket = connect(socketPath);
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+      const writeMore = (left: number): void => {
+        if (left === 0 || socket.destroyed) return;
+        if (socket.write(megabyte)) setImmediate(() => writeMore(left - 1));
+        else socket.once('drain', () => writeMore(left - 1));
+      };
+      writeMore(200);
+    });
+    expect(JSON.parse(reply)).toMatchObject({ ok: false, error: { message: 'bad request: a request line is limited to 100663296 bytes' } });
+    const rssKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${holderPid}/status`, 'utf8'))![1]);
+    expect(rssKb).toBeLessThan(400 * 1024);
+    expect((await run(['exec', 'p:whoami'])).exitCode).toBe(0);
+  }, 60_000);
+
+  it('a stopped (SIGSTOP) holder is listed as hung, and session stop ends it and its servers', async () => {
+    const { run, marker, runtime } = setup();
+    const holderPid = JSON.parse((await run(['--json', 'session', 'start'])).stdout).pid as number;
+    process.kill(holderPid, 'SIGSTOP');
+    try {
+      const list = await run(['session', 'list']);
+      expect(list.stdout).toMatch(new RegExp(`toolrun\\.config\\.json +${holderPid} +\\? +\\? +\\? +\\(hung: stopped \\(SIGSTOP\\): it does not answer; toolrun session stop ends it\\)`));
+      expect(JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders).toEqual([expect.objectContaining({ pid: holderPid, hung: 'stopped (SIGSTOP): it does not answer' })]);
+      const stop = await run(['session', 'stop']);
+      expect(stop.exitCode).toBe(0);
+      expect(stop.stdout).toMatch(new RegExp(`^ended the hung session holder \\(pid ${holderPid}\\) for .+toolrun\\.config\\.json with SIG(TERM|KILL), and its servers$`));
+    } finally {
+      try {
+        process.kill(holderPid, 'SIGCONT');
+      } catch {
+        // ended
+      }
+    }
+    expect(await waitForNoProcesses(marker.alive, 5000)).toEqual([]);
+    expect(readdirSync(join(runtime, 'toolrun')).filter((file) => !file.endsWith('.log'))).toEqual([]);
+  });
+
+  // Issue #19 item 19: a session directory that is not this user's own is a setup problem (exit 3), said with its fix.
+  it('a session directory planted by another user, or open to others, is refused with exit 3 naming what to do', async () => {
+    const { run, runtime } = setup();
+    const dir = join(runtime, 'toolrun');
+    mkdirSync(dir, { mode: 0o700 });
+    if (process.getuid?.() === 0) {
+      chownSync(dir, 65534, 65534);
+      for (const args of [
+        ['session', 'list'],
+        ['session', 'start'],
+        ['session', 'stop'],
+      ]) {
+        const result = await run(args);
+        expect(result.exitCode).toBe(3);
+        expect(result.stderr).toContain(
+          `the session directory ${dir} belongs to another user (uid 65534), so toolrun will not use it; remove it (rm -r ${dir}), or set XDG_RUNTIME_DIR to a directory of your own`,
+        );
+        expect(result.stderr).not.toContain('internal error');
+      }
+      chownSync(dir, 0, 0);
+    } else process.stderr.write('[skip] planted by another uid: needs root to chown\n');
+    chmodSync(dir, 0o755);
+    const open = await run(['session', 'list']);
+    expect(open.exitCode).toBe(3);
+    expect(open.stderr).toContain(`the session directory ${dir} is open to other users (mode 755); run chmod 700 ${dir}, or remove it (rm -r ${dir})`);
   });
 });
