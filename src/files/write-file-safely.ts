@@ -60,19 +60,37 @@ export function createFileUnderFreeName(path: string, bytes: Uint8Array, maxTrie
   throw new UnsafePathError('taken', path, `it and ${maxTries - 1} numbered names after it exist already`);
 }
 
+export interface ReplaceOptions {
+  /** For a new file (narrowed by the umask); a replaced regular file keeps its permission bits unless `exactMode`. */
+  mode?: number;
+  /** Exactly this mode, whatever the umask or the replaced file had (toolrun's private cache files). */
+  exactMode?: number;
+  /** fsync before the rename: the user's file survives a crash; a cache file need not. */
+  durable?: boolean;
+  /**
+   * Replace a link, FIFO or device under that name too (the entry, never what it points to): for
+   * toolrun's own files in its own folder, where such a thing is debris to clear, not the user's.
+   */
+  replaceOddEntries?: boolean;
+}
+
 /**
  * Writes `bytes` to `path` whole or not at all: into a new temporary file in the same folder, then
- * renamed over `path`. An existing regular file is replaced (keeping its permission bits); a link, folder, FIFO
- * or device under that name is refused, never written through or replaced. Returns whether a file
- * was replaced.
+ * renamed over `path`. An existing regular file is replaced (keeping its permission bits); a link,
+ * folder, FIFO or device under that name is refused, never written through or replaced. Returns
+ * whether a file was replaced.
  */
-export function replaceFileAtomically(path: string, bytes: Uint8Array, options: { mode?: number; durable?: boolean } = {}): { replaced: boolean } {
+export function replaceFileAtomically(path: string, bytes: Uint8Array, options: ReplaceOptions = {}): { replaced: boolean } {
   const existing = lstatOrUndefined(path);
-  if (existing?.isSymbolicLink()) throw new UnsafePathError('symlink', path, 'it is a symbolic link');
-  if (existing && !existing.isFile()) throw new UnsafePathError('not-regular', path, `it is ${describeKind(existing)}, not a regular file`);
+  const odd = existing && !existing.isFile();
+  if (odd && !(options.replaceOddEntries && !existing.isDirectory())) {
+    if (existing.isSymbolicLink()) throw new UnsafePathError('symlink', path, 'it is a symbolic link');
+    throw new UnsafePathError('not-regular', path, `it is ${describeKind(existing)}, not a regular file`);
+  }
   const folder = dirname(path);
   if (!lstatOrUndefined(folder)) throw new UnsafePathError('no-folder', path, `the folder ${folder} does not exist`);
-  const temporary = createTemporaryBeside(path, bytes, { mode: options.mode ?? 0o666, exactMode: existing ? existing.mode & 0o777 : undefined, durable: options.durable });
+  const keptMode = existing && !odd ? existing.mode & 0o777 : undefined;
+  const temporary = createTemporaryBeside(path, bytes, { mode: options.exactMode ?? options.mode ?? 0o666, exactMode: options.exactMode ?? keptMode, durable: options.durable });
   try {
     renameSync(temporary, path);
   } catch (error) {
