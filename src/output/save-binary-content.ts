@@ -49,7 +49,8 @@ export async function saveBinaryContent(result: CallToolResult, toolName: string
     try {
       written = createFileUnderFreeName(wanted, bytes);
     } catch (error) {
-      throw new ToolrunError('tool_error', `cannot save ${wanted}: ${(error as Error).message}`, { cause: error });
+      const reason = (error as NodeJS.ErrnoException).code === 'EACCES' ? `permission denied in ${folder}` : (error as Error).message;
+      throw new ToolrunError('tool_error', `cannot save ${wanted}: ${reason}`, { cause: error });
     }
     saved.set(index, { index, path: written.path, mimeType: binary.mimeType, bytes: bytes.length, nameTaken: written.taken ? { path: wanted, by: written.taken } : undefined });
   }

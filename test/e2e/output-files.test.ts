@@ -46,6 +46,14 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     expect(readdirSync(dir).sort()).toEqual(['image-1-1.png', 'image-1-2.png', 'image-1.png']);
   });
 
+  it('exec -o naming a file, not a folder: exit 1 saying so, the file untouched', async () => {
+    const file = victim();
+    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', file]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`✖ v2:image: cannot save into ${file}: it is not a folder`);
+    expect(readFileSync(file, 'utf8')).toBe('precious\n');
+  });
+
   it('resources read -o FILE refuses a symbolic link (exit 1, naming it) and leaves its target alone', async () => {
     const dir = tempDir();
     const target = victim();
