@@ -45,6 +45,10 @@ export async function shapeOutcome(envelope: ToolEnvelope, options: ExecOutputOp
 export async function printExecOutcome(terminal: Terminal, json: boolean, outcome: ExecOutcome, options: ExecOutputOptions): Promise<number> {
   const { call, saved } = outcome;
   let envelope = outcome.envelope;
+  // -o DIR never replaces a file (save-binary-content.ts): a person must learn the name used instead.
+  for (const item of saved?.values() ?? []) {
+    if (item.nameTaken) terminal.warn(`${item.nameTaken.path} exists${item.nameTaken.by === 'a regular file' ? '' : ` (${item.nameTaken.by})`}; saved as ${item.path} instead`);
+  }
   if (options.structured && call && call.structuredContent === undefined) {
     envelope = {
       success: false,

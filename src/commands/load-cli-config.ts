@@ -5,7 +5,12 @@ import type { CliContext } from '../cli-support/cli-context.js';
 
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
-  const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd, validConfigs: cli.globals.cache ? validConfigMemo(cli.env) : undefined });
+  const config = await loadConfig({
+    configPath: cli.globals.config,
+    env: cli.env,
+    cwd: cli.cwd,
+    validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
+  });
   if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
   return config;
 }

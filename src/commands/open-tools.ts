@@ -105,7 +105,7 @@ export async function openTools(cli: CliContext, options: { likelyTool?: string;
   };
   // Loaded with the first server: a local tool never needs it.
   let index: Promise<ToolIndex> | undefined;
-  const toolIndex = () => (index ??= import('../cache/tool-index.js').then(({ ToolIndex }) => new ToolIndex(config, cli.env)));
+  const toolIndex = () => (index ??= import('../cache/tool-index.js').then(({ ToolIndex }) => new ToolIndex(config, cli.env, (note) => cli.terminal.verbose(note))));
   const likelyServersFor = async (toolName: string) => {
     if (!cli.globals.cache) return undefined;
     const likely = (await toolIndex()).serversFor(toolName);

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, ToolrunError, UsageError } from '../errors.js';
@@ -98,8 +97,8 @@ Examples:
         const bytes = Buffer.concat(contents.map((item) => (typeof item.blob === 'string' ? Buffer.from(item.blob, 'base64') : Buffer.from(item.text ?? '', 'utf8'))));
         if (options.output) {
           const path = resolve(cli.cwd, options.output);
-          await writeFile(path, bytes);
-          cli.terminal.info(`✔ ${uri} · mcp:${connection.name} · ${formatBytes(bytes.length)} written to ${path}`);
+          const { replaced } = await writeOutputFile(path, bytes);
+          cli.terminal.info(`✔ ${uri} · mcp:${connection.name} · ${formatBytes(bytes.length)} written to ${path}${replaced ? ' (replaced the file that was there)' : ''}`);
           return ExitCode.OK;
         }
         if (binary && cli.terminal.stdout.isTTY) {
@@ -110,6 +109,23 @@ Examples:
         return ExitCode.OK;
       }),
     );
+}
+
+/**
+ * `-o FILE`: the file the user named is written whole or not at all, and replaced only when it is a
+ * regular file — never through a symbolic link someone planted under that name (issue #19 item 11).
+ */
+async function writeOutputFile(path: string, bytes: Buffer): Promise<{ replaced: boolean }> {
+  const { replaceFileAtomically, UnsafePathError } = await import('../files/write-file-safely.js');
+  try {
+    return replaceFileAtomically(path, bytes, { durable: true });
+  } catch (error) {
+    let reason = (error as Error).message;
+    if (error instanceof UnsafePathError && error.code === 'symlink') reason += ', and toolrun never writes through or replaces one; remove it or name another file';
+    else if (error instanceof UnsafePathError && error.code === 'not-regular') reason += '; name a file';
+    else if ((error as NodeJS.ErrnoException).code === 'EACCES') reason = 'permission denied';
+    throw new ToolrunError('tool_error', `cannot write ${path}: ${reason}`, { cause: error });
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ export interface SavedItem {
   path: string;
   mimeType: string;
   bytes: number;
+  /** Set when the name it would have had was taken: that path, and what was there ('a symbolic link'…). */
+  nameTaken?: { path: string; by: string };
 }
 
 export interface RenderContext {

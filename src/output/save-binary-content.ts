@@ -1,6 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolrunError } from '../errors.js';
+import { createFileUnderFreeName } from '../files/write-file-safely.js';
 import type { SavedItem } from './render-call-result.js';
 
 const EXTENSIONS: Record<string, string> = {
@@ -22,6 +24,8 @@ const EXTENSIONS: Record<string, string> = {
 /**
  * `exec -o DIR`: writes each image, audio and embedded binary resource of a result to DIR (created
  * if missing) as `<tool>-<n>.<ext>`, or under the resource's own file name when its URI has one.
+ * Each file is new: a name already there (an earlier run's file, or a link someone planted in a
+ * shared folder) is left alone and the next free `name-1.ext`, `name-2.ext`… is used instead.
  */
 export async function saveBinaryContent(result: CallToolResult, toolName: string, dir: string): Promise<Map<number, SavedItem>> {
   const saved = new Map<number, SavedItem>();
@@ -31,14 +35,24 @@ export async function saveBinaryContent(result: CallToolResult, toolName: string
   for (const [index, item] of content.entries()) {
     const binary = binaryOf(item);
     if (!binary) continue;
-    if (saved.size === 0) await mkdir(folder, { recursive: true });
+    if (saved.size === 0) {
+      await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+        throw new ToolrunError('tool_error', `cannot save into ${folder}: ${error.code === 'EEXIST' || error.code === 'ENOTDIR' ? 'it is not a folder' : error.message}`, { cause: error });
+      });
+    }
     let name = binary.fileName ?? `${safeName(toolName)}-${index + 1}.${extensionOf(binary.mimeType)}`;
     if (used.has(name)) name = `${index + 1}-${name}`;
     used.add(name);
-    const path = join(folder, name);
+    const wanted = join(folder, name);
     const bytes = Buffer.from(binary.base64, 'base64');
-    await writeFile(path, bytes);
-    saved.set(index, { index, path, mimeType: binary.mimeType, bytes: bytes.length });
+    let written: { path: string; taken?: string };
+    try {
+      written = createFileUnderFreeName(wanted, bytes);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'EACCES' ? `permission denied in ${folder}` : (error as Error).message;
+      throw new ToolrunError('tool_error', `cannot save ${wanted}: ${reason}`, { cause: error });
+    }
+    saved.set(index, { index, path: written.path, mimeType: binary.mimeType, bytes: bytes.length, nameTaken: written.taken ? { path: wanted, by: written.taken } : undefined });
   }
   return saved;
 }

@@ -116,8 +116,10 @@ describe('exec output modes, progress and logs (SPEC §10)', () => {
     const path = join(dir, 'get-tiny-image-2.png');
     expect(result.stdout).toContain(`[image/png, 4.0 kB] saved to ${path}`);
     expect(existsSync(path) && readFileSync(path).subarray(1, 4).toString()).toBe('PNG');
+    // A second run keeps the first file (issue #19 item 21): the next free name, said on stderr.
     const json = await runToolrun(['--json', '--config', config(), 'exec', 'get-tiny-image', '-o', dir]);
-    expect(JSON.parse(json.stdout).files).toEqual([path]);
+    expect(JSON.parse(json.stdout).files).toEqual([join(dir, 'get-tiny-image-2-1.png')]);
+    expect(json.stderr).toContain(`${path} exists; saved as ${join(dir, 'get-tiny-image-2-1.png')} instead`);
   });
 
   it('shows a resource link with the command that reads it', async () => {

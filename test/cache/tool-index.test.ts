@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToolIndex } from '../../src/cache/tool-index.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+// Issue #19 item 13: an entry is believed only while nothing says it may be stale.
+describe('ToolIndex', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const setup = async () => {
+    const dir = tempDir();
+    const [s1, s2] = [join(dir, 's1.js'), join(dir, 's2.js')];
+    writeFileSync(s1, '// s1');
+    writeFileSync(s2, '// s2');
+    const config = await loadConfig({ configPath: writeTempConfig({ mcpServers: { s1: { command: 'node', args: [s1] }, s2: { command: 'node', args: [s2] } } }), env: {} });
+    const env = { XDG_CACHE_HOME: tempDir() };
+    const index = () => new ToolIndex(config, env);
+    index().record([
+      { name: 's1', tools: ['x'] },
+      { name: 's2', tools: ['y'] },
+    ]);
+    return { s2, index };
+  };
+
+  it('points a tool to the server that has it', async () => {
+    const { index } = await setup();
+    expect(index().serversFor('x')).toEqual(['s1']);
+  });
+
+  it('an edited server script makes its entry unknown (started again)', async () => {
+    const { s2, index } = await setup();
+    writeFileSync(s2, '// s2, edited: now offers x too');
+    expect(index().serversFor('x')).toEqual(['s1', 's2']);
+  });
+
+  it('an entry more than a day old is unknown; one refreshed by use is not', async () => {
+    const { index } = await setup();
+    vi.useFakeTimers({ now: Date.now() + 23 * 3600_000, toFake: ['Date'] });
+    expect(index().serversFor('x')).toEqual(['s1']);
+    // s1 was started and listed again (same tools): its entry is refreshed, s2's is not.
+    index().record([{ name: 's1', tools: ['x'] }]);
+    vi.setSystemTime(Date.now() + 2 * 3600_000);
+    expect(index().serversFor('y')).toEqual(['s2']);
+    expect(index().serversFor('x')).toEqual(['s1', 's2']);
+  });
+});

@@ -1,0 +1,100 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+// Issue #19 item 11 (and item 21's "-o silently overwrites"): files toolrun writes for the user never
+// go through a link planted in the folder, and never replace what is there without saying so.
+describe('files written by exec -o DIR and resources read -o FILE', () => {
+  const config = () => writeTempConfig({ mcpServers: { v2: fixtureServer('v2-server.js') } });
+  /** A file outside the output folder, which a planted link points to. */
+  const victim = () => {
+    const path = join(tempDir(), 'victim.txt');
+    writeFileSync(path, 'precious\n');
+    return path;
+  };
+  const isPng = (path: string) => readFileSync(path).subarray(1, 4).toString() === 'PNG';
+
+  it('exec -o DIR does not write through a link planted under the name it would use: the image gets another name, stderr says so', async () => {
+    const dir = tempDir();
+    const target = victim();
+    symlinkSync(target, join(dir, 'image-1.png'));
+    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', dir]);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(readlinkSync(join(dir, 'image-1.png'))).toBe(target);
+    const saved = join(dir, 'image-1-1.png');
+    expect(isPng(saved)).toBe(true);
+    expect(result.stdout).toBe(`[image/png, 68 B] saved to ${saved}`);
+    expect(result.stderr).toContain(`${join(dir, 'image-1.png')} exists (a symbolic link); saved as ${saved} instead`);
+  });
+
+  it('exec -o DIR twice keeps the first file: the second gets the next free name', async () => {
+    const dir = join(tempDir(), 'out');
+    const first = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', dir]);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).not.toContain('exists');
+    writeFileSync(join(dir, 'image-1.png'), 'edited by the user');
+    const second = await runToolrun(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(second.stdout).files).toEqual([join(dir, 'image-1-1.png')]);
+    expect(readFileSync(join(dir, 'image-1.png'), 'utf8')).toBe('edited by the user');
+    expect(second.stderr).toContain(`${join(dir, 'image-1.png')} exists; saved as ${join(dir, 'image-1-1.png')} instead`);
+    const third = await runToolrun(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
+    expect(JSON.parse(third.stdout).files).toEqual([join(dir, 'image-1-2.png')]);
+    expect(readdirSync(dir).sort()).toEqual(['image-1-1.png', 'image-1-2.png', 'image-1.png']);
+  });
+
+  it('exec -o naming a file, not a folder: exit 1 saying so, the file untouched', async () => {
+    const file = victim();
+    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', file]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`✖ v2:image: cannot save into ${file}: it is not a folder`);
+    expect(readFileSync(file, 'utf8')).toBe('precious\n');
+  });
+
+  it('resources read -o FILE refuses a symbolic link (exit 1, naming it) and leaves its target alone', async () => {
+    const dir = tempDir();
+    const target = victim();
+    const file = join(dir, 'pixel.png');
+    symlinkSync(target, file);
+    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`✖ cannot write ${file}: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it('resources read -o FILE refuses what is not a regular file (a device, a folder): exit 1', async () => {
+    const folder = join(tempDir(), 'folder');
+    mkdirSync(folder);
+    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', folder]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`✖ cannot write ${folder}: it is a folder, not a regular file; name a file`);
+  });
+
+  it('resources read -o FILE replaces an existing file atomically, and a link planted at the temporary name does not matter', async () => {
+    const dir = tempDir();
+    const target = victim();
+    const file = join(dir, 'pixel.png');
+    writeFileSync(file, 'old contents');
+    // The first temporary name toolrun tries is predictable: a link there must not be written through.
+    symlinkSync(target, join(dir, '.pixel.png.toolrun.tmp'));
+    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    expect(result.exitCode).toBe(0);
+    expect(isPng(file)).toBe(true);
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(readdirSync(dir).sort()).toEqual(['.pixel.png.toolrun.tmp', 'pixel.png']);
+    expect(result.stderr).toContain(`written to ${file} (replaced the file that was there)`);
+  });
+
+  it('resources read -o FILE in a folder that does not exist: exit 1 naming it', async () => {
+    const file = join(tempDir(), 'missing', 'pixel.png');
+    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(`✖ cannot write ${file}: the folder ${join(file, '..')} does not exist`);
+    expect(existsSync(file)).toBe(false);
+  });
+});
