@@ -128,6 +128,28 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(result.stderr).not.toContain('retrying');
   });
 
+  // Issue #19 item 6: the v2 client's timeout is an SdkError 'REQUEST_TIMEOUT', not the v1 SDK's -32001.
+  it('a call that outlives --timeout is a timeout in the 2026-07-28 era too (stdio and HTTP), worded as in the 2025 era', async () => {
+    const eras = writeTempConfig({
+      mcpServers: { legacy: fixtureServer('slow-tool-server.js'), modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }), modernhttp: { type: 'http', url: modernHttp.url } },
+    });
+    const run = async (server: string) => {
+      const json = await runToolrun(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']);
+      const human = await runToolrun(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']);
+      const { execution_time_ms: elapsed, ...envelope } = JSON.parse(json.stdout);
+      expect(elapsed).toBeLessThan(3000);
+      return { exitCodes: [json.exitCode, human.exitCode], envelope: { ...envelope, server: 'S' }, stderr: human.stderr.trim() };
+    };
+    const legacy = await run('legacy');
+    expect(legacy).toEqual({
+      exitCodes: [1, 1],
+      envelope: { success: false, error: "Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)", error_kind: 'timeout', tool_name: 'slow_tool', source: 'mcp', server: 'S' },
+      stderr: "✖ slow_tool: Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)",
+    });
+    expect(await run('modern')).toEqual(legacy);
+    expect(await run('modernhttp')).toEqual(legacy);
+  });
+
   it('an unknown protocol is a usage error (flag) or a config error (entry)', async () => {
     const flag = await runToolrun(['--protocol', '2099-01-01', 'list']);
     expect(flag.exitCode).toBe(2);
