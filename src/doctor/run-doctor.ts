@@ -9,6 +9,7 @@ import type { DoctorOptions, DoctorReport, DoctorStep, DoctorStepId } from './do
 import { reportStderr, reportStdout } from './output-steps.js';
 import { reportLatency, reportTools } from './session-steps.js';
 import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
+import { reportSessionEnd } from './session-end-step.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -108,11 +109,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // 8. shutdown
   options.onStep?.('shutdown');
   const shutdownStarted = performance.now();
-  const outcome = await live.close();
+  const closed = await live.close();
+  const outcome = typeof closed === 'string' ? closed : undefined;
   const shutdownMs = Math.round(performance.now() - shutdownStarted);
   const leftBehind = live.stdio?.leftBehind ?? [];
   const shutdownData = { outcome, shutdown_ms: shutdownMs, left_behind: leftBehind.map(({ pid, command }) => ({ pid, command })) };
-  if (spec.transport !== 'stdio') set('shutdown', 'skip', 'remote server: the session was closed; nothing to stop');
+  if (spec.transport !== 'stdio') reportSessionEnd(live.transportKind, typeof closed === 'object' ? closed : undefined, shutdownMs, set);
   else if (leftBehind.length > 0) {
     const listed = leftBehind
       .slice(0, 3)

@@ -70,6 +70,7 @@ export async function connectModernClient(
       readResource: (params: { uri: string }, options?: { signal?: AbortSignal; timeout?: number }) => client.readResource(params, options).catch(inLegacyTerms),
       listTools: async () => ({ tools: [...definitions.values()] }),
     } as unknown as LegacySdkClient,
+    transport,
     close: () => client.close(),
   };
 }
