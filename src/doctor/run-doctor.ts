@@ -44,17 +44,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const scan = new AttemptScan();
   let connection: ServerConnection | undefined;
   let failure: ConnectFailure | undefined;
-  let attempts = 0;
   try {
-    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, onAttempt: (attempt) => (attempts = attempt) });
+    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;
   }
-  const attemptsText = `${attempts} of ${options.config.retry.attempts}`;
 
   if (failure) {
-    reportConnectFailure(spec, failure, attemptsText, set);
+    reportConnectFailure(spec, failure, options.config.retry.attempts, set);
     set('tools', 'skip', 'not run: no connection');
     set('latency', 'skip', 'not run: no connection');
     set('shutdown', 'skip', failure.exit ? 'the process had already exited' : 'not run: no connection');

@@ -121,6 +121,24 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(result.stderr).toContain('  Check: let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28');
   });
 
+  // Issue #19 item 8: over HTTP the refusal came as raw JSON with advice about old servers.
+  it('a 2026-07-28-only HTTP server refuses a fixed 2025 revision in the same words as over stdio', async () => {
+    const reason = 'the server refused protocol version 2025-11-25 (it supports 2026-07-28)';
+    const fix = 'let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28';
+    const exec = await runToolrun(['--config', config, '--protocol', '2025-11-25', 'exec', 'modernhttp:add', 'a=1', 'b=1']);
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'modernhttp'");
+    expect(exec.stderr).toContain(`  Reason: ${reason}\n  Check: ${fix}\n`);
+    expect(exec.stderr).not.toContain('jsonrpc');
+    expect(exec.stderr).not.toContain('retrying');
+    const doctor = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'doctor', 'modernhttp']);
+    const report = JSON.parse(doctor.stdout);
+    expect(report).toMatchObject({ exitCode: 4, problems: 1 });
+    expect(report.steps.find((step: { id: string }) => step.id === 'initialize')).toMatchObject({ status: 'fail', finding: `${reason} (not retried: it would fail the same way)`, fix });
+    const list = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'list', '--check']);
+    expect(JSON.parse(list.stdout).servers.find((server: { name: string }) => server.name === 'modernhttp')).toMatchObject({ status: 'failed', error: reason, cause: 'protocol-version', fix });
+  });
+
   it('a 2025-era server with the protocol fixed to 2026-07-28 fails at once, naming the setting', async () => {
     const result = await runToolrun(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
     expect(result.exitCode).toBe(4);
