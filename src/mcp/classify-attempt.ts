@@ -48,7 +48,7 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (named) return { ...named, reason: `${named.reason}${exited}` };
   if (code === 'PROTOCOL_ERA') return cause('protocol-era', (error as Error).message, 'use a server that speaks MCP 2024-11-05 or later (or 2026-07-28), or fix "protocol" in its entry', false);
   // Over Streamable HTTP the SDK puts a refused POST's body in its message: the JSON-RPC error in it is the server's answer.
-  const answered = jsonRpcErrorInHttpBody(error);
+  const answered = evidence.url ? jsonRpcErrorInHttpBody(error) : undefined;
   const versionRefused = protocolVersionRefused(answered ?? error);
   if (versionRefused) {
     const supported = ((answered ?? error) as { data?: { supported?: unknown } })?.data?.supported;

@@ -152,21 +152,23 @@ describe('both protocol eras (SPEC §10)', () => {
       mcpServers: { legacy: fixtureServer('slow-tool-server.js'), modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }), modernhttp: { type: 'http', url: modernHttp.url } },
     });
     const run = async (server: string) => {
-      const json = await runToolrun(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']);
-      const human = await runToolrun(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']);
+      const [json, human] = await Promise.all([
+        runToolrun(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+        runToolrun(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+      ]);
       const { execution_time_ms: elapsed, ...envelope } = JSON.parse(json.stdout);
       expect(elapsed).toBeLessThan(3000);
       return { exitCodes: [json.exitCode, human.exitCode], envelope: { ...envelope, server: 'S' }, stderr: human.stderr.trim() };
     };
-    const legacy = await run('legacy');
+    const [legacy, modern, modernhttp] = await Promise.all([run('legacy'), run('modern'), run('modernhttp')]);
     expect(legacy).toEqual({
       exitCodes: [1, 1],
       envelope: { success: false, error: "Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)", error_kind: 'timeout', tool_name: 'slow_tool', source: 'mcp', server: 'S' },
       stderr: "✖ slow_tool: Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)",
     });
-    expect(await run('modern')).toEqual(legacy);
-    expect(await run('modernhttp')).toEqual(legacy);
-  });
+    expect(modern).toEqual(legacy);
+    expect(modernhttp).toEqual(legacy);
+  }, 60_000);
 
   it('an unknown protocol is a usage error (flag) or a config error (entry)', async () => {
     const flag = await runToolrun(['--protocol', '2099-01-01', 'list']);
