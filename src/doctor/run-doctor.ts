@@ -9,6 +9,7 @@ import type { DoctorOptions, DoctorReport, DoctorStep, DoctorStepId } from './do
 import { reportStderr, reportStdout } from './output-steps.js';
 import { reportLatency, reportTools } from './session-steps.js';
 import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
+import { reportSessionEnd } from './session-end-step.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -43,17 +44,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const scan = new AttemptScan();
   let connection: ServerConnection | undefined;
   let failure: ConnectFailure | undefined;
-  let attempts = 0;
   try {
-    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, onAttempt: (attempt) => (attempts = attempt) });
+    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;
   }
-  const attemptsText = `${attempts} of ${options.config.retry.attempts}`;
 
   if (failure) {
-    reportConnectFailure(spec, failure, attemptsText, set);
+    reportConnectFailure(spec, failure, options.config.retry.attempts, set);
     set('tools', 'skip', 'not run: no connection');
     set('latency', 'skip', 'not run: no connection');
     set('shutdown', 'skip', failure.exit ? 'the process had already exited' : 'not run: no connection');
@@ -108,11 +107,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // 8. shutdown
   options.onStep?.('shutdown');
   const shutdownStarted = performance.now();
-  const outcome = await live.close();
+  const closed = await live.close();
+  const outcome = typeof closed === 'string' ? closed : undefined;
   const shutdownMs = Math.round(performance.now() - shutdownStarted);
   const leftBehind = live.stdio?.leftBehind ?? [];
   const shutdownData = { outcome, shutdown_ms: shutdownMs, left_behind: leftBehind.map(({ pid, command }) => ({ pid, command })) };
-  if (spec.transport !== 'stdio') set('shutdown', 'skip', 'remote server: the session was closed; nothing to stop');
+  if (spec.transport !== 'stdio') reportSessionEnd(live.transportKind, typeof closed === 'object' ? closed : undefined, shutdownMs, set);
   else if (leftBehind.length > 0) {
     const listed = leftBehind
       .slice(0, 3)

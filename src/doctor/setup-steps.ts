@@ -52,18 +52,38 @@ function collectVariables(raw: DoctorOptions['config']['servers'][string]): stri
   return [...new Set(texts.flatMap(listEnvReferences))];
 }
 
-export function reportConnectFailure(spec: ServerSpec, failure: ConnectFailure, attemptsText: string, set: SetStep): void {
+export function reportConnectFailure(spec: ServerSpec, failure: ConnectFailure, allowedAttempts: number, set: SetStep): void {
   const fix = failure.checks.join('; ') || undefined;
   const data = { attempts: failure.attempts, exit: failure.exit ?? null, reason: failure.reason, cause: failure.causeId, retryable: failure.retryable };
+  const attempts = attemptsNote(failure, allowedAttempts);
   if (failure.phase === 'spawn') {
     set('spawn', 'fail', failure.reason, { fix, data });
     set('initialize', 'skip', 'not run: the process did not start');
-  } else if (failure.exit && spec.transport === 'stdio') {
+  } else if (spec.transport !== 'stdio') {
+    // Nothing is spawned for a remote server: its failure is one problem, the connection's or the handshake's.
+    if (NO_CONNECTION_CAUSES.has(failure.causeId)) {
+      set('spawn', 'fail', `${failure.reason} (${attempts})`, { fix, data });
+      set('initialize', 'skip', 'not reached: no connection');
+    } else {
+      set('spawn', 'skip', 'remote server: nothing to start');
+      set('initialize', 'fail', `${failure.reason} (${attempts})`, { fix, data });
+    }
+  } else if (failure.exit) {
     // The same Reason line as exec's failure box and mcp list --check.
-    set('spawn', 'fail', `the process started, then failed: ${failure.reason} (attempt ${attemptsText})`, { fix, data });
+    set('spawn', 'fail', `the process started, then failed: ${failure.reason} (${attempts})`, { fix, data });
     set('initialize', 'skip', 'not reached: the process exited');
   } else {
-    set('spawn', spec.transport === 'stdio' ? 'ok' : 'fail', spec.transport === 'stdio' ? 'process started' : failure.reason, spec.transport === 'stdio' ? {} : { fix, data });
-    set('initialize', 'fail', `${failure.reason} (attempt ${attemptsText})`, { fix, data });
+    set('spawn', 'ok', 'process started');
+    set('initialize', 'fail', `${failure.reason} (${attempts})`, { fix, data });
   }
+}
+
+/** Causes that mean no HTTP answer came at all (the cause table's ids). */
+const NO_CONNECTION_CAUSES = new Set(['remote-refused', 'invalid-url']);
+
+/** "attempt 3 of 3", or for a failure retrying cannot fix, that none followed and why (not "attempt 1 of 3"). */
+function attemptsNote(failure: ConnectFailure, allowedAttempts: number): string {
+  if (failure.retryable || failure.attempts >= allowedAttempts) return `attempt ${failure.attempts} of ${allowedAttempts}`;
+  const notRetried = 'not retried: it would fail the same way';
+  return failure.attempts === 1 ? notRetried : `attempt ${failure.attempts} of ${allowedAttempts}; ${notRetried}`;
 }

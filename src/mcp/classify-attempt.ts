@@ -47,9 +47,11 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   const named = stop?.kind === 'cause' ? stop.cause : mainCause(evidence.stderrCauses.filter((item) => item.endsAttempt || exit));
   if (named) return { ...named, reason: `${named.reason}${exited}` };
   if (code === 'PROTOCOL_ERA') return cause('protocol-era', (error as Error).message, 'use a server that speaks MCP 2024-11-05 or later (or 2026-07-28), or fix "protocol" in its entry', false);
-  const versionRefused = protocolVersionRefused(error);
+  // Over Streamable HTTP the SDK puts a refused POST's body in its message: the JSON-RPC error in it is the server's answer.
+  const answered = evidence.url ? jsonRpcErrorInHttpBody(error) : undefined;
+  const versionRefused = protocolVersionRefused(answered ?? error);
   if (versionRefused) {
-    const supported = (error as { data?: { supported?: unknown } })?.data?.supported;
+    const supported = ((answered ?? error) as { data?: { supported?: unknown } })?.data?.supported;
     const spoken = Array.isArray(supported) ? supported.map(String).find((version) => PROTOCOL_SETTINGS.includes(version)) : undefined;
     const fix = spoken
       ? `let toolrun choose the protocol ("protocol": "auto", the default), or fix it to ${spoken}`
@@ -76,7 +78,7 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (code === TRANSPORT_FAULT_CODE) return cause('transport-fault', (error as Error).message.replace(/^MCP error -?\d+: /, ''), "read the server's stderr; fix how it writes its answers", true);
   if (isSchemaError(error))
     return cause('invalid-answer', `the server's answer to ${phase} is not valid MCP: ${describeSchemaIssues(error)}`, 'fix the answer on the server (the MCP specification gives its shape)', false);
-  const message = oneLine((error as Error)?.message ?? String(error));
+  const message = oneLine(answered ? `HTTP ${String(code)}: ${String(answered.message)}` : ((error as Error)?.message ?? String(error)));
   if (code === -32000 || /Connection closed/i.test(message)) return cause('closed', `the connection closed before ${phase} was answered`, "read the server's stderr: it closed its stdout", true);
   return cause('other', message.replace(/^MCP error -?\d+: /, ''), "see the server's stderr and the message above", true);
 }
@@ -113,6 +115,19 @@ function protocolVersionRefused(error: unknown): string | undefined {
   if (answered) return `the server answered with protocol version ${answered[1]}, which toolrun does not speak`;
   if (/unsupported protocol version/i.test(message)) return `the server refused toolrun's protocol version (${oneLine(message).replace(/^MCP error -?\d+: /, '')})`;
   return undefined;
+}
+
+/** The JSON-RPC error a Streamable HTTP error carries in its message ("Error POSTing to endpoint: {…}"), if any. */
+function jsonRpcErrorInHttpBody(error: unknown): { code?: unknown; message?: unknown; data?: unknown } | undefined {
+  const message = (error as Error)?.message;
+  const start = typeof message === 'string' ? message.indexOf('{"') : -1;
+  if (start < 0) return undefined;
+  try {
+    const body = JSON.parse(message.slice(start)) as { jsonrpc?: unknown; error?: unknown };
+    return body?.jsonrpc === '2.0' && body.error && typeof body.error === 'object' ? body.error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isConnectionRefused(error: unknown): boolean {

@@ -14,6 +14,7 @@ import { SpawnError } from '../process/server-process.js';
 import { LineTransport } from './line-transport.js';
 import type { McpClient } from './mcp-client.js';
 import { openClient, type HandshakeProgress } from './open-client.js';
+import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
 
 export interface ConnectHooks {
@@ -185,7 +186,8 @@ async function initialize(
     timings: { handshake: connected.choice.handshake, initializeMs: round(initializedAt - startedAt), listToolsMs: round(listedAt - initializedAt), totalMs: round(listedAt - startedAt) },
     attempt: 1,
     close: async () => {
-      const outcome = stdio ? await stdio.shutdown() : undefined;
+      // Over HTTP the session is ended (DELETE) before the transport closes: closing cancels its requests.
+      const outcome = stdio ? await stdio.shutdown() : await endRemoteSession(connected.transport?.inner ?? transport);
       await connected.close().catch(() => {});
       return outcome;
     },
@@ -195,6 +197,8 @@ async function initialize(
 async function closeQuietly(client: McpClient | undefined, transport: Transport, stdio: LineTransport | undefined, graceMs: number | undefined): Promise<void> {
   // A failed attempt is followed by a retry or an error message: no need to wait long for it.
   if (stdio) await stdio.shutdown(graceMs).catch(() => {});
+  // A session the server opened (initialize answered, then something failed) is ended all the same.
+  else await endRemoteSession(client?.transport?.inner ?? transport);
   await (client ?? transport).close().catch(() => {});
 }
 

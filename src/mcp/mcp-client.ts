@@ -34,6 +34,8 @@ export interface McpClient {
   useToolDefinitions(tools: Tool[]): void;
   /** The client object @langchain/mcp-adapters is given (it calls callTool and readResource, v1 style). */
   readonly adapterClient: Client;
+  /** The transport the client speaks over (over HTTP, the one whose session close() must end first); none for a holder's proxy. */
+  readonly transport?: NegotiatingTransport;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function legacyClient(client: Client, choice: EraChoice, transport:
     onNotification: (_method, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => handler(notification.params as Record<string, unknown>)),
     useToolDefinitions: (tools) => cacheToolMetadata(client, tools),
     adapterClient: client,
+    transport,
     close: () => client.close(),
   };
 }

@@ -16,6 +16,19 @@ const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (va
 const v2Client = import('@modelcontextprotocol/client');
 v2Client.catch(() => {});
 
+/**
+ * The v2 client's local errors carry string codes (SdkErrorCode); the rest of toolrun reads the v1
+ * SDK's numbers (ErrorCode), so a timeout is a timeout in both eras (issue #19 item 6).
+ */
+const LEGACY_CODE_OF_SDK_ERROR: Record<string, number> = { REQUEST_TIMEOUT: -32001, CONNECTION_CLOSED: -32000 };
+
+function inLegacyTerms(error: unknown): never {
+  const code = (error as { code?: unknown })?.code;
+  const legacyCode = typeof code === 'string' ? LEGACY_CODE_OF_SDK_ERROR[code] : undefined;
+  if (legacyCode === undefined) throw error;
+  throw Object.assign(new Error((error as Error).message, { cause: error }), { code: legacyCode, data: (error as { data?: unknown }).data });
+}
+
 export async function connectModernClient(
   transport: NegotiatingTransport,
   discover: Record<string, unknown>,
@@ -32,7 +45,7 @@ export async function connectModernClient(
   const callTool = (name: string, args: Record<string, unknown>, options?: McpRequestOptions) =>
     withProgress(transport, options, async (meta) => {
       const toolDefinition = definitions.get(name) as never;
-      return (await client.callTool({ name, arguments: args, ...meta }, { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
+      return (await client.callTool({ name, arguments: args, ...meta }, { ...requestOptions(options), toolDefinition }).catch(inLegacyTerms)) as unknown as CallToolResult;
     });
   const instructions = (discover as { instructions?: unknown }).instructions;
   return {
@@ -40,10 +53,10 @@ export async function connectModernClient(
     serverInfo: client.getServerVersion() as McpClient['serverInfo'],
     capabilities: client.getServerCapabilities() as McpClient['capabilities'],
     instructions: typeof instructions === 'string' ? instructions : client.getInstructions(),
-    request: async (method, params, options) => (await client.request({ method, params } as never, ANY_RESULT as never, requestOptions(options))) as Record<string, unknown>,
+    request: async (method, params, options) => (await client.request({ method, params } as never, ANY_RESULT as never, requestOptions(options)).catch(inLegacyTerms)) as Record<string, unknown>,
     callTool,
     ping: async (options) => {
-      await client.discover(requestOptions(options));
+      await client.discover(requestOptions(options)).catch(inLegacyTerms);
     },
     onNotification: (method, handler) => client.setNotificationHandler(method, (notification: { params?: unknown }) => handler((notification.params ?? {}) as Record<string, unknown>)),
     useToolDefinitions: (tools) => {
@@ -54,9 +67,10 @@ export async function connectModernClient(
     adapterClient: {
       callTool: (params: { name: string; arguments?: Record<string, unknown> }, _schema?: unknown, options?: { signal?: AbortSignal; timeout?: number }) =>
         callTool(params.name, params.arguments ?? {}, options),
-      readResource: (params: { uri: string }, options?: { signal?: AbortSignal; timeout?: number }) => client.readResource(params, options),
+      readResource: (params: { uri: string }, options?: { signal?: AbortSignal; timeout?: number }) => client.readResource(params, options).catch(inLegacyTerms),
       listTools: async () => ({ tools: [...definitions.values()] }),
     } as unknown as LegacySdkClient,
+    transport,
     close: () => client.close(),
   };
 }

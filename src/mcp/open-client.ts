@@ -5,7 +5,7 @@ import { readVersion } from '../version.js';
 import { modernVersionsOfRefusal, probeHttp, probeStdio, PROBE_SILENCE_MS, type ProbeOutcome } from './discover-probe.js';
 import { legacyClient, type McpClient } from './mcp-client.js';
 import { NegotiatingTransport } from './negotiating-transport.js';
-import { remoteTarget } from './remote-transport.js';
+import { createModernHttpTransport, remoteTarget } from './remote-transport.js';
 import { ToolrunError } from '../errors.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
@@ -75,7 +75,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     handshake: 'server/discover',
     probed: true,
   };
-  const modernTransport = remote ? new NegotiatingTransport(await modernHttpTransport(remote)) : negotiating;
+  const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote)) : negotiating;
   const { connectModernClient } = await modernClientModule;
   return connectModernClient(modernTransport, outcome.discover, choice, options);
 }
@@ -99,18 +99,12 @@ async function openLegacy(
   await client.connect(transport, { signal: options.signal, timeout: options.timeout });
   const version = transport.negotiatedVersion ?? (transport.inner as { protocolVersion?: string }).protocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0];
   const oldest = LEGACY_PROTOCOL_VERSIONS.at(-1)!;
+  // Not closed here: the attempt's failure path closes the transport, ending an HTTP session first.
   if (version < oldest) {
-    await client.close().catch(() => {});
     throw new ProtocolEraError(`the server speaks MCP ${version}, older than ${oldest}, the oldest revision toolrun speaks; update the server's MCP SDK`);
   }
   if (choice.fixed && version !== choice.fixed) {
-    await client.close().catch(() => {});
     throw new ProtocolEraError(`protocol is fixed to ${choice.fixed}, but the server answered initialize with ${version}; set "protocol" to "auto" or "${version}"`);
   }
   return legacyClient(client, { era: 'legacy', version, chosenBy: choice.chosenBy, how: choice.how, handshake: 'initialize', probed: choice.probed }, transport);
-}
-
-async function modernHttpTransport(remote: { url: URL; headers: Record<string, string> }): Promise<Transport> {
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  return new StreamableHTTPClientTransport(remote.url, { requestInit: { headers: remote.headers } }) as unknown as Transport;
 }

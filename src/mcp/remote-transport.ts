@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';
+import { withDeleteStatus } from './remote-session.js';
 
 /** A Streamable HTTP or SSE client transport for a remote server, with the config's headers. */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
@@ -10,7 +11,13 @@ export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http'
     return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } });
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(url, { requestInit, fetch: fetchFn }));
+}
+
+/** The 2026-07-28 era's Streamable HTTP client transport (v2 client), with the config's headers. */
+export async function createModernHttpTransport(remote: { url: URL; headers: Record<string, string> }): Promise<Transport> {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(remote.url, { requestInit: { headers: remote.headers }, fetch: fetchFn })) as unknown as Transport;
 }
 
 /** The URL to request and the headers to send: the config's, with a URL's user:password as Basic auth. */

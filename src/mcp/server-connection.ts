@@ -6,6 +6,7 @@ import type { BrokenTool } from './list-tools.js';
 import type { McpClient } from './mcp-client.js';
 import type { ShutdownOutcome } from '../process/exit-info.js';
 import type { LineTransport } from './line-transport.js';
+import type { SessionEnd } from './remote-session.js';
 
 /** Time spent in each one-time phase of a connection, in ms. */
 export interface ConnectionTimings {
@@ -46,6 +47,9 @@ export interface ServerConnection {
   attempt: number;
   /** Served by a session holder (SPEC §12): its pid, and how long getting the connection from it took. */
   viaSession?: { holderPid: number; ms: number };
-  /** Closes the connection and, for stdio, ends the process: stdin, SIGTERM, SIGKILL. */
-  close(): Promise<ShutdownOutcome | undefined>;
+  /**
+   * Closes the connection, and says how: for stdio, ends the process (stdin, SIGTERM, SIGKILL); over
+   * Streamable HTTP, ends the session with a DELETE carrying its Mcp-Session-Id first.
+   */
+  close(): Promise<ShutdownOutcome | SessionEnd | undefined>;
 }

@@ -68,6 +68,37 @@ describe('remote servers (server-everything over HTTP)', () => {
     }
   });
 
+  // Issue #19 item 8: a 401 was two problems (spawn and initialize), "(attempt 1 of 3)" with no retry to follow.
+  it('doctor counts a 401 as one problem, saying it is not retried', async () => {
+    const guarded = await startV2HttpServer({ REQUIRE_TOKEN: 's3cret-token' });
+    try {
+      const config = writeTempConfig({ mcpServers: { guarded: { url: guarded.url, headers: { Authorization: 'Bearer wrong-token' } } } });
+      const reason = 'the server refused the request (HTTP 401 Unauthorized)';
+      const fix = 'check the token/header in "headers" (and the ${VAR} it uses)';
+      const json = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', 'guarded']);
+      const report = JSON.parse(json.stdout);
+      expect(report).toMatchObject({ exitCode: 4, problems: 1, warnings: 0 });
+      const steps = Object.fromEntries(report.steps.map((step: { id: string }) => [step.id, step]));
+      expect(steps.spawn).toMatchObject({ status: 'skip', finding: 'remote server: nothing to start' });
+      expect(steps.initialize).toMatchObject({ status: 'fail', finding: `${reason} (not retried: it would fail the same way)`, fix, data: { attempts: 1, retryable: false } });
+      const human = await runToolrun(['--config', config, 'mcp', 'doctor', 'guarded']);
+      expect(human.stdout).toContain(`✖ initialize  ${reason} (not retried: it would fail the same way)`);
+      expect(human.stdout).not.toMatch(/attempt \d of/);
+      expect(human.stdout.split('\n').at(-1)).toMatch(/^Unreachable: 1 problem, 0 warnings \(\d+ ms\)$/);
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it('doctor reports a URL where nothing listens as one problem, at the connection', async () => {
+    const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { gone: { type: 'http', url: `http://127.0.0.1:${await freePort()}/mcp` } } });
+    const report = JSON.parse((await runToolrun(['--json', '--config', config, 'mcp', 'doctor', 'gone'])).stdout);
+    expect(report).toMatchObject({ exitCode: 4, problems: 1 });
+    const steps = Object.fromEntries(report.steps.map((step: { id: string }) => [step.id, step]));
+    expect(steps.spawn).toMatchObject({ status: 'fail', finding: expect.stringMatching(/^connection refused at http:\/\/127\.0\.0\.1:\d+\/mcp: is the server running\? \(attempt 1 of 1\)$/) });
+    expect(steps.initialize).toMatchObject({ status: 'skip', finding: 'not reached: no connection' });
+  });
+
   it('reports the transport that worked in mcp list --check', async () => {
     const config = writeTempConfig({ mcpServers: { remote: { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` }, old: { type: 'sse', url: `http://127.0.0.1:${sse.port}/sse` } } });
     const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);

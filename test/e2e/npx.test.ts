@@ -79,6 +79,14 @@ describe('servers started through npx', () => {
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
     expect(result.stderr).toContain("  Reason: npm could not find 'toolrun-no-such-package' in the registry (npm code E404); the server exited with code 1");
     expect(result.stderr).toContain('  Check: check the package name in "args" (npm view NAME shows whether it exists)');
+    // Issue #19 item 8: doctor said "(attempt 1 of 3)" although nothing was retried.
+    const doctor = await runClean(['--config', config, 'mcp', 'doctor', 'fx']);
+    expect(doctor.exitCode).toBe(4);
+    expect(doctor.stdout).toContain(
+      "✖ spawn       the process started, then failed: npm could not find 'toolrun-no-such-package' in the registry (npm code E404); the server exited with code 1 (not retried: it would fail the same way)",
+    );
+    expect(doctor.stdout).not.toMatch(/attempt \d of/);
+    expect(doctor.stdout.split('\n').at(-1)).toMatch(/^Unreachable: 1 problem, /);
   });
 
   it('tells to add -y when npx cannot ask, without retrying; doctor and mcp list --check say the same', async () => {
@@ -93,7 +101,7 @@ describe('servers started through npx', () => {
     const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
     expect(doctor.exitCode).toBe(4);
     const spawn = (JSON.parse(doctor.stdout).steps as Array<{ id: string; finding: string; fix?: string }>).find((step) => step.id === 'spawn')!;
-    expect(spawn).toMatchObject({ finding: `the process started, then failed: ${reason} (attempt 1 of 3)`, fix });
+    expect(spawn).toMatchObject({ finding: `the process started, then failed: ${reason} (not retried: it would fail the same way)`, fix });
     const list = await runClean(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(4);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ status: 'failed', error: reason, cause: 'npx-needs-yes', fix });

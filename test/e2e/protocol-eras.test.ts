@@ -121,12 +121,54 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(result.stderr).toContain('  Check: let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28');
   });
 
+  // Issue #19 item 8: over HTTP the refusal came as raw JSON with advice about old servers.
+  it('a 2026-07-28-only HTTP server refuses a fixed 2025 revision in the same words as over stdio', async () => {
+    const reason = 'the server refused protocol version 2025-11-25 (it supports 2026-07-28)';
+    const fix = 'let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28';
+    const exec = await runToolrun(['--config', config, '--protocol', '2025-11-25', 'exec', 'modernhttp:add', 'a=1', 'b=1']);
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'modernhttp'");
+    expect(exec.stderr).toContain(`  Reason: ${reason}\n  Check: ${fix}\n`);
+    expect(exec.stderr).not.toContain('jsonrpc');
+    expect(exec.stderr).not.toContain('retrying');
+    const doctor = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'doctor', 'modernhttp']);
+    const report = JSON.parse(doctor.stdout);
+    expect(report).toMatchObject({ exitCode: 4, problems: 1 });
+    expect(report.steps.find((step: { id: string }) => step.id === 'initialize')).toMatchObject({ status: 'fail', finding: `${reason} (not retried: it would fail the same way)`, fix });
+    const list = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'list', '--check']);
+    expect(JSON.parse(list.stdout).servers.find((server: { name: string }) => server.name === 'modernhttp')).toMatchObject({ status: 'failed', error: reason, cause: 'protocol-version', fix });
+  });
+
   it('a 2025-era server with the protocol fixed to 2026-07-28 fails at once, naming the setting', async () => {
     const result = await runToolrun(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('  Reason: protocol is fixed to 2026-07-28 by --protocol, but the server does not speak it (server/discover refused (-32601 Method not found)); set it to "auto"');
     expect(result.stderr).not.toContain('retrying');
   });
+
+  // Issue #19 item 6: the v2 client's timeout is an SdkError 'REQUEST_TIMEOUT', not the v1 SDK's -32001.
+  it('a call that outlives --timeout is a timeout in the 2026-07-28 era too (stdio and HTTP), worded as in the 2025 era', async () => {
+    const eras = writeTempConfig({
+      mcpServers: { legacy: fixtureServer('slow-tool-server.js'), modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }), modernhttp: { type: 'http', url: modernHttp.url } },
+    });
+    const run = async (server: string) => {
+      const [json, human] = await Promise.all([
+        runToolrun(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+        runToolrun(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+      ]);
+      const { execution_time_ms: elapsed, ...envelope } = JSON.parse(json.stdout);
+      expect(elapsed).toBeLessThan(3000);
+      return { exitCodes: [json.exitCode, human.exitCode], envelope: { ...envelope, server: 'S' }, stderr: human.stderr.trim() };
+    };
+    const [legacy, modern, modernhttp] = await Promise.all([run('legacy'), run('modern'), run('modernhttp')]);
+    expect(legacy).toEqual({
+      exitCodes: [1, 1],
+      envelope: { success: false, error: "Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)", error_kind: 'timeout', tool_name: 'slow_tool', source: 'mcp', server: 'S' },
+      stderr: "✖ slow_tool: Tool 'slow_tool' timed out after 200 ms (raise it with --timeout or timeoutMs)",
+    });
+    expect(modern).toEqual(legacy);
+    expect(modernhttp).toEqual(legacy);
+  }, 60_000);
 
   it('an unknown protocol is a usage error (flag) or a config error (entry)', async () => {
     const flag = await runToolrun(['--protocol', '2099-01-01', 'list']);

@@ -8,10 +8,20 @@ export interface HttpFixture {
 }
 
 /** Starts fixtures/servers/v2-server.js over Streamable HTTP on a free port; resolves with its URL. */
-export async function startV2HttpServer(env: Record<string, string> = {}): Promise<HttpFixture> {
-  const child: ResultPromise = execa(process.execPath, [join(FIXTURES, 'servers', 'v2-server.js')], { env: { TRANSPORT: 'http', PORT: '0', ...env }, reject: false, buffer: false, stdin: 'ignore' });
+export function startV2HttpServer(env: Record<string, string> = {}): Promise<HttpFixture> {
+  return startHttpFixture('v2-server.js', { TRANSPORT: 'http', ...env });
+}
+
+/** Starts fixtures/servers/session-http-server.js (2025-era sessions; its env options are in the file). */
+export function startSessionHttpServer(env: Record<string, string> = {}): Promise<HttpFixture> {
+  return startHttpFixture('session-http-server.js', env);
+}
+
+/** Starts an HTTP fixture server on a free port; resolves with the URL it prints ("listening on URL"). */
+async function startHttpFixture(file: string, env: Record<string, string>): Promise<HttpFixture> {
+  const child: ResultPromise = execa(process.execPath, [join(FIXTURES, 'servers', file)], { env: { PORT: '0', ...env }, reject: false, buffer: false, stdin: 'ignore' });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('v2-server over HTTP did not start')), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${file} over HTTP did not start`)), 15_000);
     let text = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       text += chunk.toString();
