@@ -45,11 +45,11 @@ Examples:
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
         const startedAt = process.hrtime.bigint();
-        const target = splitToolName(toolName, options.server);
         let envelope: ToolEnvelope | undefined;
         let outcome: ExecOutcome;
         let progress: CallProgress | undefined;
         try {
+          const target = splitToolName(toolName, options.server);
           const parsedWords = parseArgWords(words);
           // Read once (it may be stdin), for whichever path runs the call.
           const baseArgs = await readBaseArguments(cli, options.args);

@@ -48,7 +48,7 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
     )
     .action((toolName: string, words: string[], options: TimeOptions & { iterations: number }) =>
       run(async (cli) => {
-        const target = splitToolName(toolName, options.server);
+        const target = splitToolName(toolName, options.server, 'time');
         const parsedWords = parseArgWords(words);
         const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, useSession: true });
         const tool = await resolveTool(opened, target.name, target.server);

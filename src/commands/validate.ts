@@ -38,7 +38,7 @@ Examples:
 }
 
 async function validateCall(cli: CliContext, toolName: string, words: string[], options: ValidateOptions): Promise<number> {
-  const target = splitToolName(toolName, options.server);
+  const target = splitToolName(toolName, options.server, 'validate');
   const parsedWords = parseArgWords(words);
   const opened = await openTools(cli);
   const tool = await resolveTool(opened, target.name, target.server);

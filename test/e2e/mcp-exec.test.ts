@@ -85,6 +85,22 @@ describe('MCP tools through exec (zwave fixture)', () => {
     expect(result.stderr).toBe("✖ echo: unknown MCP server 'zwav'; configured servers: zwave");
   });
 
+  // Issue #19 item 21a: `time:get_current_time --server time` was looked up as 'time:time:get_current_time'.
+  it('takes SERVER:TOOL with --server naming the same server, and refuses another server (exit 2)', async () => {
+    const config = writeTempConfig({ mcpServers: { flaky: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) } });
+    const same = await runClean(['--config', config, 'exec', 'flaky:ping_flaky', '--server', 'flaky']);
+    expect(same).toMatchObject({ exitCode: 0, stdout: 'pong' });
+    const validated = await runClean(['--config', config, 'validate', 'flaky:ping_flaky', '--server', 'flaky']);
+    expect(validated.exitCode).toBe(0);
+    const other = await runClean(['--config', config, 'exec', 'time:ping_flaky', '--server', 'flaky']);
+    expect(other.exitCode).toBe(2);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toBe("✖ time:ping_flaky: 'time:ping_flaky' names MCP server 'time' but --server names 'flaky'; give the server once: toolrun exec flaky:ping_flaky, or --server time");
+    const json = await runClean(['--json', '--config', config, 'exec', 'time:ping_flaky', '--server', 'flaky']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, error_kind: 'usage', tool_name: 'time:ping_flaky' });
+  });
+
   it('exits 3 when a needed server uses an unset variable', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('flaky-server.js', { env: { TOKEN: '${TOOLRUN_TEST_UNSET_TOKEN}' } }) } });
     const result = await runClean(['--config', config, 'exec', 's:ping_flaky']);
