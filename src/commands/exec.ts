@@ -39,7 +39,7 @@ Examples:
   $ toolrun exec echo count:=3 tags='["a","b"]'
   $ echo '{"expression":"sqrt(2)"}' | toolrun exec math_eval --args -
   $ toolrun --json exec math_eval expression='2+2'   # {"success":true,"result":{"result":4},...}
-  $ toolrun exec everything:get-structured-content location=Paris --structured
+  $ toolrun exec everything:get-structured-content location=Chicago --structured
   $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
