@@ -290,4 +290,25 @@ describe('@modelcontextprotocol/server-everything', () => {
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).servers[0]).toMatchObject({ name: 'everything', transport: 'stdio', status: 'ok', tools: expect.any(Number), connect_ms: expect.any(Number) });
   });
+
+  // Issue #19 item 21c: the README promised the resource and prompt counts; list --check showed neither.
+  it('mcp list --check counts resources and prompts as doctor does (table and --json); none advertised is -', async () => {
+    const path = writeTempConfig({
+      mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] }, flaky: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) },
+    });
+    const doctor = await runClean(['--json', '--config', path, 'mcp', 'doctor', 'everything']);
+    const counts = JSON.parse(doctor.stdout).steps.find((step: { id: string }) => step.id === 'tools').data;
+    expect(counts).toMatchObject({ resources: expect.any(Number), prompts: expect.any(Number) });
+    const json = await runClean(['--json', '--config', path, 'mcp', 'list', '--check']);
+    expect(json.exitCode).toBe(0);
+    const [everything, flaky] = JSON.parse(json.stdout).servers;
+    expect(everything).toMatchObject({ tools: counts.tools, resources: counts.resources, prompts: counts.prompts });
+    expect(flaky).toMatchObject({ name: 'flaky', status: 'ok', tools: 1 });
+    expect(flaky).not.toHaveProperty('resources');
+    expect(flaky).not.toHaveProperty('prompts');
+    const table = (await runClean(['--config', path, 'mcp', 'list', '--check'])).stdout.split('\n');
+    expect(table[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+RESOURCES\s+PROMPTS\s+PROTOCOL\s+CONNECT\s+COMMAND \/ URL$/);
+    expect(table[1]).toMatch(new RegExp(`^everything\\s+stdio\\s+✔ ok\\s+${counts.tools}\\s+${counts.resources}\\s+${counts.prompts}\\s+2025-11-25\\s+\\d+ ms `));
+    expect(table[2]).toMatch(/^flaky\s+stdio\s+✔ ok\s+1\s+-\s+-\s+2025-11-25\s+\d+ ms /);
+  });
 });
