@@ -6,6 +6,11 @@ import type { CliContext } from '../cli-support/cli-context.js';
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
   const config = await loadConfig({ configPath: cli.globals.config, env: cli.env, cwd: cli.cwd, validConfigs: cli.globals.cache ? validConfigMemo(cli.env) : undefined });
+  return applyCliFlags(cli, config);
+}
+
+/** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */
+export function applyCliFlags(cli: CliContext, config: ToolrunConfig): ToolrunConfig {
   if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
   return config;
 }

@@ -26,7 +26,8 @@ Examples:
     )
     .action((options: McpListOptions) =>
       run(async (cli) => {
-        const opened = await openTools(cli);
+        // Which server's tool a plain name runs is not what this command reports on: no shadowing warnings here.
+        const opened = await openTools(cli, { onToolReplaced: () => {} });
         const servers = Object.values(opened.config.servers);
         const failures = options.check ? await opened.connect() : [];
         // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.

@@ -312,3 +312,49 @@ describe('@modelcontextprotocol/server-everything', () => {
     expect(table[2]).toMatch(/^flaky\s+stdio\s+✔ ok\s+1\s+-\s+-\s+2025-11-25\s+\d+ ms /);
   });
 });
+
+// Issue #19 item 21d: a tool name taken from another source (a config tool over a builtin, two servers
+// sharing a name) is a config finding for validate, and nothing mcp list reports on.
+describe('tool shadowing, where it concerns the command', () => {
+  const config = () =>
+    writeTempConfig({
+      mcpServers: { a: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }), b: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) },
+      tools: [{ name: 'echo', description: 'mine', parameters: { type: 'object' }, implementation: { type: 'mock', mock_response: { mine: true } } }],
+    });
+  const local = "Tool 'echo' from mock tools replaces the one from builtin tools";
+  const servers = "Tool 'ping_flaky' from MCP server 'b' replaces the one from MCP server 'a' (that one stays reachable as a:ping_flaky)";
+
+  it('validate shows it as its own findings (warnings, exit 0), not as stray stderr lines', async () => {
+    const path = config();
+    const human = await runClean(['--config', path, 'validate']);
+    expect(human.exitCode).toBe(0);
+    expect(human.stderr).toBe('');
+    expect(human.stdout.split('\n')).toEqual([
+      `✔ config ${path}`,
+      '  1 local tool in the config, 2 MCP servers',
+      `  ⚠ ${local}`,
+      '✔ MCP tools: 2 from 2 of 2 servers',
+      `  ⚠ ${servers}`,
+      'valid (2 warnings)',
+    ]);
+    const json = await runClean(['--json', '--config', path, 'validate']);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, shadowing: [local, servers] });
+    // A config tool over a builtin is a fact of the config: --offline reports it too.
+    const offline = await runClean(['--json', '--config', path, 'validate', '--offline']);
+    expect(offline.stderr).toBe('');
+    expect(JSON.parse(offline.stdout)).toMatchObject({ valid: true, shadowing: [local] });
+  });
+
+  it('mcp list (with and without --check) does not print it', async () => {
+    const path = config();
+    const checked = await runClean(['--config', path, 'mcp', 'list', '--check']);
+    expect(checked.exitCode).toBe(0);
+    expect(checked.stderr).toBe('');
+    const listed = await runClean(['--config', path, 'mcp', 'list']);
+    expect(listed.stderr).toBe('');
+    // Where it does concern the command (which tool a plain name runs), it is still said.
+    const exec = await runClean(['--config', path, 'exec', 'echo']);
+    expect(exec.stderr.split('\n')[0]).toBe(`⚠ ${local}`);
+  });
+});
