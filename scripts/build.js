@@ -7,9 +7,18 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
+
+// `npx toolrun` (npm exec) in a clone installs the clone into npm's npx cache as a link, and `npm
+// link` links it globally; either way npm runs `prepare` on this very folder, which `npm install`
+// has just built: a second full build (84 s on a loaded 2-core machine; the first `npx toolrun`
+// took 4 s without it). A folder already built is left as it is then; `npm install`, `npm ci` and
+// `npm run build` always build. (npx never rebuilt reliably anyway: only its first run ran prepare.)
+const linkedByNpm = process.env.npm_lifecycle_event === 'prepare' && ['exec', 'link'].includes(process.env.npm_command ?? '');
+if (linkedByNpm && existsSync(new URL('dist/cli.js', root)) && existsSync(new URL('dist/types/index.d.ts', root))) process.exit(0);
+
 rmSync(new URL('dist', root), { recursive: true, force: true });
 
 // commander requires child_process at load time, for executable subcommands toolrun does not use;
