@@ -24,14 +24,15 @@ describe('scripts/build.js as the prepare script', () => {
     writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
     writeFileSync(join(dir, 'dist', 'types', 'index.d.ts'), '// built\n');
   };
-  const prepare = (dir: string, command: string) =>
-    execa(process.execPath, [join(dir, 'scripts', 'build.js')], { cwd: dir, reject: false, env: { npm_command: command, npm_lifecycle_event: 'prepare' } });
+  // What npm sets for a lifecycle script (npm 11: `npm install -g .` has npm_config_global=true).
+  const prepare = (dir: string, command: string, env: Record<string, string> = {}) =>
+    execa(process.execPath, [join(dir, 'scripts', 'build.js')], { cwd: dir, reject: false, env: { npm_command: command, npm_lifecycle_event: 'prepare', ...env } });
 
-  it('does not build again when npx (npm exec) or npm link runs prepare on a folder already built', async () => {
-    for (const command of ['exec', 'link']) {
+  it('does not build again when npx (npm exec), npm link or npm install -g . runs prepare on a folder already built', async () => {
+    for (const [command, env] of [['exec'], ['link'], ['install', { npm_config_global: 'true' }]] as const) {
       const dir = copy();
       built(dir);
-      const result = await prepare(dir, command);
+      const result = await prepare(dir, command, env);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toBe('');
       expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(true);
