@@ -7,9 +7,20 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
+
+// `npx toolrun` (npm exec) in a clone installs the clone into npm's npx cache as a link; `npm link`
+// and `npm install -g .` link it globally. Each time npm runs `prepare` on this very folder, which
+// `npm install` has just built: a second full build (84 s on a loaded 2-core machine; the first
+// `npx toolrun` took 4 s without it). A folder already built is left as it is then; `npm install`,
+// `npm ci` and `npm run build` in the folder always build. (npx never rebuilt reliably anyway: only
+// its first run in a clone ran prepare.)
+const command = process.env.npm_command ?? '';
+const linkedByNpm = process.env.npm_lifecycle_event === 'prepare' && (command === 'exec' || command === 'link' || (command === 'install' && process.env.npm_config_global === 'true'));
+if (linkedByNpm && existsSync(new URL('dist/cli.js', root)) && existsSync(new URL('dist/types/index.d.ts', root))) process.exit(0);
+
 rmSync(new URL('dist', root), { recursive: true, force: true });
 
 // commander requires child_process at load time, for executable subcommands toolrun does not use;

@@ -2,6 +2,7 @@ import { coerceArgWords } from '../args/coerce-args.js';
 import type { ArgWord } from '../args/parse-tool-args.js';
 import { readArgsOption } from '../args/read-args-option.js';
 import { snakeToCamel } from '../executor/normalize-args.js';
+import { UsageError } from '../errors.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 import type { CliContext } from './cli-context.js';
 
@@ -12,11 +13,19 @@ export interface ToolArgumentOptions {
   validate: boolean;
 }
 
-/** `server:tool` or `--server NAME` → the tool's name and server. */
-export function splitToolName(name: string, serverOption: string | undefined): { name: string; server?: string } {
+/**
+ * `server:tool` or `--server NAME` → the tool's name and server. Both at once must name the same
+ * server (`time:get_current_time --server time` is that tool, not 'time:time:get_current_time');
+ * two different servers are a usage error, since either one would be a guess.
+ */
+export function splitToolName(name: string, serverOption: string | undefined, command = 'exec'): { name: string; server?: string } {
   const colon = name.indexOf(':');
-  if (colon > 0 && !serverOption) return { server: name.slice(0, colon), name: name.slice(colon + 1) };
-  return { name, server: serverOption };
+  if (colon <= 0) return { name, server: serverOption };
+  const named = { server: name.slice(0, colon), name: name.slice(colon + 1) };
+  if (serverOption === undefined || serverOption === named.server) return named;
+  throw new UsageError(
+    `'${name}' names MCP server '${named.server}' but --server names '${serverOption}'; give the server once: toolrun ${command} ${serverOption}:${named.name}, or --server ${named.server}`,
+  );
 }
 
 /**

@@ -39,17 +39,17 @@ Examples:
   $ toolrun exec echo count:=3 tags='["a","b"]'
   $ echo '{"expression":"sqrt(2)"}' | toolrun exec math_eval --args -
   $ toolrun --json exec math_eval expression='2+2'   # {"success":true,"result":{"result":4},...}
-  $ toolrun exec everything:get-structured-content location=Paris --structured
+  $ toolrun exec everything:get-structured-content location=Chicago --structured
   $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
         const startedAt = process.hrtime.bigint();
-        const target = splitToolName(toolName, options.server);
         let envelope: ToolEnvelope | undefined;
         let outcome: ExecOutcome;
         let progress: CallProgress | undefined;
         try {
+          const target = splitToolName(toolName, options.server);
           const parsedWords = parseArgWords(words);
           // Read once (it may be stdin), for whichever path runs the call.
           const baseArgs = await readBaseArguments(cli, options.args);

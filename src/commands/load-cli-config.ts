@@ -11,6 +11,11 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
     cwd: cli.cwd,
     validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
   });
+  return applyCliFlags(cli, config);
+}
+
+/** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */
+export function applyCliFlags(cli: CliContext, config: ToolrunConfig): ToolrunConfig {
   if (cli.globals.protocol && cli.globals.protocol !== 'auto') config.protocolFlag = cli.globals.protocol;
   return config;
 }

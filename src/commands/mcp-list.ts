@@ -15,7 +15,7 @@ export function registerMcpListCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('list')
     .description('the configured MCP servers: name, transport, command or URL; with --check, whether each connects')
-    .option('--check', 'connect to each server (in parallel, with retry): status, tool count, connect time')
+    .option('--check', 'connect to each server (in parallel, with retry): status, tool, resource and prompt counts, protocol, connect time')
     .addHelpText(
       'after',
       `
@@ -26,7 +26,8 @@ Examples:
     )
     .action((options: McpListOptions) =>
       run(async (cli) => {
-        const opened = await openTools(cli);
+        // Which server's tool a plain name runs is not what this command reports on: no shadowing warnings here.
+        const opened = await openTools(cli, { onToolReplaced: () => {} });
         const servers = Object.values(opened.config.servers);
         const failures = options.check ? await opened.connect() : [];
         // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.
@@ -55,11 +56,14 @@ Examples:
             const errors = [...unserved.map((probe) => probe.error!), ...connection.brokenTools.map((tool) => `tool '${tool.name}' is broken: ${tool.problem}`)];
             const fixes = [...unserved.map((probe) => probe.fix!), ...(connection.brokenTools.length > 0 ? ['fix the broken tool definitions on the server'] : [])];
             const problem = errors.length > 0 ? { error: errors.join('; '), fix: fixes.join('; ') } : {};
+            // As doctor's tools step: a count for each capability advertised and listed, nothing for one not advertised.
+            const counts = Object.fromEntries((probes.get(server.name) ?? []).flatMap((probe) => (probe.count === undefined ? [] : [[probe.capability, probe.count]])));
             return {
               ...base,
               transport: connection.transportKind,
               status: errors.length > 0 ? 'problem' : 'ok',
               tools: connection.tools.length,
+              ...counts,
               protocol_version: connection.protocolVersion,
               protocol_era: connection.era.era,
               connect_ms: connection.timings.totalMs,
@@ -74,11 +78,14 @@ Examples:
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
         else {
-          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'PROTOCOL', 'CONNECT', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
+          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
           const style = cli.terminal.outStyle;
           const table = rows.map((row) => {
             if (!options.check) return [row.name, row.transport, row.target];
-            const checked = row as typeof row & { status: string; tools?: number; protocol_version?: string; connect_ms?: number; error?: string };
+            const checked = row as typeof row & { status: string; tools?: number; resources?: number; prompts?: number; protocol_version?: string; connect_ms?: number; error?: string };
+            // '-': not advertised (or not connected); '✖': advertised but its listing failed (the error says why).
+            const count = (capability: 'resources' | 'prompts') =>
+              checked[capability] !== undefined ? String(checked[capability]) : probes.get(row.name)?.some((probe) => probe.capability === capability) ? '✖' : '-';
             const connected = checked.status !== 'failed';
             const status = checked.status === 'ok' ? style.green('✔ ok') : checked.status === 'problem' ? style.red('✖ problem') : style.red('✖ failed');
             return [
@@ -86,6 +93,8 @@ Examples:
               row.transport,
               status,
               connected ? String(checked.tools) : '-',
+              count('resources'),
+              count('prompts'),
               (connected && checked.protocol_version) || '-',
               connected ? `${Math.round(checked.connect_ms!)} ms` : '-',
               checked.error ? `${row.target}  (${checked.error})` : row.target,

@@ -29,12 +29,21 @@ export interface OpenTools {
 export const MAX_SERVERS_AT_ONCE = 256;
 
 /** Loads the config and builds the registry (local tools) and executor; cleanup runs at exit. */
-export async function openTools(cli: CliContext, options: { likelyTool?: string; config?: ToolrunConfig; useSession?: boolean } = {}): Promise<OpenTools> {
+export async function openTools(
+  cli: CliContext,
+  options: {
+    likelyTool?: string;
+    config?: ToolrunConfig;
+    useSession?: boolean;
+    /** Where "Tool 'x' from … replaces the one from …" goes (default: a warning): a command it does not concern drops it, validate reports it. */
+    onToolReplaced?: (message: string) => void;
+  } = {},
+): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
   // and the config. Speculative: if the config replaces math_eval, the idle thread just ends at exit.
   const hosts = options.likelyTool === 'math_eval' ? await startMathWorkerEarly(cli) : undefined;
   const config = options.config ?? (await loadCliConfig(cli));
-  const registry = await createRegistry(config, { logger: cli.terminal, hosts, servers: 'none' });
+  const registry = await createRegistry(config, { logger: options.onToolReplaced ? { warn: options.onToolReplaced } : cli.terminal, hosts, servers: 'none' });
   cli.onExit(() => registry.close());
   const executor = new ToolExecutor(registry, {
     timeoutMs: cli.globals.timeout ?? config.timeoutMs,

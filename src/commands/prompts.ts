@@ -69,7 +69,7 @@ Examples:
     .option('--args <json>', 'arguments as a JSON object of strings, @file.json, or - for stdin')
     .action((nameWord: string, words: string[], options: GetOptions) =>
       run(async (cli) => {
-        const target = splitToolName(nameWord, options.server);
+        const target = splitToolName(nameWord, options.server, 'prompts get');
         const parsedWords = parseArgWords(words);
         const base = options.args === undefined ? {} : await readArgsOption(options.args, { readStdin: () => cli.readStdin(), signal: cli.signal });
         const args: Record<string, unknown> = { ...base };

@@ -41,14 +41,14 @@ Examples:
   $ toolrun time get_current_datetime -n 10000
   $ toolrun time math_eval expression='sqrt(2)' -n 200 --warmup 5
   $ toolrun --config home.json time control_zwave_device deviceName='Switch One' action=on -n 50 --json
-  $ toolrun --config home.json time get-sum a=2 b=3 -n 500 --concurrency 8 --max-p95 20
+  $ toolrun time everything:get-sum a=2 b=3 -n 500 --concurrency 8 --max-p95 20
 
 Percentiles interpolate linearly between the closest ranks (rank = p/100 × (n−1)).
 Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2 bad arguments (nothing run) · 4 server unreachable`,
     )
     .action((toolName: string, words: string[], options: TimeOptions & { iterations: number }) =>
       run(async (cli) => {
-        const target = splitToolName(toolName, options.server);
+        const target = splitToolName(toolName, options.server, 'time');
         const parsedWords = parseArgWords(words);
         const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, useSession: true });
         const tool = await resolveTool(opened, target.name, target.server);

@@ -6,6 +6,7 @@ import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
+import { applyCliFlags } from './load-cli-config.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
@@ -38,7 +39,7 @@ Examples:
 }
 
 async function validateCall(cli: CliContext, toolName: string, words: string[], options: ValidateOptions): Promise<number> {
-  const target = splitToolName(toolName, options.server);
+  const target = splitToolName(toolName, options.server, 'validate');
   const parsedWords = parseArgWords(words);
   const opened = await openTools(cli);
   const tool = await resolveTool(opened, target.name, target.server);
@@ -70,8 +71,14 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
   let unreachable: string[] = [];
   const findings: Array<{ server: string; tool: string; severity: 'error' | 'warning'; message: string; spec?: string }> = [];
   let mcpToolCount = 0;
-  if (!offline && problems.length === 0 && serverNames.length > 0) {
-    const [opened, { checkMcpTools }] = await Promise.all([openTools(cli), import('../mcp/check-mcp-tools.js')]);
+  // A name one source takes from another (a config tool over a builtin, two servers sharing a tool) is a
+  // finding of the config: reported here as warnings, the local ones even --offline, not as stray stderr lines.
+  const shadowing = { local: [] as string[], servers: [] as string[] };
+  let replaced = shadowing.local;
+  const opened = problems.length === 0 ? await openTools(cli, { config: applyCliFlags(cli, config), onToolReplaced: (message) => replaced.push(message) }) : undefined;
+  if (opened && !offline && serverNames.length > 0) {
+    replaced = shadowing.servers;
+    const { checkMcpTools } = await import('../mcp/check-mcp-tools.js');
     const failures = await opened.connect();
     unreachable = failures.map((failure) => failure.server);
     for (const status of opened.registry.servers.values()) {
@@ -93,6 +100,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
       problems,
       unreachable,
       tool_findings: findings,
+      shadowing: [...shadowing.local, ...shadowing.servers],
     });
     return exitCode;
   }
@@ -101,6 +109,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
   const lines = [`${mark(problems.length === 0)} config ${file}`];
   lines.push(`  ${config.tools.length} local tool${config.tools.length === 1 ? '' : 's'} in the config, ${serverNames.length} MCP server${serverNames.length === 1 ? '' : 's'}`);
   for (const problem of problems) lines.push(`  ${style.red('✖')} ${problem.path}: ${problem.message}`);
+  for (const message of shadowing.local) lines.push(`  ${style.yellow('⚠')} ${message}`);
   if (!offline && problems.length === 0 && serverNames.length > 0) {
     lines.push(
       `${mark(unreachable.length === 0 && errors.length === 0)} MCP tools: ${mcpToolCount} from ${serverNames.length - unreachable.length} of ${serverNames.length} server${serverNames.length === 1 ? '' : 's'}`,
@@ -108,9 +117,10 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
     for (const server of unreachable) lines.push(`  ${style.red('✖')} ${server}: could not be connected (see above)`);
     for (const finding of findings)
       lines.push(`  ${finding.severity === 'error' ? style.red('✖') : style.yellow('⚠')} ${finding.server}:${finding.tool}: ${finding.message}${finding.spec ? ` (${finding.spec})` : ''}`);
+    for (const message of shadowing.servers) lines.push(`  ${style.yellow('⚠')} ${message}`);
   } else if (offline && serverNames.length > 0) lines.push('  MCP servers not started (--offline)');
   const count = problems.length + unreachable.length + errors.length;
-  const warnings = findings.length - errors.length;
+  const warnings = findings.length - errors.length + shadowing.local.length + shadowing.servers.length;
   lines.push(
     count === 0
       ? `valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`

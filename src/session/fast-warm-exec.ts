@@ -45,7 +45,13 @@ export async function runFastWarmExec(args: FastExecArgs, env: NodeJS.ProcessEnv
     terminal.error(`✖ interrupted (${signal}); stopping`);
     abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
   };
-  const target = splitToolName(args.tool, args.server);
+  let target: ReturnType<typeof splitToolName>;
+  try {
+    target = splitToolName(args.tool, args.server);
+  } catch {
+    // SERVER:TOOL and --server naming two servers: the full CLI reports it.
+    return undefined;
+  }
   const startedAt = process.hrtime.bigint();
   try {
     // The config is not parsed here: the holder has it, and the key is made from its text. A config

@@ -144,9 +144,14 @@ describe('a capability advertised but not served (backend down)', () => {
     expect(list.exitCode).toBe(1);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({
       status: 'problem',
+      prompts: 0,
       error: 'resources/list failed: connect ECONNREFUSED 127.0.0.1:5432',
       fix: 'start the service the server needs at 127.0.0.1:5432, or point the server at the right address',
     });
+    expect(JSON.parse(list.stdout).servers[0]).not.toHaveProperty('resources');
+    // The table: ✖ where the listing failed (the error column says why), the count where it worked.
+    const table = await runClean(['--config', config, 'mcp', 'list', '--check']);
+    expect(table.stdout.split('\n')[1]).toMatch(/^db\s+stdio\s+✖ problem\s+1\s+✖\s+0\s+2025-11-25\s+\d+ ms .*\(resources\/list failed: connect ECONNREFUSED 127\.0\.0\.1:5432\)$/);
   });
 
   it('holds for the real @modelcontextprotocol/server-postgres with no database', async () => {

@@ -85,6 +85,22 @@ describe('MCP tools through exec (zwave fixture)', () => {
     expect(result.stderr).toBe("✖ echo: unknown MCP server 'zwav'; configured servers: zwave");
   });
 
+  // Issue #19 item 21a: `time:get_current_time --server time` was looked up as 'time:time:get_current_time'.
+  it('takes SERVER:TOOL with --server naming the same server, and refuses another server (exit 2)', async () => {
+    const config = writeTempConfig({ mcpServers: { flaky: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) } });
+    const same = await runClean(['--config', config, 'exec', 'flaky:ping_flaky', '--server', 'flaky']);
+    expect(same).toMatchObject({ exitCode: 0, stdout: 'pong' });
+    const validated = await runClean(['--config', config, 'validate', 'flaky:ping_flaky', '--server', 'flaky']);
+    expect(validated.exitCode).toBe(0);
+    const other = await runClean(['--config', config, 'exec', 'time:ping_flaky', '--server', 'flaky']);
+    expect(other.exitCode).toBe(2);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toBe("✖ time:ping_flaky: 'time:ping_flaky' names MCP server 'time' but --server names 'flaky'; give the server once: toolrun exec flaky:ping_flaky, or --server time");
+    const json = await runClean(['--json', '--config', config, 'exec', 'time:ping_flaky', '--server', 'flaky']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, error_kind: 'usage', tool_name: 'time:ping_flaky' });
+  });
+
   it('exits 3 when a needed server uses an unset variable', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('flaky-server.js', { env: { TOKEN: '${TOOLRUN_TEST_UNSET_TOKEN}' } }) } });
     const result = await runClean(['--config', config, 'exec', 's:ping_flaky']);
@@ -273,5 +289,72 @@ describe('@modelcontextprotocol/server-everything', () => {
     const result = await runClean(['--json', '--config', config(), 'mcp', 'list', '--check']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).servers[0]).toMatchObject({ name: 'everything', transport: 'stdio', status: 'ok', tools: expect.any(Number), connect_ms: expect.any(Number) });
+  });
+
+  // Issue #19 item 21c: the README promised the resource and prompt counts; list --check showed neither.
+  it('mcp list --check counts resources and prompts as doctor does (table and --json); none advertised is -', async () => {
+    const path = writeTempConfig({
+      mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] }, flaky: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) },
+    });
+    const doctor = await runClean(['--json', '--config', path, 'mcp', 'doctor', 'everything']);
+    const counts = JSON.parse(doctor.stdout).steps.find((step: { id: string }) => step.id === 'tools').data;
+    expect(counts).toMatchObject({ resources: expect.any(Number), prompts: expect.any(Number) });
+    const json = await runClean(['--json', '--config', path, 'mcp', 'list', '--check']);
+    expect(json.exitCode).toBe(0);
+    const [everything, flaky] = JSON.parse(json.stdout).servers;
+    expect(everything).toMatchObject({ tools: counts.tools, resources: counts.resources, prompts: counts.prompts });
+    expect(flaky).toMatchObject({ name: 'flaky', status: 'ok', tools: 1 });
+    expect(flaky).not.toHaveProperty('resources');
+    expect(flaky).not.toHaveProperty('prompts');
+    const table = (await runClean(['--config', path, 'mcp', 'list', '--check'])).stdout.split('\n');
+    expect(table[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+RESOURCES\s+PROMPTS\s+PROTOCOL\s+CONNECT\s+COMMAND \/ URL$/);
+    expect(table[1]).toMatch(new RegExp(`^everything\\s+stdio\\s+✔ ok\\s+${counts.tools}\\s+${counts.resources}\\s+${counts.prompts}\\s+2025-11-25\\s+\\d+ ms `));
+    expect(table[2]).toMatch(/^flaky\s+stdio\s+✔ ok\s+1\s+-\s+-\s+2025-11-25\s+\d+ ms /);
+  });
+});
+
+// Issue #19 item 21d: a tool name taken from another source (a config tool over a builtin, two servers
+// sharing a name) is a config finding for validate, and nothing mcp list reports on.
+describe('tool shadowing, where it concerns the command', () => {
+  const config = () =>
+    writeTempConfig({
+      mcpServers: { a: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }), b: fixtureServer('flaky-server.js', { env: { FLAKY_FAILURES: '0' } }) },
+      tools: [{ name: 'echo', description: 'mine', parameters: { type: 'object' }, implementation: { type: 'mock', mock_response: { mine: true } } }],
+    });
+  const local = "Tool 'echo' from mock tools replaces the one from builtin tools";
+  const servers = "Tool 'ping_flaky' from MCP server 'b' replaces the one from MCP server 'a' (that one stays reachable as a:ping_flaky)";
+
+  it('validate shows it as its own findings (warnings, exit 0), not as stray stderr lines', async () => {
+    const path = config();
+    const human = await runClean(['--config', path, 'validate']);
+    expect(human.exitCode).toBe(0);
+    expect(human.stderr).toBe('');
+    expect(human.stdout.split('\n')).toEqual([
+      `✔ config ${path}`,
+      '  1 local tool in the config, 2 MCP servers',
+      `  ⚠ ${local}`,
+      '✔ MCP tools: 2 from 2 of 2 servers',
+      `  ⚠ ${servers}`,
+      'valid (2 warnings)',
+    ]);
+    const json = await runClean(['--json', '--config', path, 'validate']);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, shadowing: [local, servers] });
+    // A config tool over a builtin is a fact of the config: --offline reports it too.
+    const offline = await runClean(['--json', '--config', path, 'validate', '--offline']);
+    expect(offline.stderr).toBe('');
+    expect(JSON.parse(offline.stdout)).toMatchObject({ valid: true, shadowing: [local] });
+  });
+
+  it('mcp list (with and without --check) does not print it', async () => {
+    const path = config();
+    const checked = await runClean(['--config', path, 'mcp', 'list', '--check']);
+    expect(checked.exitCode).toBe(0);
+    expect(checked.stderr).toBe('');
+    const listed = await runClean(['--config', path, 'mcp', 'list']);
+    expect(listed.stderr).toBe('');
+    // Where it does concern the command (which tool a plain name runs), it is still said.
+    const exec = await runClean(['--config', path, 'exec', 'echo']);
+    expect(exec.stderr.split('\n')[0]).toBe(`⚠ ${local}`);
   });
 });

@@ -1,0 +1,56 @@
+import { execa } from 'execa';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/run-toolrun.js';
+import { tempDir } from '../helpers/temp-config.js';
+
+/**
+ * Issue #19 item 20: `npx toolrun` in a clone installs the clone into npm's npx cache as a link, and
+ * npm runs its `prepare` (the whole build, type declarations included) on the clone that
+ * `npm install` has just built: 84 s on a loaded machine, 4 s without it. The build script skips
+ * that second build. Run on a copy of the script, so that a failure never touches the real dist/.
+ */
+describe('scripts/build.js as the prepare script', () => {
+  const copy = () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'scripts'));
+    copyFileSync(join(ROOT, 'scripts', 'build.js'), join(dir, 'scripts', 'build.js'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    return dir;
+  };
+  const built = (dir: string) => {
+    mkdirSync(join(dir, 'dist', 'types'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'types', 'index.d.ts'), '// built\n');
+  };
+  // What npm sets for a lifecycle script (npm 11: `npm install -g .` has npm_config_global=true).
+  const prepare = (dir: string, command: string, env: Record<string, string> = {}) =>
+    execa(process.execPath, [join(dir, 'scripts', 'build.js')], { cwd: dir, reject: false, env: { npm_command: command, npm_lifecycle_event: 'prepare', ...env } });
+
+  it('does not build again when npx (npm exec), npm link or npm install -g . runs prepare on a folder already built', async () => {
+    for (const [command, env] of [['exec'], ['link'], ['install', { npm_config_global: 'true' }]] as const) {
+      const dir = copy();
+      built(dir);
+      const result = await prepare(dir, command, env);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(true);
+    }
+  });
+
+  it('builds for npm install and npm ci, and for npx when nothing is built yet', async () => {
+    // The copy has no src/: a build that starts fails there, after removing dist/ — which tells it started.
+    for (const [command, isBuilt] of [
+      ['install', true],
+      ['ci', true],
+      ['exec', false],
+    ] as const) {
+      const dir = copy();
+      if (isBuilt) built(dir);
+      const result = await prepare(dir, command);
+      expect(result.exitCode).not.toBe(0);
+      expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(false);
+    }
+  });
+});
