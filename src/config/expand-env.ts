@@ -6,6 +6,12 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HOST_ONLY =
   /^(?:(?:input|command|config):.*|workspaceFolder(?:Basename)?(?::.*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)$/s;
 
+/**
+ * How deep `${A:-${B:-…}}` may nest. Real defaults nest one or two levels; the limit is checked while
+ * the reference is read, before any default is expanded, so no input can recurse deeper than this.
+ */
+export const MAX_REFERENCE_NESTING = 16;
+
 /** One `${…}` found in a string: what is inside the braces, and where it ends. */
 interface Reference {
   /** The text between `${` and its matching `}`. */
@@ -95,15 +101,16 @@ function expandText(value: string, resolve: (name: string, fallback: string | un
 function readReference(value: string, start: number, where: ConfigPlace): Reference {
   let depth = 0;
   for (let index = start + 2; index < value.length; index++) {
-    if (value.startsWith('$${', index)) {
-      // A literal `${…}` inside a default: its `}` is its own, not the reference's.
-      depth++;
-      index += 2;
-      continue;
-    }
-    if (value.startsWith('${', index)) {
-      depth++;
-      index++;
+    const opens = value.startsWith('$${', index) ? 3 : value.startsWith('${', index) ? 2 : 0;
+    if (opens > 0) {
+      // A nested reference, or a literal `$${…}` inside a default: either way its `}` is its own.
+      if (++depth >= MAX_REFERENCE_NESTING) {
+        throw new ConfigError(`'${value.slice(start, start + 40)}…' nests \${…} more than ${MAX_REFERENCE_NESTING} levels deep; a default that deep is a mistake. Simplify it`, {
+          code: 'reference-too-deep',
+          place: where,
+        });
+      }
+      index += opens - 1;
       continue;
     }
     if (value[index] === '}') {

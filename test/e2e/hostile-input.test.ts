@@ -89,6 +89,18 @@ describe('config shape', () => {
   });
 });
 
+describe('${VAR} defaults nested 3,000 deep (issue #19 item 16)', () => {
+  it.each([[['mcp', 'list', '--check']], [['exec', 'deep:x']], [['mcp', 'doctor', 'deep']]])('%j: a config error naming the nesting limit (exit 3)', async (args) => {
+    const deep = `${'${A:-'.repeat(3000)}x${'}'.repeat(3000)}`;
+    const path = writeTempConfig({ mcpServers: { deep: fixtureServer('zwave-server.js', { env: { X: deep } }) } });
+    const result = await runToolrun(['--config', path, ...args]);
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(output).not.toContain('internal error');
+    expect(output).toContain("mcpServers.deep.env.X: '${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-…' nests ${…} more than 16 levels deep");
+    expect(result.exitCode).toBe(3);
+  });
+});
+
 describe('--args input is bounded and interruptible', () => {
   it('--args @/dev/zero stops at 64 MB with a usage error', async () => {
     const result = await runToolrun(['exec', 'echo', '--args', '@/dev/zero']);
