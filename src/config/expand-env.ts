@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigPlace } from '../errors.js';
+import { rememberExpandedVariable } from '../secrets/mask-secrets.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Variables only a host can fill in: VS Code's prompts (${input:id}), commands, settings, and its
@@ -30,13 +31,19 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: ConfigPl
     value,
     (name, fallback) => {
       const current = env[name];
-      if (current !== undefined && current !== '') return current;
-      if (fallback !== undefined) return expandEnv(fallback, env, where);
+      if (current !== undefined && current !== '') return remembered(name, current);
+      if (fallback !== undefined) return remembered(name, expandEnv(fallback, env, where));
       if (current === '') return '';
       throw new ConfigError(`environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable', place: where });
     },
     where,
   );
+}
+
+/** The value a variable gave, remembered as a secret when its name says so (SPEC §8: masked wherever it is printed). */
+function remembered(name: string, value: string): string {
+  rememberExpandedVariable(name, value);
+  return value;
 }
 
 /** Names of the variables a string refers to (defaults included), for `doctor` and `validate`. */
