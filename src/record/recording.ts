@@ -2,6 +2,7 @@ import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { checkRecordedLine, checkRecordingHeader } from './check-recorded-line.js';
 
 /**
  * The recording format of SPEC §11, one JSON object per line:
@@ -40,11 +41,11 @@ export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader
   let first = true;
   const splitter = new LineSplitter((line) => {
     if (!header) {
-      header = parseLine<RecordingHeader>(line);
+      header = checkRecordingHeader(parseLine(line));
       onHeader?.(header);
       return;
     }
-    onEntry(parseLine<RecordedLine>(line));
+    onEntry(checkRecordedLine(parseLine(line), line.lineNumber));
   }, Number.MAX_SAFE_INTEGER);
   return {
     push: (chunk) => {
@@ -60,9 +61,9 @@ export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader
   };
 }
 
-function parseLine<T>(line: RawLine): T {
+function parseLine(line: RawLine): unknown {
   try {
-    return JSON.parse(line.bytes.toString('utf8')) as T;
+    return JSON.parse(line.bytes.toString('utf8')) as unknown;
   } catch {
     throw new NotARecordingError(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
   }
