@@ -93,7 +93,7 @@ function buildValue(text: string): unknown {
       if (frame.expect === 'member') {
         if (token.kind === 'eof') throw new JsoncProblem(token.offset, "'}' expected");
         if (token.kind !== 'string') throw new JsoncProblem(token.offset, token.kind === ',' ? 'value expected' : PROPERTY_EXPECTED);
-        if (FORBIDDEN_KEYS.has(token.value) && !(token.value !== '__proto__' && frame.parentKey === 'properties')) {
+        if (FORBIDDEN_KEYS.has(token.value) && frame.parentKey !== 'properties') {
           throw new JsoncProblem(token.offset, `the key "${token.value}" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`, false);
         }
         frame.key = token.value;

@@ -78,6 +78,12 @@ describe('parseJsonc: JSONC as before', () => {
     expect(parsed.value.toString).toBe(1);
   });
 
+  it.each(['__proto__', 'constructor', 'prototype'])('the key %s is a plain key as a JSON Schema property name', (key) => {
+    const parsed = parseJsonc(`{"properties": {"${key}": {"type": "string"}}}`) as { value: { properties: Record<string, unknown> } };
+    expect(Object.getOwnPropertyDescriptor(parsed.value.properties, key)?.value).toEqual({ type: 'string' });
+    expect(Object.getPrototypeOf(parsed.value.properties)).toBeNull();
+  });
+
   it.each(['__proto__', 'constructor', 'prototype'])('the key %s is refused where it would be config', (key) => {
     expect(parseJsonc(`{\n  "mcpServers": {"${key}": {}}}`)).toEqual({
       problem: { line: 2, column: 18, message: `the key "${key}" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`, syntax: false },
