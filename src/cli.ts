@@ -5,7 +5,7 @@ import type { CliContext, CommandAction, GlobalOptions } from './cli-support/cli
 import { registerExecCommand } from './commands/exec.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMcpCommands } from './commands/mcp.js';
-import { parsePositiveInteger } from './commands/parse-number-option.js';
+import { parseTimerMilliseconds } from './commands/parse-number-option.js';
 import { parseProtocolSetting } from './commands/parse-protocol-option.js';
 import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
 import { registerTimeCommand } from './commands/time.js';
@@ -141,7 +141,7 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('-v, --verbose', 'log each execution and server stderr on stderr')
     .option('-q, --quiet', 'only errors on stderr')
     .option('--no-color', 'no ANSI colors (also NO_COLOR=1)')
-    .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parsePositiveInteger))
+    .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parseTimerMilliseconds))
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')

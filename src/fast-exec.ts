@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
+import { MAX_TIMER_MS } from './config/max-timer-ms.js';
 import type { FastExecArgs } from './session/fast-warm-exec.js';
 import { sessionDirectoryPath } from './session/session-paths.js';
 
@@ -39,7 +40,7 @@ export function parseFastExec(words: string[]): FastExecArgs | undefined {
       value ??= words[++i];
       if (value === undefined) return undefined;
       if (word === '--timeout') {
-        if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return undefined;
+        if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_TIMER_MS) return undefined;
         args.timeout = Number(value);
       } else if (word === '--server') {
         if (!sawExec) return undefined;

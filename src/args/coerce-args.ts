@@ -10,21 +10,23 @@ const JSON_TYPES = new Set(['number', 'integer', 'boolean', 'array', 'object', '
  */
 export function coerceArgWords(words: ArgWord[], propertySchemaFor: (key: string) => unknown): Record<string, unknown> {
   const args: Record<string, unknown> = {};
+  // defineProperty, not args[key] = …: an argument named `__proto__` stays an argument, never the prototype.
+  const set = (key: string, value: unknown) => Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
   for (const { key, value, isJson } of words) {
     if (isJson) {
-      args[key] = JSON.parse(value);
+      set(key, JSON.parse(value));
       continue;
     }
     const types = schemaTypes(propertySchemaFor(key));
     if (types.size > 0 && !types.has('string') && [...types].some((type) => JSON_TYPES.has(type))) {
       try {
-        args[key] = JSON.parse(value);
+        set(key, JSON.parse(value));
         continue;
       } catch {
         // Left as a string on purpose: validation then says "'level' must be integer".
       }
     }
-    args[key] = value;
+    set(key, value);
   }
   return args;
 }

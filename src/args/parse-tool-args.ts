@@ -17,8 +17,6 @@ export function parseArgWords(words: string[]): ArgWord[] {
     const key = word.slice(0, isJson ? equals - 1 : equals);
     const value = word.slice(equals + 1);
     if (key === '') throw new UsageError(`argument '${word}' has no name before '${isJson ? ':=' : '='}'; write name${isJson ? ':=' : '='}${value}`);
-    // Assigned as args[key], `__proto__` would replace the object's prototype and vanish from the call.
-    if (key === '__proto__') throw new UsageError(`argument name '__proto__' is not allowed; if a tool really takes it, pass it with --args '{"__proto__": …}'`);
     if (isJson) parseJsonValue(value, `'${key}' in '${word}'`, `quote strings inside the JSON: ${key}:='"text"'`);
     return { key, value, isJson };
   });

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { resolveServer, type StdioServerSpec } from '../config/resolve-server.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode, NotARecordingError, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
@@ -57,6 +57,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
       if (error.code === 'ENOENT') throw new UsageError(`capture file not found: ${path}; check the path`);
       if (error.code === 'EISDIR') throw new UsageError(`${path} is a folder, not a capture file`);
       if (error.code === 'EACCES') throw new UsageError(`capture file not readable: ${path} (permission denied); fix its permissions`);
+      if (error instanceof NotARecordingError) throw new UsageError(`${path ?? 'stdin'}: ${error.message}`);
       throw new UsageError(`cannot read capture file ${path}: ${error.message}`);
     };
     let stream: Readable;

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { MAX_TIMER_MS, MAX_TIMER_TEXT } from '../config/max-timer-ms.js';
 
 /** Commander argParser for options such as --timeout <ms> and -n <count>. */
 export function parsePositiveInteger(value: string): number {
@@ -16,5 +17,12 @@ export function parseNonNegativeInteger(value: string): number {
 export function parsePositiveNumber(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new InvalidArgumentError(`expected a positive number, got '${value}'.`);
+  return number;
+}
+
+/** A timeout in ms (--timeout): a positive whole number a timer can wait for. */
+export function parseTimerMilliseconds(value: string): number {
+  const number = parsePositiveInteger(value);
+  if (number > MAX_TIMER_MS) throw new InvalidArgumentError(`expected at most ${MAX_TIMER_TEXT}.`);
   return number;
 }

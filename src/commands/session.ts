@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { MAX_TIMER_MS, MAX_TIMER_TEXT } from '../config/max-timer-ms.js';
 import { UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -34,6 +35,7 @@ A holder is per user and per config; it exits after being idle (--idle, default 
         const { parseDuration } = await import('../session/parse-duration.js');
         const idleMs = parseDuration(options.idle);
         if (idleMs === undefined) throw new UsageError(`--idle '${options.idle}' is not a duration; use e.g. 90s, 10m or 1h`);
+        if (idleMs > MAX_TIMER_MS) throw new UsageError(`--idle '${options.idle}' is longer than ${MAX_TIMER_TEXT}; use e.g. 90s, 10m or 1h`);
         const config = await loadCliConfig(cli);
         if (Object.keys(config.servers).length === 0 || !config.path)
           throw new UsageError(`no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}: there is nothing to keep warm`);

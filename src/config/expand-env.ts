@@ -1,10 +1,17 @@
 import { ConfigError, type ConfigPlace } from '../errors.js';
+import { rememberExpandedVariable } from '../secrets/mask-secrets.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Variables only a host can fill in: VS Code's prompts (${input:id}), commands, settings, and its
 // predefined variables. Passing them on as literal text would give the server "${input:token}" as a token.
 const HOST_ONLY =
   /^(?:(?:input|command|config):.*|workspaceFolder(?:Basename)?(?::.*)?|userHome|pathSeparator|\/|file|fileBasename|fileDirname|fileExtname|relativeFile|lineNumber|selectedText|execPath|defaultBuildTask)$/s;
+
+/**
+ * How deep `${A:-${B:-…}}` may nest. Real defaults nest one or two levels; the limit is checked while
+ * the reference is read, before any default is expanded, so no input can recurse deeper than this.
+ */
+export const MAX_REFERENCE_NESTING = 16;
 
 /** One `${…}` found in a string: what is inside the braces, and where it ends. */
 interface Reference {
@@ -24,13 +31,19 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: ConfigPl
     value,
     (name, fallback) => {
       const current = env[name];
-      if (current !== undefined && current !== '') return current;
-      if (fallback !== undefined) return expandEnv(fallback, env, where);
+      if (current !== undefined && current !== '') return remembered(name, current);
+      if (fallback !== undefined) return remembered(name, expandEnv(fallback, env, where));
       if (current === '') return '';
       throw new ConfigError(`environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable', place: where });
     },
     where,
   );
+}
+
+/** The value a variable gave, remembered as a secret when its name says so (SPEC §8: masked wherever it is printed). */
+function remembered(name: string, value: string): string {
+  rememberExpandedVariable(name, value);
+  return value;
 }
 
 /** Names of the variables a string refers to (defaults included), for `doctor` and `validate`. */
@@ -95,15 +108,16 @@ function expandText(value: string, resolve: (name: string, fallback: string | un
 function readReference(value: string, start: number, where: ConfigPlace): Reference {
   let depth = 0;
   for (let index = start + 2; index < value.length; index++) {
-    if (value.startsWith('$${', index)) {
-      // A literal `${…}` inside a default: its `}` is its own, not the reference's.
-      depth++;
-      index += 2;
-      continue;
-    }
-    if (value.startsWith('${', index)) {
-      depth++;
-      index++;
+    const opens = value.startsWith('$${', index) ? 3 : value.startsWith('${', index) ? 2 : 0;
+    if (opens > 0) {
+      // A nested reference, or a literal `$${…}` inside a default: either way its `}` is its own.
+      if (++depth >= MAX_REFERENCE_NESTING) {
+        throw new ConfigError(`'${value.slice(start, start + 40)}…' nests \${…} more than ${MAX_REFERENCE_NESTING} levels deep; a default that deep is a mistake. Simplify it`, {
+          code: 'reference-too-deep',
+          place: where,
+        });
+      }
+      index += opens - 1;
       continue;
     }
     if (value[index] === '}') {

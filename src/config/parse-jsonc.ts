@@ -1,4 +1,4 @@
-import { printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
+import { scanJsonc, type JsoncToken } from './scan-jsonc.js';
 
 export interface JsoncSyntaxProblem {
   line: number;
@@ -11,109 +11,147 @@ export interface JsoncSyntaxProblem {
 /** Deeper than any real config (a tool schema nests a few levels); deeper is a mistake or an attack. */
 export const MAX_CONFIG_DEPTH = 100;
 
-// Keys that would reach an object's prototype if applied: never config (SPEC §8). `constructor` and
-// `prototype` are fine as JSON Schema property names (under "properties"), where they stay plain keys.
+// Keys that would reach an object's prototype if applied: never config (SPEC §8). As JSON Schema
+// property names (under "properties") they are data, and stay plain keys of null-prototype objects.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+const PROPERTY_EXPECTED = 'property name expected (keys need double quotes)';
+const LITERALS = new Set(['true', 'false', 'null']);
+
+type Container = Record<string, unknown> | unknown[];
+
+/** An open object or array: what it is filled with next, and the key it sits under in its parent. */
+interface Frame {
+  container: Container;
+  parentKey: string | undefined;
+  /** Objects only: the key read, waiting for its value. */
+  key?: string;
+  /** What may come next: a member (or the end), a `:`, or a `,` (or the end). */
+  expect: 'member' | 'colon' | 'separator';
+}
+
+class JsoncProblem extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+    readonly syntax = true,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Parses JSON with comments and trailing commas (VS Code's mcp.json is JSONC).
- * Returns the value or the first problem with its 1-based line and column. Objects have a null
- * prototype, so a key such as `toString` is an ordinary key; `__proto__`, `constructor` and
- * `prototype` are refused, and so is nesting deeper than MAX_CONFIG_DEPTH.
+ * Parses JSON with comments and trailing commas (VS Code's mcp.json is JSONC). Returns the value or
+ * the first problem with its 1-based line and column. Objects have a null prototype, so a key such
+ * as `toString` is an ordinary key; `__proto__`, `constructor` and `prototype` are refused as config
+ * keys, and so is nesting deeper than MAX_CONFIG_DEPTH.
+ *
+ * A loop over a token stream with an explicit stack, not recursion: time and memory stay
+ * proportional to the text (64 MB of whitespace, a 64 MB string, 64 MB of `[`), where jsonc-parser
+ * built whitespace up one character at a time (17 s and 2.2 GB for 60 MB) and kept every error.
  */
 export function parseJsonc(text: string): { value: unknown } | { problem: JsoncSyntaxProblem } {
-  const errors: ParseError[] = [];
-  let problem: JsoncSyntaxProblem | undefined;
-  const fail = (offset: number, message: string) => {
-    problem ??= { ...lineAndColumn(text, offset), message, syntax: false };
-  };
-  // The container being filled, the key it was stored under in its parent, and the property being read.
-  const parents: Array<{ container: Record<string, unknown> | unknown[]; key: string | undefined }> = [];
-  let current: { container: Record<string, unknown> | unknown[]; key: string | undefined } = { container: [], key: undefined };
-  let property: string | undefined;
-  const root = current.container as unknown[];
-  const addValue = (value: unknown) => {
-    if (Array.isArray(current.container)) current.container.push(value);
-    else if (property !== undefined) current.container[property] = value;
-  };
-  const begin = (container: Record<string, unknown> | unknown[], offset: number) => {
-    if (problem) return;
-    addValue(container);
-    parents.push(current);
-    current = { container, key: Array.isArray(current.container) ? undefined : property };
-    property = undefined;
-    if (parents.length > MAX_CONFIG_DEPTH) fail(offset, `nested deeper than ${MAX_CONFIG_DEPTH} levels; a config is never that deep`);
-  };
-  const end = () => {
-    if (problem) return;
-    current = parents.pop()!;
-  };
   try {
-    visit(
-      text,
-      {
-        onObjectBegin: (offset) => begin(Object.create(null) as Record<string, unknown>, offset),
-        onObjectEnd: end,
-        onArrayBegin: (offset) => begin([], offset),
-        onArrayEnd: end,
-        onObjectProperty: (name, offset) => {
-          if (problem) return;
-          property = name;
-          if (FORBIDDEN_KEYS.has(name) && !(name !== '__proto__' && current.key === 'properties')) {
-            fail(offset, `the key "${name}" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`);
-          }
-        },
-        onLiteralValue: (value) => {
-          if (!problem) addValue(value);
-        },
-        onError: (error, offset) => errors.push({ error, offset, length: 0 }),
-      },
-      { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
-    );
+    return { value: buildValue(text) };
   } catch (error) {
-    // jsonc-parser descends recursively: nesting deep enough overflows the stack before our depth check could stop it.
-    if (!(error instanceof RangeError)) throw error;
-    fail(0, `nested too deeply to read; a config is never deeper than ${MAX_CONFIG_DEPTH} levels`);
+    if (!(error instanceof JsoncProblem)) throw error;
+    return { problem: { ...lineAndColumn(text, error.offset), message: error.message, syntax: error.syntax } };
   }
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    return { problem: { ...lineAndColumn(text, first.offset), message: describeParseError(printParseErrorCode(first.error)), syntax: true } };
+}
+
+function buildValue(text: string): unknown {
+  const tokens = scanJsonc(text, (offset, message) => {
+    throw new JsoncProblem(offset, message);
+  });
+  const stack: Frame[] = [];
+  let root: unknown;
+  let done = false;
+  for (let token = tokens.next(); ; token = tokens.next()) {
+    const frame = stack.at(-1);
+    // A stray word is its own problem wherever it stands, except where a key belongs (`{name: 1}`).
+    if (token.kind === 'word' && !LITERALS.has(token.value) && !(frame && !Array.isArray(frame.container) && frame.expect === 'member')) throw new JsoncProblem(token.offset, 'unexpected character');
+    if (done) {
+      if (token.kind !== 'eof') throw new JsoncProblem(token.offset, 'end of file expected (more than one top-level value)');
+      return root;
+    }
+    // Closing the open container, or a separator, or an object's key and colon.
+    if (frame && frame.expect !== 'colon' && (token.kind === '}' || token.kind === ']')) {
+      const closes = Array.isArray(frame.container) ? ']' : '}';
+      if (token.kind !== closes) throw new JsoncProblem(token.offset, frame.expect === 'separator' ? `'${closes}' expected` : closes === '}' ? PROPERTY_EXPECTED : 'value expected');
+      stack.pop();
+      if (stack.length === 0) done = true;
+      else stack.at(-1)!.expect = 'separator';
+      continue;
+    }
+    if (frame?.expect === 'separator') {
+      if (token.kind === ',') frame.expect = 'member';
+      else if (token.kind === 'eof') throw new JsoncProblem(token.offset, `'${Array.isArray(frame.container) ? ']' : '}'}' expected`);
+      else throw new JsoncProblem(token.offset, "',' expected");
+      continue;
+    }
+    if (frame && !Array.isArray(frame.container)) {
+      if (frame.expect === 'member') {
+        if (token.kind === 'eof') throw new JsoncProblem(token.offset, "'}' expected");
+        if (token.kind !== 'string') throw new JsoncProblem(token.offset, token.kind === ',' ? 'value expected' : PROPERTY_EXPECTED);
+        if (FORBIDDEN_KEYS.has(token.value) && frame.parentKey !== 'properties') {
+          throw new JsoncProblem(token.offset, `the key "${token.value}" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`, false);
+        }
+        frame.key = token.value;
+        frame.expect = 'colon';
+        continue;
+      }
+      if (token.kind !== ':') throw new JsoncProblem(token.offset, "':' expected");
+      frame.expect = 'member';
+      token = tokens.next();
+    } else if (frame && token.kind === 'eof') {
+      throw new JsoncProblem(token.offset, "']' expected");
+    }
+    // A value: in an array, after an object's colon, or the root.
+    const value = readValue(token);
+    if (frame) {
+      if (Array.isArray(frame.container)) frame.container.push(value);
+      // defineProperty, not assignment: a "__proto__" key (allowed under "properties") stays a key.
+      else Object.defineProperty(frame.container, frame.key!, { value, writable: true, enumerable: true, configurable: true });
+      frame.expect = 'separator';
+    } else {
+      root = value;
+      done = true;
+    }
+    if (value !== null && typeof value === 'object') {
+      if (stack.length >= MAX_CONFIG_DEPTH) throw new JsoncProblem(token.offset, `nested deeper than ${MAX_CONFIG_DEPTH} levels; a config is never that deep`, false);
+      done = false;
+      stack.push({ container: value as Container, parentKey: frame && !Array.isArray(frame.container) ? frame.key : undefined, expect: 'member' });
+    }
   }
-  if (problem) return { problem };
-  return { value: root[0] };
+}
+
+/** The value a token starts: a literal, or a fresh (empty) container the loop fills. */
+function readValue(token: JsoncToken): unknown {
+  switch (token.kind) {
+    case 'string':
+      return token.value;
+    case 'number':
+      return Number(token.value);
+    case 'word':
+      if (token.value === 'true') return true;
+      if (token.value === 'false') return false;
+      if (token.value === 'null') return null;
+      throw new JsoncProblem(token.offset, 'unexpected character');
+    case '{':
+      return Object.create(null) as Record<string, unknown>;
+    case '[':
+      return [];
+    default:
+      throw new JsoncProblem(token.offset, 'value expected');
+  }
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+    line++;
+    lineStart = index + 1;
   }
   return { line, column: offset - lineStart + 1 };
-}
-
-const READABLE_ERRORS: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'property name expected (keys need double quotes)',
-  ValueExpected: 'value expected',
-  ColonExpected: "':' expected",
-  CommaExpected: "',' expected",
-  CloseBraceExpected: "'}' expected",
-  CloseBracketExpected: "']' expected",
-  EndOfFileExpected: 'end of file expected (more than one top-level value)',
-  InvalidCommentToken: 'invalid comment',
-  UnexpectedEndOfComment: 'unterminated comment',
-  UnexpectedEndOfString: 'unterminated string',
-  UnexpectedEndOfNumber: 'unterminated number',
-  InvalidUnicode: 'invalid unicode escape',
-  InvalidEscapeCharacter: 'invalid escape character',
-  InvalidCharacter: 'invalid character in string',
-};
-
-function describeParseError(code: string): string {
-  return READABLE_ERRORS[code] ?? code;
 }

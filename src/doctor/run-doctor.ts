@@ -32,7 +32,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     const fix =
       error.code === 'host-only-variable'
         ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable'
-        : 'set the variable, or give a default in the config: ${NAME:-value}';
+        : error.code === 'unset-variable'
+          ? 'set the variable, or give a default in the config: ${NAME:-value}'
+          : 'fix the ${…} reference in the config: ${NAME} or ${NAME:-default}';
     set('config', 'fail', error.jsonPath ? `${error.jsonPath}: ${error.detail}` : error.detail, { fix });
     for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);

@@ -21,7 +21,8 @@ export function normalizeArgs(args: Record<string, unknown>, schemaProperties: S
     // An explicit camelCase argument wins over one converted into the same name.
     if (target !== key && Object.hasOwn(args, target)) target = key;
     if (target !== key) renamed.push([key, target]);
-    out[target] = value;
+    // defineProperty: an argument named `__proto__` is passed on, not made the object's prototype.
+    Object.defineProperty(out, target, { value, enumerable: true, writable: true, configurable: true });
   }
   return { args: out, renamed };
 }

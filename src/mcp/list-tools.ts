@@ -33,7 +33,8 @@ export async function listToolsLeniently(client: McpClient, options: { signal?: 
       const parsed = ToolSchema.safeParse(candidate);
       const name = typeof (candidate as { name?: unknown })?.name === 'string' ? (candidate as { name: string }).name : `#${index}`;
       index++;
-      if (parsed.success) tools.push(parsed.data as Tool);
+      // The server's own inputSchema once it validated: zod's copy drops a property named "__proto__".
+      if (parsed.success) tools.push({ ...parsed.data, inputSchema: (candidate as Tool).inputSchema } as Tool);
       else broken.push({ name, problem: describeSchemaIssues(parsed.error) ?? 'not a valid tool definition' });
     }
     return { items: [], nextCursor: page.nextCursor };

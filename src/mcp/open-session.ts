@@ -1,4 +1,5 @@
 import type { RetryPolicy } from '../config/config-types.js';
+import { MAX_TIMER_MS } from '../config/max-timer-ms.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import { ServerUnavailableError } from '../errors.js';
 import type { RecordingWriter } from '../record/recording.js';
@@ -13,9 +14,12 @@ export interface RetryLogger {
   info(message: string): void;
 }
 
-/** Delay before attempt `n` (1-based): 0, then baseDelayMs, doubling (seed 002: 0 s, 2 s, 4 s). */
+/**
+ * Delay before attempt `n` (1-based): 0, then baseDelayMs, doubling (seed 002: 0 s, 2 s, 4 s). The
+ * doubling is capped at the longest a timer can wait: past it Node would retry at once instead.
+ */
 export function retryDelayMs(attempt: number, policy: RetryPolicy): number {
-  return attempt <= 1 ? 0 : policy.baseDelayMs * 2 ** (attempt - 2);
+  return attempt <= 1 ? 0 : Math.min(MAX_TIMER_MS, policy.baseDelayMs * 2 ** (attempt - 2));
 }
 
 /** Carries the whole story of a server that could not be connected (exit 4). */

@@ -20,3 +20,11 @@ function spell(character: string): string {
   const code = character.charCodeAt(0);
   return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
+
+/**
+ * One cell of a table: a line break or tab from a server (a mime type, a parameter name) would
+ * start a forged row or shift the columns, so they are spelled out too (`\n`, `\t`), as CR and ESC are.
+ */
+export function escapeTableCell(text: string): string {
+  return escapeControls(text, true).replace(/[\n\t]/g, (character) => (character === '\n' ? '\\n' : '\\t'));
+}

@@ -1,3 +1,4 @@
+import { escapeTableCell } from './escape-controls.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 
 export interface ToolListRow {
@@ -30,7 +31,8 @@ function firstLine(text: string): string {
  * A plain aligned table. On a terminal the description is cut to the width; piped, nothing is
  * cut (a script may grep it).
  */
-export function formatTable(headers: string[], rows: string[][], maxWidth: number | undefined): string {
+export function formatTable(headers: string[], cells: string[][], maxWidth: number | undefined): string {
+  const rows = cells.map((row) => row.map(escapeTableCell));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
   const render = (cells: string[]) => {
     const line = cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');

@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { ExecutorLogger } from '../executor/tool-executor.js';
-import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
+import { maskKnownSecrets, maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import { shouldAnimate, shouldUseColor } from './color.js';
 import { escapeControls } from './escape-controls.js';
 import { createStyle, type Style } from './style.js';
@@ -162,7 +162,7 @@ export class Terminal implements ExecutorLogger {
   }
 
   #line(text: string, options: { evidence?: boolean } = {}): void {
-    const safe = options.evidence ? text : escapeControls(maskSecrets(text), this.errStyle.enabled);
+    const safe = options.evidence ? maskKnownSecrets(text) : escapeControls(maskSecrets(text), this.errStyle.enabled);
     const line = safe.endsWith('\n') ? safe : `${safe}\n`;
     if (this.#spinner) {
       this.#spinner.clear();

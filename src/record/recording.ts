@@ -2,31 +2,9 @@ import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { checkRecordedLine, checkRecordingHeader, type RecordedDirection, type RecordedLine, type RecordingHeader } from './recording-format.js';
 
-/**
- * The recording format of SPEC §11, one JSON object per line:
- *   {"toolrun_recording": 1, "server": …, "command": … (secrets masked), "started": <ISO time>}
- *   {"t": <ms since start>, "dir": "send" | "recv" | "stderr", "text": "<the line>"}
- * `recv` is what the server wrote on stdout, byte-exact: a line that is not valid UTF-8 has "b64"
- * instead of "text"; the last line of a stream that did not end with a newline has "eol": false.
- * `send` is what the client wrote, `stderr` the server's stderr.
- */
-export type RecordedDirection = 'send' | 'recv' | 'stderr';
-
-export interface RecordingHeader {
-  toolrun_recording: 1;
-  server: string;
-  command: string;
-  started: string;
-}
-
-export interface RecordedLine {
-  t: number;
-  dir: RecordedDirection;
-  text?: string;
-  b64?: string;
-  eol?: false;
-}
+export type { RecordedDirection, RecordedLine, RecordingHeader } from './recording-format.js';
 
 const HEADER_START = '{"toolrun_recording":';
 
@@ -40,11 +18,11 @@ export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader
   let first = true;
   const splitter = new LineSplitter((line) => {
     if (!header) {
-      header = parseLine<RecordingHeader>(line);
+      header = checkRecordingHeader(parseLine(line));
       onHeader?.(header);
       return;
     }
-    onEntry(parseLine<RecordedLine>(line));
+    onEntry(checkRecordedLine(parseLine(line), line.lineNumber));
   }, Number.MAX_SAFE_INTEGER);
   return {
     push: (chunk) => {
@@ -60,9 +38,9 @@ export function recordingReader(onEntry: (entry: RecordedLine) => void, onHeader
   };
 }
 
-function parseLine<T>(line: RawLine): T {
+function parseLine(line: RawLine): unknown {
   try {
-    return JSON.parse(line.bytes.toString('utf8')) as T;
+    return JSON.parse(line.bytes.toString('utf8')) as unknown;
   } catch {
     throw new NotARecordingError(`line ${line.lineNumber} of the recording is not JSON; a recording is one JSON object per line`);
   }

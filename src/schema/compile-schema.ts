@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ArgsValidator } from './args-validator.js';
+import { namesProtoProperty, swapProtoInSchema, validateSwapped } from './proto-safe-validation.js';
 import { collectingAjvLogger } from './schema-warnings.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
@@ -32,6 +33,13 @@ export function createSdkAjv(): Ajv {
 
 /** Compiles a tool's parameter schema once; throws when the schema itself is broken. */
 export function compileArgsValidator(schema: Record<string, unknown>): ArgsValidator {
+  if (namesProtoProperty(schema)) {
+    const swapped: ValidateFunction = ajvFor(schema).compile(swapProtoInSchema(withoutDialect(schema)) as Record<string, unknown>);
+    return (value) => {
+      const errors = validateSwapped(swapped, value);
+      return errors ? { valid: false, errors } : { valid: true };
+    };
+  }
   const validate: ValidateFunction = ajvFor(schema).compile(withoutDialect(schema));
   return (value) => (validate(value) ? { valid: true } : { valid: false, errors: validate.errors ?? [] });
 }

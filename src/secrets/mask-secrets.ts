@@ -32,6 +32,28 @@ export function rememberSecret(value: string): void {
   if (value.length >= 4 && value !== MASK) knownSecrets.add(value);
 }
 
+/**
+ * A `${VAR}` expanded from the environment: when the variable's name says secret (`GITHUB_TOKEN`),
+ * its value is secret wherever the config put it (`"env": {"GH": "${GITHUB_TOKEN}"}`, an argument,
+ * a URL's path), so it is remembered, as it is and as a URL would quote it.
+ */
+export function rememberExpandedVariable(name: string, value: string): void {
+  if (!isSecretName(name)) return;
+  rememberSecret(value);
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value) rememberSecret(encoded);
+}
+
+/**
+ * Only the values the config marked secret, for what a server itself wrote (its stderr is the
+ * evidence, shown as it is, SPEC §8), but never with toolrun's own config secrets in it.
+ */
+export function maskKnownSecrets(text: string): string {
+  let masked = text;
+  for (const secret of knownSecrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  return masked;
+}
+
 /** Does this env var, header, query parameter or flag name say its value is secret? */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
@@ -40,14 +62,13 @@ export function isSecretName(name: string): boolean {
 /** `text` with every secret toolrun can recognise replaced by `***`. Cheap enough for every line. */
 export function maskSecrets(text: string): string {
   if (text.length === 0) return text;
-  let masked = text
+  const masked = text
     .replace(URL_PASSWORD, (_match, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
     .replace(QUERY_PARAMETER, (match, separator: string, name: string, value: string) => (value !== MASK && SECRET_QUERY_NAME.test(safeDecode(name)) ? `${separator}${name}=${MASK}` : match))
     .replace(SECRET_FLAG, (_match, before: string, flag: string, joiner: string) => `${before}${flag}${joiner}${MASK}`)
     .replace(BEARER, (_match, scheme: string) => `${scheme} ${MASK}`)
     .replace(TOKEN_SHAPE, MASK);
-  for (const secret of knownSecrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
-  return masked;
+  return maskKnownSecrets(masked);
 }
 
 /** An env var's or header's value: `***` when the name says secret, else the value with secrets inside masked. */

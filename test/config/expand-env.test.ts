@@ -29,6 +29,17 @@ describe('expandEnv', () => {
     expect(() => expandEnv(value, env, { file: 'where' })).toThrow(message);
   });
 
+  it('defaults nested 16 deep expand; deeper is a config error naming the limit, not a stack overflow', () => {
+    const nested = (depth: number) => `${'${A:-'.repeat(depth)}end${'}'.repeat(depth)}`;
+    expect(expandEnv(nested(16), env, { file: 'where' })).toBe('end');
+    for (const depth of [17, 3000, 100_000]) {
+      expect(() => expandEnv(nested(depth), env, { file: 'where' })).toThrow(
+        "where: '${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-…' nests ${…} more than 16 levels deep; a default that deep is a mistake. Simplify it",
+      );
+    }
+    expect(listEnvReferences(nested(100_000))).toEqual([]);
+  });
+
   it('an escaped host-only variable is text, not a VS Code variable', () => {
     expect(expandEnv('$${input:token}', env, { file: 'where' })).toBe('${input:token}');
   });

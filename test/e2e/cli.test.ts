@@ -219,3 +219,49 @@ describe('configs found valid', () => {
     expect(readdirSync(folder)).toHaveLength(1);
   });
 });
+
+// Issue #19 item 15: Node fires a timer of 2^31 ms or more at once, so such a timeout would end every
+// call immediately. The longest toolrun accepts is the longest Node can wait: 2147483647 ms (~24.8 days).
+describe('milliseconds beyond what a timer can wait', () => {
+  const localTools = join(FIXTURES, 'configs', 'local-tools.json');
+
+  it('--timeout 2147483648 is a usage error naming the maximum (exit 2); 2147483647 works', async () => {
+    for (const args of [
+      ['--timeout', '2147483648', 'exec', 'hang'],
+      ['exec', 'hang', '--timeout=9999999999'],
+    ]) {
+      const result = await runToolrun(['--config', localTools, ...args]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe(
+        "✖ option '--timeout <ms>' argument '" +
+          args.find((word) => /\d{10}/.test(word))!.replace('--timeout=', '') +
+          "' is invalid. expected at most 2147483647 ms (about 24.8 days, the longest a timer can wait). Run 'toolrun --help' (or 'toolrun <command> --help') for usage.",
+      );
+    }
+    const longest = await runToolrun(['--config', localTools, '--timeout', '2147483647', '--json', 'exec', 'echo', 'a=1']);
+    expect(longest.exitCode).toBe(0);
+  });
+
+  it.each([
+    [{ timeoutMs: 2 ** 31 }, 'timeoutMs'],
+    [{ connectTimeoutMs: 1e12 }, 'connectTimeoutMs'],
+    [{ installTimeoutMs: 2 ** 31 }, 'installTimeoutMs'],
+    [{ slowToolMs: 2 ** 31 }, 'slowToolMs'],
+    [{ retry: { attempts: 2, baseDelayMs: 2 ** 31 } }, 'retry.baseDelayMs'],
+    [{ mcpServers: { a: { command: 'node', connectTimeoutMs: 2 ** 31 } } }, 'mcpServers.a.connectTimeoutMs'],
+    [{ mcpServers: { a: { command: 'node', installTimeoutMs: 2 ** 31 } } }, 'mcpServers.a.installTimeoutMs'],
+  ])('%j is a config error naming the maximum (exit 3)', async (settings, path) => {
+    const config = writeTempConfig(settings);
+    const result = await runToolrun(['--config', config, 'exec', 'echo']);
+    expect(result.exitCode).toBe(3);
+    const found = JSON.stringify(path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], settings));
+    expect(result.stderr.trim()).toBe(`✖ ${config}: ${path}: must be at most 2147483647 ms (about 24.8 days, the longest a timer can wait), found ${found}`);
+  });
+
+  it('session start --idle 25d is a usage error naming the maximum (exit 2)', async () => {
+    const config = writeTempConfig({ mcpServers: { a: { command: 'node' } } });
+    const result = await runToolrun(['--config', config, 'session', 'start', '--idle', '600h']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe("✖ --idle '600h' is longer than 2147483647 ms (about 24.8 days, the longest a timer can wait); use e.g. 90s, 10m or 1h");
+  });
+});

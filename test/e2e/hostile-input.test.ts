@@ -47,10 +47,56 @@ describe('config keys that would reach a prototype', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('an ARG named __proto__ is a usage error, not silently dropped', async () => {
-    const result = await runToolrun(['exec', 'echo', '__proto__:={"a":1}']);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim()).toBe(`✖ echo: argument name '__proto__' is not allowed; if a tool really takes it, pass it with --args '{"__proto__": …}'`);
+  // Issue #19 item 19: `__proto__` is a legitimate property name of a tool's schema (README, SPEC §8
+  // refuses it only as a config key): it is passed on as an argument and validated, never applied.
+  it('an ARG named __proto__ is passed on as an argument, not made the prototype', async () => {
+    const result = await runToolrun(['--json', 'exec', 'echo', '__proto__:={"a":1}', 'b=2']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).result).toEqual(JSON.parse('{"echo": {"__proto__": {"a": 1}, "b": "2"}}'));
+  });
+
+  describe('"__proto__" as a property name of a config tool\'s schema', () => {
+    const tool = {
+      name: 't',
+      description: 'd',
+      parameters: JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "string", "minLength": 2}}, "required": ["__proto__"]}'),
+      implementation: { type: 'builtin', handler: 'echo' },
+    };
+    const config = writeTempConfig({ tools: [tool] });
+
+    it.each([
+      [['__proto__=xy'], 0, '{"echo": {"__proto__": "xy"}}'],
+      [['--args', '{"__proto__": "xyz"}'], 0, '{"echo": {"__proto__": "xyz"}}'],
+    ])('%j is passed on (exit 0)', async (words, exitCode, echoed) => {
+      const result = await runToolrun(['--config', config, '--json', 'exec', 't', ...words]);
+      expect(result.exitCode).toBe(exitCode);
+      expect(JSON.parse(result.stdout).result).toEqual(JSON.parse(echoed));
+    });
+
+    it.each([
+      [['__proto__=x'], "Invalid parameters: '__proto__' must NOT have fewer than 2 characters"],
+      [['--args', '{"__proto__": {"polluted": true}}'], "Invalid parameters: '__proto__' must be string"],
+      [[], "Invalid parameters: missing '__proto__'"],
+    ])('%j is validated like any property (exit 2)', async (words, error) => {
+      const result = await runToolrun(['--config', config, '--json', 'exec', 't', ...words]);
+      expect(result.exitCode).toBe(2);
+      expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'invalid_args', error });
+    });
+
+    it('list shows it as a parameter', async () => {
+      const result = await runToolrun(['--config', config, 'list']);
+      expect(result.stdout).toMatch(/^t +builtin +__proto__\*: string +d$/m);
+    });
+  });
+
+  it('"__proto__" as a property name of an MCP server\'s tool: listed, validated and sent to the server', async () => {
+    const config = writeTempConfig({ mcpServers: { p: fixtureServer('proto-property-server.js') } });
+    const sent = await runToolrun(['--config', config, '--json', 'exec', 'p:keep', '__proto__=xy']);
+    expect(sent.exitCode).toBe(0);
+    expect(JSON.parse(sent.stdout).result).toBe('{"__proto__":"xy"}');
+    const refused = await runToolrun(['--config', config, '--json', 'exec', 'p:keep']);
+    expect(refused.exitCode).toBe(2);
+    expect(JSON.parse(refused.stdout).error).toBe("Invalid parameters: missing '__proto__'");
   });
 });
 
@@ -86,6 +132,18 @@ describe('config shape', () => {
     run.kill('SIGINT');
     const result = await run;
     expect(result.exitCode).toBe(130);
+  });
+});
+
+describe('${VAR} defaults nested 3,000 deep (issue #19 item 16)', () => {
+  it.each([[['mcp', 'list', '--check']], [['exec', 'deep:x']], [['mcp', 'doctor', 'deep']]])('%j: a config error naming the nesting limit (exit 3)', async (args) => {
+    const deep = `${'${A:-'.repeat(3000)}x${'}'.repeat(3000)}`;
+    const path = writeTempConfig({ mcpServers: { deep: fixtureServer('zwave-server.js', { env: { X: deep } }) } });
+    const result = await runToolrun(['--config', path, ...args]);
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(output).not.toContain('internal error');
+    expect(output).toContain("mcpServers.deep.env.X: '${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-…' nests ${…} more than 16 levels deep");
+    expect(result.exitCode).toBe(3);
   });
 });
 

@@ -109,6 +109,34 @@ describe('escape sequences from a server are shown, never interpreted', () => {
     expect(result.stdout + result.stderr).not.toContain('\x07');
   });
 
+  // Issue #19 item 19: a line break in any cell would forge a row; it is spelled out like \r and ESC.
+  it.each([
+    [['list', '--server', 'e'], 'a\\nforged   mcp:x   -   row*: string'.replace('*', '')],
+    [['resources'], 'one\\x0dtwo  text/plain\\nforged   test://two   two\\tx'],
+    [['prompts'], 'x\\ny*'],
+    [['prompts'], 'first\\nforged   q   -   row'],
+  ])('%j: one line per row, the line break spelled out', async (args, cell) => {
+    const result = await runToolrun(['--config', config, ...args]);
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(cell);
+    expect(result.stdout).not.toMatch(/[\r\t]/);
+  });
+
+  it('mcp list: a server name with a line break stays on its row', async () => {
+    const named = writeTempConfig({ mcpServers: { 'e\nforged  stdio  row': fixtureServer('escapes-server.js') } });
+    for (const args of [
+      ['mcp', 'list'],
+      ['mcp', 'list', '--check'],
+    ]) {
+      const result = await runToolrun(['--config', named, ...args]);
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^e\\nforged {2}stdio {2}row /);
+    }
+  });
+
   it('the description shows the escapes as text', async () => {
     const result = await runToolrun(['--config', config, 'list']);
     expect(result.stdout).toContain('Clears \\x1b[2J\\x1b]0;pwned-title\\x07 the screen');

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runClean } from '../helpers/processes.js';
@@ -49,5 +50,41 @@ describe('toolrun mcp show', () => {
     const missing = await runToolrun(['mcp', 'show', join(tempDir(), 'nope.rec')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/^✖ recording not found: .*nope\.rec; check the path$/);
+  });
+
+  // Issue #19 item 17: the one reader checks every line's fields, for show, replay and check-stdout --file alike.
+  const HEADER = '{"toolrun_recording":1,"server":"s","command":"c","started":"2024-01-01T00:00:00.000Z"}';
+  it.each([
+    ['{"t":1,"dir":"recv","b64":5}', 'line 3 of the recording: "b64" must be a base64 string, found 5'],
+    ['{"t":1,"dir":"recv","b64":"not base64!"}', 'line 3 of the recording: "b64" must be a base64 string, found "not base64!"'],
+    ['{"t":1,"dir":"recv","text":5}', 'line 3 of the recording: "text" must be a string, found 5'],
+    ['{"t":"x","dir":"recv","text":"{}"}', 'line 3 of the recording: "t" must be a number of milliseconds, found "x"'],
+    ['{"t":1,"dir":"up","text":"{}"}', 'line 3 of the recording: "dir" must be "send", "recv" or "stderr", found "up"'],
+    ['{"t":1,"dir":"recv"}', 'line 3 of the recording: it needs "text" or "b64"'],
+    ['{"t":1,"dir":"recv","text":"a","eol":"no"}', 'line 3 of the recording: "eol" must be false or absent, found "no"'],
+    ['null', 'line 3 of the recording: it must be a JSON object, found null'],
+    ['[]', 'line 3 of the recording: it must be a JSON object, found an array'],
+  ])('%s: exit 2 naming the line, in show, replay and check-stdout --file', async (line, message) => {
+    const file = join(tempDir(), 'bad.rec');
+    writeFileSync(file, `${HEADER}\n{"t":0,"dir":"send","text":"{}"}\n${line}\n`);
+    for (const args of [
+      ['mcp', 'show', file],
+      ['--json', 'mcp', 'show', file],
+      ['mcp', 'check-stdout', '--file', file],
+      ['mcp', 'replay', file, '--', process.execPath, '-e', '0'],
+    ]) {
+      const result = await runToolrun(args);
+      expect({ args, exitCode: result.exitCode, stderr: result.stderr.trim() }).toEqual({ args, exitCode: 2, stderr: `✖ ${file}: ${message}` });
+    }
+  });
+
+  it.each([
+    ['{"toolrun_recording":1}', 'line 1 of the recording: the header needs "server", "command" and "started" strings'],
+    ['{"toolrun_recording":2,"server":"s","command":"c","started":"x"}', 'line 1 of the recording: format version 2 is not one this toolrun reads (1); update toolrun'],
+  ])('a header %s: exit 2 naming the problem', async (header, message) => {
+    const file = join(tempDir(), 'bad.rec');
+    writeFileSync(file, `${header}\n`);
+    const result = await runToolrun(['mcp', 'show', file]);
+    expect({ exitCode: result.exitCode, stderr: result.stderr.trim() }).toEqual({ exitCode: 2, stderr: `✖ ${file}: ${message}` });
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolrun } from '../helpers/run-toolrun.js';
@@ -66,5 +67,66 @@ describe('no secret is printed, in any command (SPEC §8)', () => {
     const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
     expect(step.data.env).toEqual({ DATABASE_URL: 'postgres://user:***@host/db', API_TOKEN: '***' });
     expect(step.data.args.slice(1)).toEqual(['--token', '***', '--db=postgres://u:***@h/db', '--api-key=***', '--url=postgres://admin:***@db.internal/app']);
+  });
+});
+
+// Issue #19 item 12: a secret-looking variable expanded into an innocently named field. The value is
+// not token-shaped and its own name says nothing, so only where it came from marks it secret.
+describe('the value of a secret-looking ${VAR} is masked wherever it appears', () => {
+  const token = 'innocentvalue1234';
+  const expanded = writeTempConfig({
+    retry: { attempts: 1, baseDelayMs: 10 },
+    mcpServers: {
+      gh: { command: process.execPath, args: [join(tempDir(), 'missing-${GITHUB_TOKEN}.js'), '--repo', '${GITHUB_TOKEN}'], env: { GH: '${GITHUB_TOKEN}' } },
+      ok: fixtureServer('zwave-server.js', { env: { GH: '${GITHUB_TOKEN}' }, args: [join(import.meta.dirname, '..', '..', 'fixtures', 'servers', 'zwave-server.js'), 'x${GITHUB_TOKEN}'] }),
+      remote: { url: 'http://127.0.0.1:9/mcp/${GITHUB_TOKEN}', headers: { 'X-Thing': '${GITHUB_TOKEN}' } },
+    },
+  });
+  const tokenEnv = { GITHUB_TOKEN: token };
+
+  it.each([
+    [['mcp', 'doctor', 'gh']],
+    [['--json', 'mcp', 'doctor', 'gh']],
+    [['mcp', 'doctor', 'remote']],
+    [['--json', 'mcp', 'doctor', 'remote']],
+    [['mcp', 'list']],
+    [['--json', 'mcp', 'list']],
+    [['mcp', 'list', '--check']],
+    [['--json', 'mcp', 'list', '--check']],
+    [['-v', 'exec', 'gh:x']],
+    [['--json', '-v', 'exec', 'gh:x']],
+    [['-v', 'exec', 'remote:x']],
+    [['-v', 'exec', 'ok:list_zwave_devices']],
+  ])(
+    '%j',
+    async (args) => {
+      const result = await runToolrun(['--config', expanded, ...args], { env: tokenEnv });
+      const output = `${result.stdout}\n${result.stderr}`;
+      expect(output.length).toBeGreaterThan(0);
+      expect(output, 'the token leaked').not.toContain(token);
+    },
+    30_000,
+  );
+
+  it("doctor's config step shows where it was, masked", async () => {
+    const result = await runToolrun(['--config', expanded, '--json', 'mcp', 'doctor', 'gh'], { env: tokenEnv });
+    const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
+    expect(step.data.env).toEqual({ GH: '***' });
+    expect(step.data.args.slice(1)).toEqual(['--repo', '***']);
+  });
+
+  it("a recording's header masks it", async () => {
+    const capture = join(tempDir(), 'capture.jsonl');
+    await runToolrun(['--config', expanded, 'mcp', 'check-stdout', 'ok', '--save', capture], { env: tokenEnv });
+    const header = readFileSync(capture, 'utf8').split('\n')[0]!;
+    expect(header).toContain('"toolrun_recording":1');
+    expect(header).toContain(' x***');
+    expect(header).not.toContain(token);
+  });
+
+  it('a variable whose name says nothing is shown as it is', async () => {
+    const plain = writeTempConfig({ mcpServers: { p: { command: process.execPath, args: ['${REPO_NAME}'] } } });
+    const shown = await runToolrun(['--config', plain, '--json', 'mcp', 'doctor', 'p'], { env: { REPO_NAME: 'octocat-hello' } });
+    expect(JSON.parse(shown.stdout).steps[0].data.args).toEqual(['octocat-hello']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskArgs, maskNamedValue, maskSecrets, maskSecretsDeep, rememberSecret } from '../../src/secrets/mask-secrets.js';
+import { expandEnv } from '../../src/config/expand-env.js';
+import { maskArgs, maskKnownSecrets, maskNamedValue, maskSecrets, maskSecretsDeep, rememberSecret } from '../../src/secrets/mask-secrets.js';
 import { escapeControls } from '../../src/output/escape-controls.js';
 
 describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
@@ -28,6 +29,14 @@ describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
   it('masks values the config marked secret wherever they are quoted', () => {
     rememberSecret('a-config-secret-value');
     expect(maskSecrets('server said: bad credentials a-config-secret-value')).toBe('server said: bad credentials ***');
+  });
+
+  it('a ${VAR} whose name says secret: its value is masked wherever it is quoted, as it is and URL-encoded', () => {
+    expandEnv('${GITHUB_TOKEN}', { GITHUB_TOKEN: 'plain value 42' }, { file: null });
+    expandEnv('${REPO_NAME}', { REPO_NAME: 'octocat-hello' }, { file: null });
+    expandEnv('${UNSET_TOKEN:-from default 7}', {}, { file: null });
+    expect(maskSecrets('GH=plain value 42 http://h/plain%20value%2042 octocat-hello from default 7')).toBe('GH=*** http://h/*** octocat-hello ***');
+    expect(maskKnownSecrets('server: plain value 42 sk-notmasked-here')).toBe('server: *** sk-notmasked-here');
   });
 
   it('names: env vars and headers whose name says secret are masked whole; other values by shape', () => {
