@@ -148,7 +148,7 @@ async function initialize(
   };
   if (stdio) stdio.closeOnRequest = false;
   try {
-    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs }, progress);
+    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running }, progress);
   } catch (error) {
     return fail(error, progress.phase);
   }
