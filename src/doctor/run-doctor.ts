@@ -45,7 +45,14 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   let failure: ConnectFailure | undefined;
   let attempts = 0;
   try {
-    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, onAttempt: (attempt) => (attempts = attempt) });
+    // Patient: the shutdown step judges whether the server exits when its stdin closes.
+    connection = await openSession(spec, options.config.retry, {
+      logger: options.logger,
+      signal: options.signal,
+      stdoutScan: scan,
+      onAttempt: (attempt) => (attempts = attempt),
+      hooks: { patientShutdown: true },
+    });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;

@@ -30,6 +30,8 @@ export interface ConnectHooks {
   /** A log message the server sent (`notifications/message`), once connected. */
   onServerLog?: (server: string, params: Record<string, unknown>) => void;
   shutdownGraceMs?: number;
+  /** Wait the whole grace after stdin closes, however idle the server (doctor, which judges how it exits). */
+  patientShutdown?: boolean;
   /** Ctrl-C: ends the attempt at once, the server politely. */
   signal?: AbortSignal;
 }
@@ -88,6 +90,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
     onStdoutChunk: hooks.onStdoutChunk && ((chunk) => hooks.onStdoutChunk!(spec.name, chunk)),
     onStdinChunk: hooks.onStdinChunk && ((chunk) => hooks.onStdinChunk!(spec.name, chunk)),
     shutdownGraceMs: hooks.shutdownGraceMs,
+    stdinCloseWait: hooks.patientShutdown ? 'full' : 'while-busy',
     causeContext: { packageName: runner?.packageSpec },
     shutdownHooks: cacheRepair && { before: () => cacheRepair.noteShutdownStart(transport.exitInfo ? undefined : transport.pid), after: () => cacheRepair.repairIfNeeded() },
   });
