@@ -1,5 +1,5 @@
 import type { ServerSpec } from '../config/resolve-server.js';
-import { ERROR_LIKE_LINE } from '../mcp/stderr-log.js';
+import { ERROR_LINES_KEPT, isErrorLike } from '../mcp/stderr-log.js';
 import { FIX_ADVICE, KIND_INFO } from '../scan/finding-kinds.js';
 import type { StdoutScanner } from '../scan/stdout-scanner.js';
 import type { SetStep } from './set-step.js';
@@ -31,20 +31,39 @@ export function reportStdout(spec: ServerSpec, scanner: StdoutScanner, set: SetS
 export interface StderrSummary {
   /** The last lines, shortened for display. */
   tail: string[];
+  /** Error-like lines written before the tail (distinct, bounded): shown too, so a counted error is never hidden. */
+  earlierErrorLines: string[];
   lineCount: number;
   errorLikeCount: number;
   /** Fixes for the causes the cause table found in any line. */
   fixes: string[];
+  /** More distinct error-like lines came than are kept: not every one is shown. */
+  earlierCapped?: boolean;
+  /** The server failed to connect: its stderr is the evidence, whatever it says. */
+  serverFailed?: boolean;
 }
 
 export function reportStderr(spec: ServerSpec, summary: StderrSummary, set: SetStep): void {
   if (spec.transport !== 'stdio') return set('stderr', 'skip', 'remote server: no stderr to read');
-  const { tail, lineCount, errorLikeCount, fixes } = summary;
-  const marked = tail.map((line) => (ERROR_LIKE_LINE.test(line) ? `! ${line}` : `  ${line}`));
-  const data = { lines: tail, line_count: lineCount, error_lines: errorLikeCount };
+  const { tail, earlierErrorLines: earlier, lineCount, errorLikeCount, fixes } = summary;
+  const mark = (line: string) => (isErrorLike(line) ? `! ${line}` : `  ${line}`);
+  const hidden = lineCount - tail.length;
+  const details = [
+    ...earlier.map(mark),
+    ...(earlier.length > 0 && hidden > earlier.length ? [`  … (${hidden - earlier.length} more line${hidden - earlier.length === 1 ? '' : 's'} not shown)`] : []),
+    ...tail.map(mark),
+  ];
+  const data = { lines: tail, earlier_error_lines: earlier, line_count: lineCount, error_lines: errorLikeCount };
   if (lineCount === 0) return set('stderr', 'ok', 'nothing written', { data });
-  const count = `${lineCount} line${lineCount === 1 ? '' : 's'}${tail.length < lineCount ? ` (the last ${tail.length} shown)` : ''}`;
+  const shown = tail.length < lineCount ? ` (the last ${tail.length} shown${earlier.length > 0 ? `, and ${earlier.length} error-like before them` : ''})` : '';
+  const count = `${lineCount} line${lineCount === 1 ? '' : 's'}${shown}`;
   if (errorLikeCount > 0 || fixes.length > 0)
-    return set('stderr', 'warn', `${count}, ${errorLikeCount} error-like (marked ! where shown)`, { details: marked, fix: fixes.join('; ') || undefined, data });
-  set('stderr', 'ok', `${count}, no errors`, { details: marked, data });
+    return set('stderr', 'warn', `${count}, ${errorLikeCount} error-like (marked !${summary.earlierCapped ? `; the first ${ERROR_LINES_KEPT} distinct shown` : ''})`, {
+      details,
+      fix: fixes.join('; ') || undefined,
+      data,
+    });
+  // Nothing looks like an error, but the server failed: its last words are still the best clue.
+  if (summary.serverFailed) return set('stderr', 'warn', `${count}, none error-like; the server failed to start: read them`, { details, data });
+  set('stderr', 'ok', `${count}, no errors`, { details, data });
 }

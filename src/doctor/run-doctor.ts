@@ -47,7 +47,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   let connection: ServerConnection | undefined;
   let failure: ConnectFailure | undefined;
   try {
-    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan });
+    // Patient: the shutdown step judges whether the server exits when its stdin closes.
+    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, hooks: { patientShutdown: true } });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;
@@ -59,7 +60,19 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set('latency', 'skip', 'not run: no connection');
     set('shutdown', 'skip', failure.exit ? 'the process had already exited' : 'not run: no connection');
     reportStdout(spec, scan.current, set);
-    reportStderr(spec, { tail: failure.stderrLines, lineCount: failure.stderrLineCount, errorLikeCount: failure.stderrErrorLikeCount, fixes: [] }, set);
+    reportStderr(
+      spec,
+      {
+        tail: failure.stderrLines,
+        earlierErrorLines: failure.stderrErrorLines,
+        earlierCapped: failure.stderrErrorLinesCapped,
+        lineCount: failure.stderrLineCount,
+        errorLikeCount: failure.stderrErrorLikeCount,
+        fixes: [],
+        serverFailed: true,
+      },
+      set,
+    );
     return finish(ExitCode.UNREACHABLE);
   }
 
@@ -145,7 +158,14 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const stderr = live.stdio?.stderr;
   reportStderr(
     spec,
-    { tail: stderr?.lastLines(20) ?? [], lineCount: stderr?.lineCount ?? 0, errorLikeCount: stderr?.errorLikeCount ?? 0, fixes: [...(stderr?.causes.values() ?? [])].map((cause) => cause.fix) },
+    {
+      tail: stderr?.lastLines(20) ?? [],
+      earlierErrorLines: stderr?.errorLinesBefore(20) ?? [],
+      earlierCapped: stderr?.errorLinesCapped,
+      lineCount: stderr?.lineCount ?? 0,
+      errorLikeCount: stderr?.errorLikeCount ?? 0,
+      fixes: [...(stderr?.causes.values() ?? [])].map((cause) => cause.fix),
+    },
     set,
   );
   return finish();

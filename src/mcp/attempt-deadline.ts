@@ -36,6 +36,9 @@ export class AttemptDeadline {
   readonly #startedAt = Date.now();
   readonly #timers: NodeJS.Timeout[] = [];
   #runningSince: number | undefined;
+  #markRunning!: () => void;
+  /** Resolves once the server itself runs (at once, unless an npx-style runner is still installing it). */
+  readonly running = new Promise<void>((resolve) => (this.#markRunning = resolve));
   #announced = false;
   #onOuterAbort = () => this.#stop({ kind: 'interrupted', reason: this.#options.outer?.reason });
   stop: AttemptStop | undefined;
@@ -49,6 +52,7 @@ export class AttemptDeadline {
       this.#timers.push(setInterval(() => this.#checkTimeouts(), POLL_MS));
     } else {
       this.#runningSince = this.#startedAt;
+      this.#markRunning();
       this.#timers.push(setTimeout(() => this.#stop({ kind: 'timeout', ms: options.connectTimeoutMs }), options.connectTimeoutMs));
     }
   }
@@ -84,6 +88,7 @@ export class AttemptDeadline {
     if (pid === undefined || this.#runningSince !== undefined) return;
     if (readRunnerPhase(this.#options.runner!.info, pid) === 'running') {
       this.#runningSince = Date.now();
+      this.#markRunning();
       return;
     }
     if (!this.#announced && Date.now() - this.#startedAt >= ANNOUNCE_INSTALL_AFTER_MS) {

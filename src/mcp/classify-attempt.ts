@@ -39,7 +39,9 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
     return cause(
       'install-timeout',
       `${label} was still installing '${packageSpec}' after ${Math.round(stop.ms / 1000)} s`,
-      `install it once by hand (${label === 'npx' ? `npx -y ${packageSpec} --help` : `${label} ${packageSpec}`}), or raise installTimeoutMs`,
+      // `npx -y PKG --help` would start the server (most ignore --help) and wait on the terminal; `--package … -- true`
+      // fills the same npx cache entry and exits (issue #19 item 21, checked against a real npx).
+      runnerPrewarm(stop.runner),
       false,
     );
   }
@@ -64,7 +66,8 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   if (code === 'ERR_INVALID_URL') return cause('invalid-url', '"url" is not a valid URL', 'fix "url" in the config, e.g. "http://127.0.0.1:3001/mcp"', false);
   if (evidence.url && isConnectionRefused(error))
     return cause('remote-refused', `connection refused at ${evidence.url}: is the server running?`, 'start the server, or fix "url" (host and port)', true);
-  if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr above: it says why it exited", true);
+  // No "above": exec's box prints the stderr above the fix, doctor below it (issue #19 item 4).
+  if (exit) return cause('exited', `server ${describeExit(exit)} before answering ${phase}`, "read the server's stderr: it says why it exited", true);
   if (stop?.kind === 'timeout')
     return cause(
       'timeout',
@@ -81,6 +84,12 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   const message = oneLine(answered ? `HTTP ${String(code)}: ${String(answered.message)}` : ((error as Error)?.message ?? String(error)));
   if (code === -32000 || /Connection closed/i.test(message)) return cause('closed', `the connection closed before ${phase} was answered`, "read the server's stderr: it closed its stdout", true);
   return cause('other', message.replace(/^MCP error -?\d+: /, ''), "see the server's stderr and the message above", true);
+}
+
+/** How to install a runner's package once, without the install timeout and without starting the server. */
+function runnerPrewarm({ kind, label, packageSpec }: PackageRunner): string {
+  if (kind === 'npm') return `install it once by hand: npx -y --package=${packageSpec} -- true (fills npx's cache without starting the server), or raise installTimeoutMs`;
+  return `install it once by hand: run ${label} ${packageSpec} in a terminal and stop it (Ctrl-C) once the server started, or raise installTimeoutMs`;
 }
 
 /** "exited with code 1" or "was killed by SIGSEGV". */

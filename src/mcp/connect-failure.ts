@@ -17,6 +17,10 @@ export interface ConnectFailure {
   exit?: ExitInfo;
   /** The server's stderr, last lines (stdio servers), each shortened for display. */
   stderrLines: string[];
+  /** The error-like lines it wrote before those (distinct, bounded): a cause written before the chatter is still shown. */
+  stderrErrorLines: string[];
+  /** More distinct error-like lines came than are kept (stderr-log.ts ERROR_LINES_KEPT). */
+  stderrErrorLinesCapped: boolean;
   /** How many lines it wrote to stderr in all (the last attempt), and how many of them look like errors. */
   stderrLineCount: number;
   stderrErrorLikeCount: number;
@@ -41,6 +45,8 @@ export function buildConnectFailure(spec: ServerSpec, error: AttemptError, attem
     attempts,
     exit: error.exit,
     stderrLines: stderr?.lastLines(20) ?? [],
+    stderrErrorLines: stderr?.errorLinesBefore(20) ?? [],
+    stderrErrorLinesCapped: stderr?.errorLinesCapped ?? false,
     stderrLineCount: stderr?.lineCount ?? 0,
     stderrErrorLikeCount: stderr?.errorLikeCount ?? 0,
     checks: [...new Set(checks)],

@@ -31,6 +31,8 @@ export interface ConnectHooks {
   /** A log message the server sent (`notifications/message`), once connected. */
   onServerLog?: (server: string, params: Record<string, unknown>) => void;
   shutdownGraceMs?: number;
+  /** Wait the whole grace after stdin closes, however idle the server (doctor, which judges how it exits). */
+  patientShutdown?: boolean;
   /** Ctrl-C: ends the attempt at once, the server politely. */
   signal?: AbortSignal;
 }
@@ -89,6 +91,7 @@ async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise
     onStdoutChunk: hooks.onStdoutChunk && ((chunk) => hooks.onStdoutChunk!(spec.name, chunk)),
     onStdinChunk: hooks.onStdinChunk && ((chunk) => hooks.onStdinChunk!(spec.name, chunk)),
     shutdownGraceMs: hooks.shutdownGraceMs,
+    stdinCloseWait: hooks.patientShutdown ? 'full' : 'while-busy',
     causeContext: { packageName: runner?.packageSpec },
     shutdownHooks: cacheRepair && { before: () => cacheRepair.noteShutdownStart(transport.exitInfo ? undefined : transport.pid), after: () => cacheRepair.repairIfNeeded() },
   });
@@ -149,7 +152,7 @@ async function initialize(
   };
   if (stdio) stdio.closeOnRequest = false;
   try {
-    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs }, progress);
+    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running }, progress);
   } catch (error) {
     return fail(error, progress.phase);
   }

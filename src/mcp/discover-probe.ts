@@ -16,15 +16,28 @@ export type ProbeOutcome =
  */
 export const PROBE_SILENCE_MS = 3000;
 
-/** The probe over stdio: one request on the transport the client will use. */
-export async function probeStdio(transport: NegotiatingTransport, signal: AbortSignal, waitMs: number): Promise<ProbeOutcome> {
-  const silence = AbortSignal.timeout(waitMs);
+/**
+ * The probe over stdio: one request on the transport the client will use. The silence is counted
+ * from `serverRunning` (when an npx-style runner has installed the package and started the server),
+ * as the connect timeout is: a cold install is not a silent server (issue #19 item 5). The request
+ * itself goes at once; the pipe holds it until the server reads it.
+ */
+export async function probeStdio(transport: NegotiatingTransport, signal: AbortSignal, waitMs: number, serverRunning: Promise<void> = Promise.resolve()): Promise<ProbeOutcome> {
+  const silence = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  void serverRunning.then(() => {
+    if (!settled) timer = setTimeout(() => silence.abort(), waitMs);
+  });
   try {
-    const answer = await transport.request('server/discover', { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) }, AbortSignal.any([signal, silence]));
+    const answer = await transport.request('server/discover', { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) }, AbortSignal.any([signal, silence.signal]));
     return judgeDiscoverAnswer(answer);
   } catch (error) {
-    if (signal.aborted || !silence.aborted) throw error;
+    if (signal.aborted || !silence.signal.aborted) throw error;
     return { kind: 'legacy', how: `server/discover unanswered after ${waitMs} ms, then initialize` };
+  } finally {
+    settled = true;
+    clearTimeout(timer);
   }
 }
 

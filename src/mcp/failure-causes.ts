@@ -99,8 +99,131 @@ const STDERR_RULES: StderrRule[] = [
     pattern: /ModuleNotFoundError: No module named '([^']+)'/,
     retryable: false,
     endsAttempt: true,
-    reason: (m) => `the Python module '${m[1]}' is not installed (ModuleNotFoundError)`,
-    fix: (m) => `install it in the server's environment (pip install ${m[1]!.split('.')[0]}), or run the server with the right venv`,
+    // Python names the first part of a dotted name that is missing: 'a.b' means 'a' is installed without 'b' (another version of it).
+    reason: (m) =>
+      m[1]!.includes('.')
+        ? `the installed Python package '${m[1]!.split('.')[0]}' has no module '${m[1]}' (ModuleNotFoundError): the server was written for another version of it`
+        : `the Python module '${m[1]}' is not installed (ModuleNotFoundError)`,
+    fix: (m) =>
+      m[1]!.includes('.')
+        ? `install the version of '${m[1]!.split('.')[0]}' the server was written for (pip install '${m[1]!.split('.')[0]}==VERSION'), or update the server's import of '${m[1]}'`
+        : `install it in the server's environment (pip install ${m[1]!.split('.')[0]}), or run the server with the right venv`,
+  },
+  {
+    // `python -m X` (runpy): "/usr/bin/python3: No module named X", unquoted, no exception name.
+    id: 'python-run-module-missing',
+    pattern: /: No module named ([\w.]+)\s*$/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `Python has no module '${m[1]}' to run (python -m ${m[1]}: No module named ${m[1]})`,
+    fix: (m) => `install the package that provides '${m[1]}' in the Python the server runs with (pip install …), or fix the module name in "args"`,
+  },
+  {
+    // "python3: can't open file '/srv/app/server.py': [Errno 2] No such file or directory"
+    id: 'python-file-not-found',
+    pattern: /can't open file '([^']+)': \[Errno 2\]/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the Python script '${m[1]}' does not exist (python: can't open file)`,
+    fix: () => 'fix the path in "args" (relative paths start at "cwd")',
+  },
+  {
+    // The last line of a traceback at import: "ImportError: cannot import name 'FastMCP' from 'mcp.server' (/…/__init__.py)".
+    id: 'python-import-error',
+    pattern: /^ImportError: (?:cannot import name '([^']+)' from '([^']+)'|(.+))/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) =>
+      m[1]
+        ? `the installed Python module '${m[2]}' has no '${m[1]}' (ImportError): the server was written for another version of '${m[2]!.split('.')[0]}'`
+        : `the server's Python code failed to import: ${m[3]!.slice(0, 200)} (ImportError)`,
+    fix: (m) =>
+      m[1]
+        ? `install the version of '${m[2]!.split('.')[0]}' the server was written for (pip install '${m[2]!.split('.')[0]}==VERSION'), or update the server's import of '${m[1]}'`
+        : "install the server's dependencies in the Python it runs with (its requirements), or run it with the right venv",
+  },
+  {
+    // The docker CLI: "docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?"
+    id: 'docker-daemon-down',
+    pattern: /Cannot connect to the Docker daemon(?: at (\S+?))?\.? Is the docker daemon running/i,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `Docker is not running: the docker command cannot reach its daemon${m[1] ? ` at ${m[1]}` : ''}`,
+    fix: () => 'start Docker (Docker Desktop, or sudo systemctl start docker), or point DOCKER_HOST at a running daemon',
+  },
+  {
+    id: 'docker-permission-denied',
+    pattern: /permission denied while trying to connect to the Docker daemon socket/i,
+    retryable: false,
+    endsAttempt: true,
+    reason: () => 'the docker command may not use the Docker daemon (permission denied on its socket)',
+    fix: () => "add the user to the 'docker' group (then log in again), or use rootless Docker",
+  },
+  {
+    // pip: "ERROR: No matching distribution found for mcp-server-nope" (also what it says when the index cannot be reached).
+    id: 'pip-no-distribution',
+    pattern: /No matching distribution found for (\S+)/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `pip found no version of '${m[1]}' to install (No matching distribution found)`,
+    fix: (m) => `check the package name and version ('${m[1]}'; pip index versions NAME lists them), and that the package index can be reached`,
+  },
+  {
+    // uv / uvx: "× No solution found when resolving tool dependencies:", then "╰─▶ Because X was not found in the package registry and …".
+    id: 'uv-no-solution',
+    pattern: /No solution found when resolving (?:tool )?dependencies/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (_m, c) => `uv could not resolve ${pkg(c)} (No solution found when resolving dependencies)`,
+    fix: () => 'check the package name and version in "args": uv\'s explanation in the server\'s stderr names the requirement it could not meet',
+  },
+  {
+    id: 'uv-package-not-found',
+    pattern: /Because (\S+?) was not found in the package registry/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `'${m[1]}' is not in the package registry (uv)`,
+    fix: (m) => `check the package name '${m[1]}' in "args" (is it published on PyPI under that name?)`,
+  },
+  {
+    // PostgreSQL, whatever the client: libpq's "FATAL:  password authentication failed for user \"app\"", node-postgres without the FATAL.
+    id: 'database-auth-failed',
+    pattern: /password authentication failed for user "?([^"\s]+)"?|Access denied for user '([^']+)'@/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the database refused the password for user '${m[1] ?? m[2]}' (password authentication failed)`,
+    fix: () => "fix the user or password in the server's database URL (or its settings); they must match the database's",
+  },
+  {
+    id: 'database-role-missing',
+    pattern: /role "([^"]+)" does not exist/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the database has no user (role) '${m[1]}'`,
+    fix: (m) => `fix the user in the server's database URL, or create the role (CREATE ROLE "${m[1]}" LOGIN PASSWORD '…')`,
+  },
+  {
+    id: 'database-missing',
+    pattern: /database "([^"]+)" does not exist|Unknown database '([^']+)'/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) => `the database '${m[1] ?? m[2]}' does not exist`,
+    fix: (m) => `fix the database name in the server's database URL, or create it (createdb ${m[1] ?? m[2]})`,
+  },
+  {
+    // Redis: "NOAUTH Authentication required." (a password is needed), "WRONGPASS invalid username-password pair …",
+    // and "ERR AUTH <password> called without any password configured for the default user" (one given, none needed).
+    id: 'redis-auth',
+    pattern: /\b(NOAUTH|WRONGPASS)\b|AUTH <password> called without any password configured/,
+    retryable: false,
+    endsAttempt: true,
+    reason: (m) =>
+      m[1] === 'NOAUTH'
+        ? 'Redis requires a password and the server gave none (NOAUTH)'
+        : m[1] === 'WRONGPASS'
+          ? 'Redis refused the user or password the server gave (WRONGPASS)'
+          : 'the server gave Redis a password, but this Redis has none configured (ERR AUTH … called without any password configured)',
+    fix: (m) => (m[1] ? "fix the password (and user) given in the Redis URL, or in the server's settings" : 'remove the password from the Redis URL, or configure it on Redis (requirepass)'),
   },
   {
     id: 'connection-refused',

@@ -27,6 +27,9 @@ export class NegotiatingTransport implements Transport {
   #nextProbe = 0;
   #progress = new Map<string, (params: ProgressParams) => void>();
   #nextProgress = 0;
+  /** Set once the inner transport closed (the server exited): a probe sent now or pending can never be answered. */
+  #closed: Error | undefined;
+  readonly #probeFailures = new Set<(error: Error) => void>();
 
   constructor(readonly inner: Transport) {
     inner.onmessage = (message) => {
@@ -42,7 +45,14 @@ export class NegotiatingTransport implements Transport {
       }
       this.onmessage?.(message);
     };
-    inner.onclose = () => this.onclose?.();
+    inner.onclose = () => {
+      // A server that exits ends the probe at once, not after the probe's silence (issue #19 item 1):
+      // the attempt then reports the exit, with the stderr that says why.
+      this.#closed ??= Object.assign(new Error('Connection closed'), { code: -32000 });
+      for (const fail of this.#probeFailures) fail(this.#closed);
+      this.#probeFailures.clear();
+      this.onclose?.();
+    };
     inner.onerror = (error) => this.onerror?.(error);
   }
 
@@ -93,19 +103,29 @@ export class NegotiatingTransport implements Transport {
     await this.start();
     const id = `${PROBE_ID_PREFIX}${++this.#nextProbe}`;
     return new Promise<JSONRPCMessage>((resolve, reject) => {
-      const onAbort = () => {
+      const settle = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.#probeFailures.delete(onClose);
         this.#probes.set(id, () => {});
+      };
+      const onAbort = () => {
+        settle();
         reject(signal.reason);
       };
+      const onClose = (error: Error) => {
+        settle();
+        reject(error);
+      };
       if (signal.aborted) return onAbort();
+      if (this.#closed) return onClose(this.#closed);
       signal.addEventListener('abort', onAbort, { once: true });
+      this.#probeFailures.add(onClose);
       this.#probes.set(id, (message) => {
-        signal.removeEventListener('abort', onAbort);
-        this.#probes.set(id, () => {});
+        settle();
         resolve(message);
       });
       this.inner.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        settle();
         reject(error);
       });
     });

@@ -21,6 +21,8 @@ export interface OpenClientOptions {
   signal: AbortSignal;
   /** The SDK's own backstop for the handshake, beyond toolrun's deadline. */
   timeout: number;
+  /** Resolves once the server itself runs (after an npx-style install): the probe's silence counts from then. */
+  serverRunning?: Promise<void>;
 }
 
 /** Which request toolrun was waiting for when an attempt failed: set as the handshake goes. */
@@ -49,7 +51,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   const modernClientModule = import('./modern-client.js');
   modernClientModule.catch(() => {});
   const remote = kind === 'http' ? remoteTarget(spec as RemoteServerSpec) : undefined;
-  const probe = (waitMs: number): Promise<ProbeOutcome> => (remote ? probeHttp(remote.url, remote.headers, options.signal) : probeStdio(negotiating, options.signal, waitMs));
+  const probe = (waitMs: number): Promise<ProbeOutcome> => (remote ? probeHttp(remote.url, remote.headers, options.signal) : probeStdio(negotiating, options.signal, waitMs, options.serverRunning));
   // Half the connect timeout at most: a silent server still gets its initialize within the attempt.
   let outcome = await probe(setting === 'auto' ? Math.min(PROBE_SILENCE_MS, spec.connectTimeoutMs / 2) : options.timeout);
   if (outcome.kind === 'unsupported') throw new ProtocolEraError(outcome.reason);

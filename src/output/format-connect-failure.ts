@@ -5,6 +5,10 @@ import type { Style } from './style.js';
 export function formatConnectFailure(failure: ConnectFailure, style: Style): string {
   const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
   const lines = [style.red(`✖ MCP connection failed after ${attempts}: server '${failure.server}'`), `  Reason: ${failure.reason}`];
+  if (failure.stderrErrorLines.length > 0) {
+    lines.push(`  MCP server stderr, error-like lines before the last ${failure.stderrLines.length}:`);
+    for (const line of failure.stderrErrorLines) lines.push(`    ${line}`);
+  }
   if (failure.stderrLines.length > 0) {
     lines.push(`  MCP server stderr (last ${failure.stderrLines.length} line${failure.stderrLines.length === 1 ? '' : 's'}):`);
     for (const line of failure.stderrLines) lines.push(`    ${line}`);

@@ -105,6 +105,21 @@ export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?
   return [...found].map((pid) => ({ pid, ppid: table.get(pid)!.ppid, pgid: table.get(pid)!.pgid, command: readCommandLine(pid) }));
 }
 
+/**
+ * The CPU time a process has used (user + system, in clock ticks) and its state ('R' running or
+ * waiting for a CPU, 'S' asleep, 'Z' exited…), or undefined once it is gone or where /proc is absent.
+ */
+export function readCpuUse(pid: number): { ticks: number; state: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of proc(5) (utime, stime); fields[0] is field 3 (state).
+    return { ticks: Number(fields[11]) + Number(fields[12]), state: fields[0]! };
+  } catch {
+    return undefined;
+  }
+}
+
 /** True while the process exists and is not a zombie. */
 export function isProcessAlive(pid: number): boolean {
   const stat = readStat(pid);

@@ -8,7 +8,7 @@ import type { ExitInfo, ShutdownOutcome } from './exit-info.js';
 import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
 import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
-import { endLeftovers, exitsWithin } from './shutdown-steps.js';
+import { endLeftovers, exitsUnlessIdle, exitsWithin } from './shutdown-steps.js';
 
 export interface ServerProcessOptions {
   command: string;
@@ -18,6 +18,12 @@ export interface ServerProcessOptions {
   env: NodeJS.ProcessEnv;
   /** How long to wait after closing stdin, and after SIGTERM, before the next step (1000 ms). */
   shutdownGraceMs?: number;
+  /**
+   * After stdin closes: 'full' waits the whole grace (a server run for someone else, doctor judging
+   * the server); 'while-busy' stops waiting once the server sits idle (shutdown-steps.ts
+   * exitsUnlessIdle: toolrun's own sessions, so exec does not wait a second on a server that ignores EOF).
+   */
+  stdinCloseWait?: 'full' | 'while-busy';
   /** Called when a shutdown starts (before stdin is closed) and once it is complete. */
   shutdownHooks?: { before?: () => void; after?: () => void };
 }
@@ -162,7 +168,16 @@ export class ServerProcess {
     let outcome: ShutdownOutcome = 'already-exited';
     if (!this.exitInfo) {
       this.#child.stdin?.end();
-      if (await exitsWithin(this.exited, grace)) outcome = 'stdin-closed';
+      const exitedByItself =
+        this.#options.stdinCloseWait === 'while-busy'
+          ? await exitsUnlessIdle(
+              this.exited,
+              pid,
+              family.map((member) => member.pid),
+              grace,
+            )
+          : await exitsWithin(this.exited, grace);
+      if (exitedByItself) outcome = 'stdin-closed';
       else {
         signalProcessGroup(pid, 'SIGTERM');
         for (const member of family) if (member.pgid !== pid) signalProcess(member.pid, 'SIGTERM');

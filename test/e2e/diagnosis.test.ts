@@ -103,7 +103,8 @@ describe('causes named in stderr', () => {
     const steps = stepsOf((await runClean(['--json', '--config', config, 'mcp', 'doctor', 'chatty'])).stdout);
     expect(steps.stderr).toMatchObject({
       status: 'warn',
-      finding: '31 lines (the last 20 shown), 1 error-like (marked ! where shown)',
+      // The error-like line before the last 20 is shown too (issue #19 item 3).
+      finding: '31 lines (the last 20 shown, and 1 error-like before them), 1 error-like (marked !)',
       fix: 'start the service the server needs at 127.0.0.1:5999, or point the server at the right address',
       data: { line_count: 31, error_lines: 1 },
     });

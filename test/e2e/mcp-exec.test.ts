@@ -118,7 +118,7 @@ describe('connection failures and retry', () => {
     const result = await runClean(['--config', config, 'exec', 'ping_flaky']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('pong');
-    expect(result.stderr).toContain("⚠ MCP server 'flaky': attempt 1 of 3 failed (server exited with code 1 before answering initialize); retrying in 50 ms");
+    expect(result.stderr).toContain("⚠ MCP server 'flaky': attempt 1 of 3 failed (server exited with code 1 before answering server/discover); retrying in 50 ms");
     expect(result.stderr).toContain("MCP connection succeeded on attempt 2: server 'flaky'");
   });
 

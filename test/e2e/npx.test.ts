@@ -48,10 +48,40 @@ describe('servers started through npx', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
     expect(result.stderr).toContain(`  Reason: npx was still installing '${FIXTURE_PACKAGE}' after 1 s`);
-    expect(result.stderr).toContain(`  Check: install it once by hand (npx -y ${FIXTURE_PACKAGE} --help), or raise installTimeoutMs`);
+    expect(result.stderr).toContain(`  Check: install it once by hand: npx -y --package=${FIXTURE_PACKAGE} -- true (fills npx's cache without starting the server), or raise installTimeoutMs`);
     expect(installsIn(cache)).toEqual([]);
     registry.tarballDelayMs = 0;
     expect((await npxDirectly(cache)).exitCode).toBe(0);
+  });
+
+  it("the install timeout's advice works: the package installed by hand, npx starts it without downloading (issue #19 item 21)", async () => {
+    registry.tarballDelayMs = 0;
+    const cache = tempDir();
+    const env = npxEnvironment(registry, cache);
+    // The advised command, as a user runs it: it exits by itself (the old advice, --help, started the server).
+    const prewarm = await execa('npx', ['-y', `--package=${FIXTURE_PACKAGE}`, '--', 'true'], { env, stdin: 'ignore', reject: false, timeout: 30_000 });
+    expect(prewarm.exitCode).toBe(0);
+    expect(installsIn(cache)).toHaveLength(1);
+    // A download now would outlast the install timeout: the run succeeds only from the cache.
+    registry.tarballDelayMs = 30_000;
+    const config = writeTempConfig({ installTimeoutMs: 8000, mcpServers: { fx: { command: 'npx', args: ['-y', FIXTURE_PACKAGE], env, connectTimeoutMs: 5000 } } });
+    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    registry.tarballDelayMs = 0;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('hello from npx');
+  });
+
+  it('doctor counts the server/discover probe from when the server runs, not from the install (issue #19 item 5)', async () => {
+    registry.tarballDelayMs = 4000;
+    // connectTimeoutMs 4000: a probe silence of 2000 ms, shorter than the install (and long enough for node to start on a busy machine).
+    const cache = tempDir();
+    const config = writeTempConfig({ mcpServers: { fx: { command: 'npx', args: ['-y', FIXTURE_PACKAGE], env: npxEnvironment(registry, cache), connectTimeoutMs: 4000 } } });
+    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
+    registry.tarballDelayMs = 0;
+    expect(doctor.exitCode).toBe(0);
+    const initialize = (JSON.parse(doctor.stdout).steps as Array<{ id: string; data: Record<string, unknown> }>).find((step) => step.id === 'initialize')!;
+    // The fixture answers server/discover (with {}); counted from the spawn, the install was taken for its silence.
+    expect(initialize.data.protocol_how).toBe('server/discover answered without supportedVersions, then initialize');
   });
 
   it('Ctrl-C during the install ends it politely and repairs the cache', async () => {

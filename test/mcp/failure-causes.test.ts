@@ -3,7 +3,7 @@ import { classifyAttempt } from '../../src/mcp/classify-attempt.js';
 import { retryDelayMs } from '../../src/mcp/open-session.js';
 import { causeInStderrLine, causesInText, mainCause } from '../../src/mcp/failure-causes.js';
 import { detectPackageRunner, packageNameOf } from '../../src/mcp/package-runner.js';
-import { StderrLog } from '../../src/mcp/stderr-log.js';
+import { isErrorLike, StderrLog } from '../../src/mcp/stderr-log.js';
 
 // Real stderr of each npm major (registry host replaced by a placeholder).
 const NPM_STDERR = {
@@ -45,11 +45,80 @@ describe('the stderr cause table', () => {
     ['Error: connect ECONNREFUSED ::1:5432', 'connection-refused', true, 'start the service the server needs at ::1:5432, or point the server at the right address'],
     ['Error: listen EADDRINUSE: address already in use :::3001', 'address-in-use', false, 'stop the other process holding the port, or configure the server to use another port'],
     ['Error: getaddrinfo ENOTFOUND db.internal', 'host-not-found', false, "check the host name 'db.internal' in the server's settings, and the network"],
-    ["ModuleNotFoundError: No module named 'mcp.server'", 'python-module-not-found', false, "install it in the server's environment (pip install mcp), or run the server with the right venv"],
+    ["ModuleNotFoundError: No module named 'mcp'", 'python-module-not-found', false, "install it in the server's environment (pip install mcp), or run the server with the right venv"],
     ['Traceback (most recent call last):', 'python-traceback', true, "read the last lines of the server's traceback: they name the exception"],
     ['Error: Unsupported protocol version: 2025-11-25', 'protocol-version-refused', false, 'use a server version that speaks protocol 2024-11-05 or later (toolrun speaks the 2025 family)'],
   ])('%s → %s', (line, id, retryable, fix) => {
     expect(causeInStderrLine(line)).toMatchObject({ id, retryable, fix });
+  });
+
+  // Real texts (issue #19 items 2 and 3): printed here by python 3.11, the docker CLI without a daemon,
+  // pip offline, node-postgres and psql against PostgreSQL 15, server-redis against redis 7; uv's from its issue tracker.
+  it.each([
+    ['/usr/bin/python3: No module named toolrun_missing', 'python-run-module-missing', "Python has no module 'toolrun_missing' to run (python -m toolrun_missing: No module named toolrun_missing)"],
+    [
+      "/usr/bin/python3: can't open file '/srv/missing.py': [Errno 2] No such file or directory",
+      'python-file-not-found',
+      "the Python script '/srv/missing.py' does not exist (python: can't open file)",
+    ],
+    [
+      "ImportError: cannot import name 'FastMCP' from 'mcp.server' (/venv/lib/python3.11/site-packages/mcp/server/__init__.py)",
+      'python-import-error',
+      "the installed Python module 'mcp.server' has no 'FastMCP' (ImportError): the server was written for another version of 'mcp'",
+    ],
+    [
+      'ImportError: attempted relative import with no known parent package',
+      'python-import-error',
+      "the server's Python code failed to import: attempted relative import with no known parent package (ImportError)",
+    ],
+    [
+      "ModuleNotFoundError: No module named 'mcp.server.fastmcp'. This is mcp 2.x, where FastMCP was renamed to MCPServer",
+      'python-module-not-found',
+      "the installed Python package 'mcp' has no module 'mcp.server.fastmcp' (ModuleNotFoundError): the server was written for another version of it",
+    ],
+    [
+      'docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?',
+      'docker-daemon-down',
+      'Docker is not running: the docker command cannot reach its daemon at unix:///var/run/docker.sock',
+    ],
+    [
+      'docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Post "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/create": dial unix /var/run/docker.sock: connect: permission denied.',
+      'docker-permission-denied',
+      'the docker command may not use the Docker daemon (permission denied on its socket)',
+    ],
+    ['ERROR: No matching distribution found for mcp-server-nope', 'pip-no-distribution', "pip found no version of 'mcp-server-nope' to install (No matching distribution found)"],
+    ['  × No solution found when resolving tool dependencies:', 'uv-no-solution', "uv could not resolve 'mcp-server-nope' (No solution found when resolving dependencies)"],
+    [
+      '  ╰─▶ Because mcp-server-nope was not found in the package registry and you require mcp-server-nope, we can conclude that your requirements are unsatisfiable.',
+      'uv-package-not-found',
+      "'mcp-server-nope' is not in the package registry (uv)",
+    ],
+    [
+      'psql: error: connection to server at "127.0.0.1", port 5432 failed: FATAL:  password authentication failed for user "app"',
+      'database-auth-failed',
+      "the database refused the password for user 'app' (password authentication failed)",
+    ],
+    ['password authentication failed for user "toolrun"', 'database-auth-failed', "the database refused the password for user 'toolrun' (password authentication failed)"],
+    [
+      "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+      'database-auth-failed',
+      "the database refused the password for user 'root' (password authentication failed)",
+    ],
+    ['FATAL:  role "nobody" does not exist', 'database-role-missing', "the database has no user (role) 'nobody'"],
+    ['error: database "nope" does not exist', 'database-missing', "the database 'nope' does not exist"],
+    ['[Redis Error] Error: NOAUTH Authentication required.', 'redis-auth', 'Redis requires a password and the server gave none (NOAUTH)'],
+    ['[Redis Error] Error: WRONGPASS invalid username-password pair or user is disabled.', 'redis-auth', 'Redis refused the user or password the server gave (WRONGPASS)'],
+    [
+      '[Redis Error] Error: ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?',
+      'redis-auth',
+      'the server gave Redis a password, but this Redis has none configured (ERR AUTH … called without any password configured)',
+    ],
+  ])('%s → %s, permanent', (line, id, reason) => {
+    expect(causeInStderrLine(line, { packageName: 'mcp-server-nope' })).toMatchObject({ id, reason, retryable: false, endsAttempt: true });
+  });
+
+  it('a fix never holds a URL with a password placeholder (it would be masked as a secret)', () => {
+    expect(causeInStderrLine('NOAUTH Authentication required.')?.fix).toBe("fix the password (and user) given in the Redis URL, or in the server's settings");
   });
 
   it('finds nothing in ordinary logs', () => {
@@ -80,6 +149,34 @@ describe('StderrLog', () => {
     expect(log.errorLikeCount).toBe(1);
     expect(seen).toEqual(['connection-refused']);
     expect(log.lastLines(2)).toEqual(['info line 29', 'last line without newline']);
+  });
+
+  it('keeps the error-like lines before the tail to show, distinct and bounded (issue #19 item 3)', () => {
+    const log = new StderrLog();
+    for (let i = 0; i < 3; i++) log.push(Buffer.from('FATAL:  password authentication failed for user "app"\n'));
+    for (let i = 0; i < 12; i++) log.push(Buffer.from(`Error: step ${i} failed\n`));
+    for (let i = 0; i < 30; i++) log.push(Buffer.from(`info line ${i}\n`));
+    log.push(Buffer.from('Error: step 0 failed\n'));
+    log.end();
+    expect(log.errorLikeCount).toBe(16);
+    expect(log.errorLines).toHaveLength(10);
+    expect(log.errorLinesCapped).toBe(true);
+    // The repeat in the tail is shown there, not twice.
+    expect(log.errorLinesBefore(20)).toEqual(['FATAL:  password authentication failed for user "app"', ...Array.from({ length: 8 }, (_, i) => `Error: step ${i + 1} failed`)]);
+  });
+
+  it.each([
+    ["ModuleNotFoundError: No module named 'x'", true],
+    ['psycopg.OperationalError: connection failed', true],
+    ['/usr/bin/python3: No module named x', true],
+    ['NOAUTH Authentication required.', true],
+    ['the mirror is up', false],
+    ['info: 3 tools registered', false],
+  ])('error-like: %s → %s', (line, errorLike) => {
+    expect(isErrorLike(line)).toBe(errorLike);
+    const log = new StderrLog();
+    log.push(Buffer.from(`${line}\n`));
+    expect(log.errorLikeCount).toBe(errorLike ? 1 : 0);
   });
 
   it('counts a 200 kB line as one line and shortens it for display', () => {
