@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -216,12 +217,14 @@ describe('misbehaving servers', () => {
 });
 
 describe('signals', () => {
-  async function interruptWhenRunning(args: string[], signal: NodeJS.Signals, processes: number) {
+  async function interruptWhenRunning(args: string[], signal: NodeJS.Signals, processes: number, startedFile?: string) {
     const marker = newProcessMarker();
-    const running = runToolrun(args, { env: marker.env });
+    const running = runToolrun(args, { env: { ...marker.env, ...(startedFile ? { SPIN_STARTED_FILE: startedFile } : {}) } });
     const deadline = Date.now() + 10_000;
     while (marker.alive().length < processes && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A fixed pause was not enough on a busy machine: the signal came while toolrun was still loading.
+    if (startedFile) await waitFor(() => existsSync(startedFile));
+    else await new Promise((resolve) => setTimeout(resolve, 300));
     const sentAt = Date.now();
     running.kill(signal);
     const result = await running;
@@ -229,7 +232,12 @@ describe('signals', () => {
   }
 
   it('stops a CPU-bound local tool on Ctrl-C at once (exit 130)', async () => {
-    const { result, afterSignalMs, left } = await interruptWhenRunning(['--config', join(FIXTURES, 'configs', 'local-tools.json'), '--timeout', '60000', 'exec', 'spin'], 'SIGINT', 1);
+    const { result, afterSignalMs, left } = await interruptWhenRunning(
+      ['--config', join(FIXTURES, 'configs', 'local-tools.json'), '--timeout', '60000', 'exec', 'spin'],
+      'SIGINT',
+      1,
+      join(tempDir(), 'spinning'),
+    );
     expect(result.exitCode).toBe(130);
     expect(afterSignalMs).toBeLessThan(3000);
     expect(left).toEqual([]);
