@@ -1,0 +1,11 @@
+import type { HostReader } from './host-types.js';
+import { readServerMap } from './server-entry.js';
+
+/**
+ * Cline: `cline_mcp_settings.json` in VS Code's globalStorage for saoudrizwan.claude-dev, shape
+ * `mcpServers` with `disabled`, `autoApprove`, `timeout` (seconds, per call) and `type`
+ * (stdio | sse | streamableHttp). Path source: gist danielrosehill/ec279319 (Linux layout);
+ * fields: Cline's docs (docs.cline.bot, "MCP"): not re-checked in Cline's source this session.
+ * Variables: Cline expands none as far as found (unconfirmed): literal.
+ */
+export const readCline: HostReader = (text, context) => readServerMap(text, context, 'mcpServers', { style: 'literal', types: { streamableHttp: 'http' } });
