@@ -171,7 +171,7 @@ Examples:
   $ toolrun prompts get everything:args-prompt city=Paris
   $ toolrun session start && toolrun exec everything:echo message=hi   # warm: no server startup
   $ toolrun hosts                                    # MCP configs of Claude Desktop, Cursor, VS Code… found here
-  $ toolrun --host cursor exec everything:echo message=hi
+  $ toolrun --host cursor exec github:search_repositories query=mcp   # a server of Cursor's config
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );

@@ -20,7 +20,7 @@ Examples:
   $ toolrun hosts
   $ toolrun hosts --json
   $ toolrun --host cursor list                       # a host's servers instead of a toolrun config
-  $ toolrun --host claude-code:project exec everything:echo message=hi
+  $ toolrun --host claude-code:project exec github:search_repositories query=mcp
   $ toolrun --host claude-desktop mcp doctor zwave`,
     )
     .action(() =>

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join, parse as parsePath, posix, win32 } from 'node:path';
+import * as path from 'node:path';
+import { dirname, join, parse as parsePath } from 'node:path';
 import type { HostName, HostReader, HostScope } from './host-types.js';
 import { readClaudeDesktop } from './claude-desktop.js';
 import { readClaudeCodeLocal, readClaudeCodeProject, readClaudeCodeUser } from './claude-code.js';
@@ -40,11 +41,12 @@ export interface HostFileSpec {
 
 /**
  * The places, from the environment. `TOOLRUN_HOST_PLATFORM` (linux, darwin, win32) replaces
- * process.platform: a testing aid, so macOS and Windows layouts can be tested on any machine.
+ * process.platform: a testing aid, so macOS and Windows layouts can be tested on any machine (the
+ * folders of that platform, joined with this machine's separator).
  */
 export function hostPlaces(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS.Platform = process.platform): HostPlaces {
   const chosen = (['linux', 'darwin', 'win32'] as const).find((name) => name === env.TOOLRUN_HOST_PLATFORM) ?? platform;
-  const path = chosen === 'win32' ? win32 : posix;
+  // The machine's own separators: TOOLRUN_HOST_PLATFORM changes the layout (which folders), not how paths are written.
   const home = (chosen === 'win32' ? env.USERPROFILE || env.HOME : env.HOME) || '';
   return {
     platform: chosen,
@@ -84,7 +86,6 @@ function exists(path: string): boolean {
  * farthest folder to the nearest, then local), so a later one's server of the same name wins.
  */
 export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
-  const path = places.platform === 'win32' ? win32 : posix;
   const { home, platform } = places;
   const cwd = places.projectDirs[0]!;
   // Farthest first: the nearer project file wins.
