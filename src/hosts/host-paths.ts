@@ -126,7 +126,9 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
   project('codex', path.join('.codex', 'config.toml'), readCodex);
   user('gemini', path.join(home, '.gemini', 'settings.json'), readGemini);
   project('gemini', path.join('.gemini', 'settings.json'), readGemini);
-  user('zed', platform === 'win32' ? path.join(places.appData!, 'Zed', 'settings.json') : path.join(places.xdgConfig, 'zed', 'settings.json'), readZed);
+  // zed.dev/docs/configuring-zed: ~/.config/zed, $XDG_CONFIG_HOME/zed on Linux only.
+  const zedUser = platform === 'win32' ? path.join(places.appData!, 'Zed') : platform === 'darwin' ? path.join(home, '.config', 'zed') : path.join(places.xdgConfig, 'zed');
+  user('zed', path.join(zedUser, 'settings.json'), readZed);
   project('zed', path.join('.zed', 'settings.json'), readZed);
   user('cline', path.join(codeUser, 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), readCline);
   user('roo', path.join(codeUser, 'globalStorage', 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), readRoo);

@@ -9,7 +9,11 @@ import type { HostReadContext } from './host-types.js';
 export type VariableStyle =
   /** Nothing is expanded (Claude Desktop, Cline, Zed, Codex): a `${` stays literal text. */
   | 'literal'
-  /** `${VAR}` and `${VAR:-default}` (Claude Code's .mcp.json and ~/.claude.json). */
+  /**
+   * `${VAR}` and `${VAR:-default}` (Claude Code's .mcp.json and ~/.claude.json; `$VAR` is not
+   * expanded: code.claude.com/docs/en/mcp, and dev.to/rulestack's test of Claude Code 2.1.278). An
+   * unset `${VAR}` reaches the server as text in Claude Code; toolrun names it as an error instead.
+   */
   | 'shell'
   /** `${env:VAR}`, `${workspaceFolder}`, `${userHome}`, `${pathSeparator}`, `${input:id}` (VS Code, Cursor, Roo, Windsurf). */
   | 'editor'
@@ -28,7 +32,8 @@ export function rewriteVariables(value: string, style: VariableStyle, context: H
     case 'literal':
       return escapeLiteral(value);
     case 'shell':
-      return value;
+      // Only ${NAME} and ${NAME:-default} are Claude Code's; any other ${…} (${env:X}) stays text.
+      return value.replace(REFERENCE, (whole, body: string) => (/^[A-Za-z_][A-Za-z0-9_]*(?::-.*)?$/s.test(body) ? whole : `$${whole}`));
     case 'dollar':
       // $VAR → ${VAR}; an existing ${VAR} is already toolrun's.
       return value.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '$${$1}');

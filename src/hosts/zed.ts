@@ -3,7 +3,8 @@ import { isObject, readCommonEntry, serverMapOf } from './server-entry.js';
 import { parseHostJson } from './parse-host-json.js';
 
 /**
- * Zed: `settings.json` (JSONC) in ~/.config/zed (Linux and macOS; $XDG_CONFIG_HOME/zed when set),
+ * Zed: `settings.json` (JSONC) in ~/.config/zed (Linux and macOS; $XDG_CONFIG_HOME/zed when set on
+ * Linux only: zed.dev/docs/configuring-zed, "User Settings File"),
  * %APPDATA%\Zed on Windows, project `.zed/settings.json`; servers under `context_servers`, each
  * `{command, args, env}` or `{url, headers}`, with `enabled` and `source: "custom"`; older settings
  * nest `command: {path, args, env}`. Source: zed.dev/docs/ai/mcp (zed-industries/zed

@@ -110,3 +110,10 @@ describe('host readers (pure: text in, toolrun entries out)', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('variable styles', () => {
+  it('Claude Code expands only ${NAME} and ${NAME:-default}: ${env:X} and $X stay text', () => {
+    const read = readClaudeCodeProject(JSON.stringify({ mcpServers: { a: { command: 'x', args: ['${A}', '${B:-b}', '${env:C}', '$D'] } } }), context);
+    expect(read.servers[0]!.entry.args).toEqual(['${A}', '${B:-b}', '$${env:C}', '$D']);
+  });
+});
