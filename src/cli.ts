@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
 import type { CliContext, CommandAction, GlobalOptions } from './cli-support/cli-context.js';
 import { registerExecCommand } from './commands/exec.js';
+import { registerHostsCommand } from './commands/hosts.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { parseTimerMilliseconds } from './commands/parse-number-option.js';
@@ -14,6 +15,7 @@ import { registerPromptsCommand } from './commands/prompts.js';
 import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
+import { withHostHint } from './commands/host-hint.js';
 import { Terminal } from './output/terminal.js';
 import { readVersion } from './version.js';
 
@@ -65,6 +67,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       env,
       cwd: options.cwd ?? process.cwd(),
       signal: abort.signal,
+      argv,
       readStdin: () => readAllStdin(abort.signal),
       onExit: (cleanup) => cleanups.push(cleanup),
     };
@@ -96,7 +99,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     try {
       exitCode = await action(cli);
     } catch (error) {
-      exitCode = await reportError(error, terminal, globals.json);
+      exitCode = await reportError(await withHostHint(cli, error), terminal, globals.json);
     } finally {
       // --json promises one document on stdout, interrupted or not.
       if (signalExitCode !== undefined && globals.json && !terminal.wroteResult) {
@@ -137,6 +140,10 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
   program
     .description('Run any tool from the shell in one line, and debug MCP servers.')
     .option('-c, --config <path>', 'config file (default: $TOOLRUN_CONFIG, ./toolrun.config.json, or the built-in tools)')
+    .option(
+      '--host <name[:scope]>',
+      `use a host's MCP servers instead of a config: ${'claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, cline, roo, continue, opencode'} (scope: user, project or local; default: all, merged as the host does)`,
+    )
     .option('--json', 'machine-readable output: exactly one JSON document on stdout')
     .option('-v, --verbose', 'log each execution and server stderr on stderr')
     .option('-q, --quiet', 'only errors on stderr')
@@ -163,6 +170,8 @@ Examples:
   $ toolrun resources read 'demo://resource/static/document/architecture.md'
   $ toolrun prompts get everything:args-prompt city=Paris
   $ toolrun session start && toolrun exec everything:echo message=hi   # warm: no server startup
+  $ toolrun hosts                                    # MCP configs of Claude Desktop, Cursor, VS Code… found here
+  $ toolrun --host cursor exec github:search_repositories query=mcp   # a server of Cursor's config
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
@@ -174,14 +183,27 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerPromptsCommand(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
+  registerHostsCommand(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }
 
 function readGlobals(program: Command): GlobalOptions {
-  const options = program.opts<{ config?: string; json?: boolean; verbose?: boolean; quiet?: boolean; color?: boolean; timeout?: number; protocol?: string; session?: boolean; cache?: boolean }>();
+  const options = program.opts<{
+    config?: string;
+    host?: string;
+    json?: boolean;
+    verbose?: boolean;
+    quiet?: boolean;
+    color?: boolean;
+    timeout?: number;
+    protocol?: string;
+    session?: boolean;
+    cache?: boolean;
+  }>();
   return {
     config: options.config,
+    host: options.host,
     json: options.json === true,
     verbose: options.verbose === true,
     quiet: options.quiet === true,

@@ -77,6 +77,16 @@ export class ToolNotFoundError extends ToolrunError {
   }
 }
 
+/** A server name that is not in the config (usage, exit 2); the CLI may add which host has it. */
+export class UnknownServerError extends UsageError {
+  readonly serverName: string;
+  constructor(serverName: string, message: string) {
+    super(message);
+    this.name = 'UnknownServerError';
+    this.serverName = serverName;
+  }
+}
+
 export class ServerUnavailableError extends ToolrunError {
   readonly serverName: string;
   constructor(serverName: string, message: string, options?: { cause?: unknown }) {

@@ -3,6 +3,8 @@ import type { Terminal } from '../output/terminal.js';
 /** Options every command accepts (SPEC §1), before or after the command name. */
 export interface GlobalOptions {
   config?: string;
+  /** `--host NAME[:SCOPE]`: a host's servers instead of a toolrun config (SPEC §13). */
+  host?: string;
   json: boolean;
   verbose: boolean;
   quiet: boolean;
@@ -22,6 +24,8 @@ export interface CliContext {
   terminal: Terminal;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The command line as given (node, script, ...args), for errors that show the command to run instead. */
+  argv?: string[];
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
   readStdin(): Promise<string>;

@@ -7,6 +7,7 @@ import { showProgress, type CallProgress } from '../cli-support/show-progress.js
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { withHostHint } from './host-hint.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
@@ -70,7 +71,8 @@ Examples:
             envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
           }
           outcome = await shapeOutcome(envelope, options);
-        } catch (error) {
+        } catch (thrown) {
+          const error = await withHostHint(cli, thrown);
           if (!(error instanceof ToolrunError)) throw error;
           const execution_time_ms = Math.round(Number(process.hrtime.bigint() - startedAt) / 10_000) / 100;
           outcome = { envelope: { success: false, error: describeThrown(error), error_kind: error.kind, tool_name: toolName, execution_time_ms } };

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { validConfigMemo } from '../cache/valid-configs.js';
@@ -5,6 +6,7 @@ import type { CliContext } from '../cli-support/cli-context.js';
 
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
+  if (cli.globals.host !== undefined) return applyCliFlags(cli, await loadCliHostConfig(cli));
   const config = await loadConfig({
     configPath: cli.globals.config,
     env: cli.env,
@@ -12,6 +14,13 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
     validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
   });
   return applyCliFlags(cli, config);
+}
+
+/** `--host NAME[:SCOPE]`: the host's servers as the config (SPEC §13); with `--config` too, a usage error. */
+export async function loadCliHostConfig(cli: CliContext): Promise<ToolrunConfig> {
+  if (cli.globals.config !== undefined) throw new UsageError('--host and --config both name the servers to use; give one of them');
+  const { loadHostConfig } = await import('../hosts/host-config.js');
+  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd);
 }
 
 /** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */

@@ -38,6 +38,8 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   const call = sessionCallOf(options.call, words);
   const opened = await openTools(cli);
   const configured = Object.keys(opened.config.servers);
+  // A named server is checked first: one that only a host's config has gets the --host command.
+  if (server && !options.all) assertServerExists(opened.config, server);
   if (configured.length === 0) throw new UsageError(`no MCP servers are configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
   let names: string[];
   if (options.all) names = configured;

@@ -1,7 +1,7 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { ToolIndex } from '../cache/tool-index.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { UsageError } from '../errors.js';
+import { UnknownServerError, UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
 import { createRegistry } from '../assembly/create-registry.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
@@ -150,7 +150,7 @@ export function assertServerExists(config: ToolrunConfig, name: string): void {
   const configured = Object.keys(config.servers);
   const known =
     configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
-  throw new UsageError(`unknown MCP server '${name}'; ${known}`);
+  throw new UnknownServerError(name, `unknown MCP server '${name}'; ${known}`);
 }
 
 async function startMathWorkerEarly(cli: CliContext) {

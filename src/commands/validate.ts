@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { defaultConfig } from '../config/build-config.js';
-import { findConfigPath } from '../config/find-config-path.js';
+import { findConfigPath, type ConfigLocation } from '../config/find-config-path.js';
 import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
-import { applyCliFlags } from './load-cli-config.js';
+import { applyCliFlags, loadCliHostConfig } from './load-cli-config.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
@@ -62,8 +62,14 @@ async function validateCall(cli: CliContext, toolName: string, words: string[], 
 
 async function validateConfig(cli: CliContext, offline: boolean): Promise<number> {
   const [{ checkConfigDeeply }, { checkInternalHandlers }] = await Promise.all([import('../assembly/check-config-deeply.js'), import('../assembly/check-internal-handlers.js')]);
-  const location = findConfigPath(cli.globals.config, cli.env, cli.cwd);
-  const { config, problems } = location.path === null ? { config: defaultConfig(cli.cwd), problems: [] } : await readConfigFile(location);
+  const location: ConfigLocation = cli.globals.host !== undefined ? { path: null, origin: 'default' } : findConfigPath(cli.globals.config, cli.env, cli.cwd);
+  const { config, problems } =
+    cli.globals.host !== undefined
+      ? { config: await loadCliHostConfig(cli), problems: [] as Awaited<ReturnType<typeof readConfigFile>>['problems'] }
+      : location.path === null
+        ? { config: defaultConfig(cli.cwd), problems: [] }
+        : await readConfigFile(location);
+  if (cli.globals.host !== undefined) location.path = config.path;
   problems.push(...checkConfigDeeply(config, cli.env));
   if (problems.length === 0) problems.push(...(await checkInternalHandlers(config)));
   const serverNames = Object.keys(config.servers);

@@ -20,6 +20,8 @@ export interface RawStdioServer {
   installTimeoutMs?: number;
   /** `auto` (default) or a protocol revision: SPEC §10. */
   protocol?: string;
+  /** Why this entry must not be started (a host-only variable, `--host`): a config error when it is used. */
+  refused?: string;
 }
 
 export interface RawRemoteServer {
@@ -32,6 +34,8 @@ export interface RawRemoteServer {
   connectTimeoutMs?: number;
   /** `auto` (default) or a protocol revision: SPEC §10. */
   protocol?: string;
+  /** Why this entry must not be started (a host-only variable, `--host`): a config error when it is used. */
+  refused?: string;
 }
 
 export type RawServerConfig = RawStdioServer | RawRemoteServer;

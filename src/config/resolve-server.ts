@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
-import type { ConfigPlace } from '../errors.js';
+import { ConfigError, type ConfigPlace } from '../errors.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
 import type { ProtocolSetting } from '../protocol/protocol-era.js';
@@ -34,6 +34,7 @@ export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 /** Expands a server entry's `${VAR}`s and resolves its cwd; throws ConfigError naming an unset variable. */
 export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = process.env): ServerSpec {
   const where = (field: string): ConfigPlace => ({ file: config.path, jsonPath: `mcpServers.${raw.name}.${field}` });
+  if (raw.refused) throw new ConfigError(raw.refused, { code: 'host-only-variable' });
   const expandMap = (map: Record<string, string>, field: string) =>
     Object.fromEntries(
       Object.entries(map).map(([key, value]) => {

@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp'],
   ['assembly'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts'],
   ['output'],
   ['cli-support'],
   ['session'],

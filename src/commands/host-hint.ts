@@ -1,0 +1,21 @@
+import type { CliContext } from '../cli-support/cli-context.js';
+import { UnknownServerError, UsageError } from '../errors.js';
+
+/**
+ * An unknown server name that a host's config has: the error names the host(s) and the exact command
+ * with `--host` (SPEC §13, exit 2). Host files are read only here, on this error path, never on the
+ * normal one. Any other error is given back as it is.
+ */
+export async function withHostHint(cli: CliContext, error: unknown): Promise<unknown> {
+  if (!(error instanceof UnknownServerError) || cli.globals.host !== undefined) return error;
+  const { hostsHavingServer } = await import('../hosts/find-hosts.js');
+  const hosts = hostsHavingServer(error.serverName, cli.env, cli.cwd);
+  if (hosts.length === 0) return error;
+  const words = (cli.argv ?? process.argv).slice(2);
+  // The same command, its --config left out (the two cannot go together).
+  const kept = words.filter((word, index) => !/^(?:-c|--config)(?:=.*)?$/.test(word) && !/^(?:-c|--config)$/.test(words[index - 1] ?? ''));
+  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+  const commands = hosts.map((host) => `toolrun --host ${host} ${kept.map(quote).join(' ')}`);
+  const which = hosts.length === 1 ? `${hosts[0]}'s config has it` : `the configs of ${hosts.join(', ')} have it`;
+  return new UsageError(`${error.message}; ${which}: ${commands.join('  or  ')}`);
+}

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
+import { findHostFiles, mergeHostServers, type HostFileReport } from '../hosts/find-hosts.js';
+import { hostPlaces } from '../hosts/host-paths.js';
+import type { HostServer } from '../hosts/host-types.js';
+
+export function registerHostsCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('hosts')
+    .description('list the MCP host configs found for you and this project (Claude Desktop, Claude Code, Cursor, VS Code, …): file, scope, servers, problems')
+    .addHelpText(
+      'after',
+      `
+Looks in your home (HOME, XDG_CONFIG_HOME, APPDATA) and in the project: the current folder up to the
+repository root (the nearest folder with .git). Env values and headers are never shown, only their names.
+
+Examples:
+  $ toolrun hosts
+  $ toolrun hosts --json
+  $ toolrun --host cursor list                       # a host's servers instead of a toolrun config
+  $ toolrun --host claude-code:project exec github:search_repositories query=mcp
+  $ toolrun --host claude-desktop mcp doctor zwave`,
+    )
+    .action(() =>
+      run(async (cli) => {
+        if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError('hosts lists every host: it takes neither --host nor --config');
+        return showHosts(cli);
+      }),
+    );
+}
+
+async function showHosts(cli: CliContext): Promise<number> {
+  const places = hostPlaces(cli.env, cli.cwd);
+  const reports = findHostFiles(places);
+  if (cli.globals.json) {
+    await cli.terminal.resultJson({ platform: places.platform, project: places.projectDirs.at(-1), files: reports.map(describeFile) });
+    return ExitCode.OK;
+  }
+  if (reports.length === 0) {
+    await cli.terminal.result(`no MCP host config found (looked in your home and in ${places.projectDirs.at(-1)})`);
+    return ExitCode.OK;
+  }
+  const style = cli.terminal.outStyle;
+  const lines: string[] = [];
+  for (const report of reports) {
+    const count = `${report.servers.length} server${report.servers.length === 1 ? '' : 's'}`;
+    lines.push(`${style.bold(report.host)} ${report.scope} ${report.path}  ${count}`);
+    for (const problem of report.problems) lines.push(`  ${style.red('✖')} ${problem}`);
+    for (const server of report.servers) lines.push(`  ${serverLine(server, style)}`);
+  }
+  // Which entry each host really uses, when a name is in more than one of its files.
+  const shadowed: string[] = [];
+  for (const host of new Set(reports.map((report) => report.host))) {
+    const mine = reports.filter((report) => report.host === host);
+    for (const [name, server] of mergeHostServers(mine)) {
+      const others = mine.filter((report) => report !== server.report && report.servers.some((entry) => entry.name === name));
+      if (others.length > 0) shadowed.push(`${host}: '${name}' from ${server.report.path} (${server.report.scope}) wins over ${others.map((other) => `${other.path} (${other.scope})`).join(', ')}`);
+    }
+  }
+  if (shadowed.length > 0) lines.push('', ...shadowed);
+  lines.push('', `Run a host's servers: toolrun --host NAME[:SCOPE] list`);
+  await cli.terminal.result(lines.join('\n'));
+  return ExitCode.OK;
+}
+
+function serverLine(server: HostServer, style: CliContext['terminal']['outStyle']): string {
+  const entry = server.entry;
+  const what =
+    typeof entry.url === 'string' ? `${entry.type ?? 'remote'} ${maskSecrets(entry.url)}` : `stdio ${[entry.command, ...maskArgs(Array.isArray(entry.args) ? entry.args.map(String) : [])].join(' ')}`;
+  const notes: string[] = [];
+  if (server.disabled) notes.push(style.yellow('disabled (skipped)'));
+  if (server.unresolved.length > 0) notes.push(style.red(`✖ uses ${[...new Set(server.unresolved)].join(', ')}: only the host can fill it in (refused)`));
+  if (server.unsupported.length > 0) notes.push(style.yellow(`not honoured by toolrun: ${server.unsupported.join(', ')}`));
+  return `${server.name}  ${what}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}`;
+}
+
+/** A file for `--json`: names of env variables and headers, never their values (SPEC §8). */
+function describeFile(report: HostFileReport) {
+  return {
+    host: report.host,
+    scope: report.scope,
+    path: report.path,
+    servers: report.servers.length,
+    problems: report.problems,
+    entries: report.servers.map((server) => ({
+      name: server.name,
+      transport: typeof server.entry.url === 'string' ? (server.entry.type ?? 'auto') : 'stdio',
+      command: typeof server.entry.command === 'string' ? server.entry.command : undefined,
+      args: Array.isArray(server.entry.args) ? maskArgs(server.entry.args.map(String)) : undefined,
+      url: typeof server.entry.url === 'string' ? maskSecrets(server.entry.url) : undefined,
+      env: server.entry.env && typeof server.entry.env === 'object' ? Object.keys(server.entry.env) : undefined,
+      headers: server.entry.headers && typeof server.entry.headers === 'object' ? Object.keys(server.entry.headers) : undefined,
+      disabled: server.disabled,
+      unsupported: server.unsupported,
+      unresolved: [...new Set(server.unresolved)],
+    })),
+  };
+}

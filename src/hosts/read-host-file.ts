@@ -1,0 +1,43 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
+
+/**
+ * A host file's text within SPEC §8's bounds, or why it could not be read (a problem for `hosts`,
+ * never a crash). Opened O_NONBLOCK, so a FIFO under the name cannot hang open(), and read only if
+ * it is a regular file of at most INPUT_LIMIT_BYTES; a symlink is followed by open() itself, and a
+ * loop of links is ELOOP, reported, not followed forever. Missing: undefined.
+ */
+export function readHostFile(path: string, limitBytes = INPUT_LIMIT_BYTES): { text: string } | { problem: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP') return { problem: 'a loop of symbolic links: not read' };
+    if (code === 'EACCES' || code === 'EPERM') return { problem: 'not readable (permission denied)' };
+    return { problem: `not readable: ${code ?? (error as Error).message}` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return { problem: 'a folder, not a file' };
+    if (!stats.isFile()) return { problem: 'not a regular file (a FIFO, socket or device): not read' };
+    if (stats.size > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
+    // One byte more than the size: a file that grew past the limit meanwhile is still refused.
+    const buffer = Buffer.alloc(Math.min(stats.size + 1, limitBytes + 1));
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
+    let text = buffer.subarray(0, length).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return { text };
+  } catch (error) {
+    return { problem: `not readable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}

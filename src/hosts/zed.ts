@@ -1,0 +1,25 @@
+import type { HostReader } from './host-types.js';
+import { isObject, readCommonEntry, serverMapOf } from './server-entry.js';
+import { parseHostJson } from './parse-host-json.js';
+
+/**
+ * Zed: `settings.json` (JSONC) in ~/.config/zed (Linux and macOS; $XDG_CONFIG_HOME/zed when set on
+ * Linux only: zed.dev/docs/configuring-zed, "User Settings File"),
+ * %APPDATA%\Zed on Windows, project `.zed/settings.json`; servers under `context_servers`, each
+ * `{command, args, env}` or `{url, headers}`, with `enabled` and `source: "custom"`; older settings
+ * nest `command: {path, args, env}`. Source: zed.dev/docs/ai/mcp (zed-industries/zed
+ * docs/src/ai/mcp.md); the Windows path is from Zed's docs on settings files, not re-checked here.
+ * Zed expands no variables in these entries as far as found (unconfirmed): literal.
+ */
+export const readZed: HostReader = (text, context) => {
+  const parsed = parseHostJson(text);
+  if ('problem' in parsed) return { servers: [], problems: [parsed.problem] };
+  return serverMapOf(parsed.value, 'context_servers', context, { style: 'literal', handled: ['enabled', 'source', 'settings'] }, (name, raw, ctx, options) => {
+    // The older nested form: "command": {"path", "args", "env"}.
+    const flat = isObject(raw.command) ? { ...raw, command: raw.command.path, args: raw.command.args, env: raw.command.env } : raw;
+    const server = readCommonEntry(name, flat, ctx, options);
+    if (raw.enabled === false) server.disabled = true;
+    if (raw.settings !== undefined) server.unsupported.push('settings');
+    return server;
+  });
+};

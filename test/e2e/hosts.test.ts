@@ -1,0 +1,191 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { runClean } from '../helpers/processes.js';
+
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** A fake user and project: HOME, XDG_CONFIG_HOME, APPDATA and a repository folder, in a temp dir. */
+function fixtureHome() {
+  const root = mkdtempSync(join(tmpdir(), 'toolrun-hosts-'));
+  const home = join(root, 'home');
+  const project = join(root, 'repo');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  };
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData', 'Roaming'), USERPROFILE: home, CODEX_HOME: undefined, TOOLRUN_HOST_PLATFORM: 'linux' };
+  return { root, home, project, write, env };
+}
+
+const echoServer = (extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [EVERYTHING, 'stdio'], ...extra });
+
+/** Every one of the 12 hosts with one server, at its Linux path. */
+function allTwelve() {
+  const f = fixtureHome();
+  const config = join(f.home, '.config');
+  const code = join(config, 'Code', 'User');
+  const one = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: 'node', args: ['s.js'] } } });
+  f.write(join(config, 'Claude', 'claude_desktop_config.json'), one('desktop'));
+  f.write(join(f.home, '.claude.json'), JSON.stringify({ mcpServers: { ccuser: { command: 'u' } }, projects: { [f.project]: { mcpServers: { cclocal: { command: 'l' } } } } }));
+  f.write(join(f.project, '.mcp.json'), one('ccproject'));
+  f.write(join(f.home, '.cursor', 'mcp.json'), one('cursor'));
+  f.write(join(f.project, '.vscode', 'mcp.json'), '// JSONC\n{"inputs": [], "servers": {"vs": {"type": "stdio", "command": "node",},},}');
+  f.write(join(code, 'mcp.json'), '{"servers": {"vsuser": {"type": "http", "url": "https://example.com/mcp"}}}');
+  f.write(join(f.home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { surf: { serverUrl: 'https://example.com/sse' } } }));
+  f.write(join(f.home, '.codex', 'config.toml'), '[mcp_servers.codex]\ncommand = "node"\nstartup_timeout_sec = 30\n[mcp_servers.codex.env]\nAPI_TOKEN = "sk-secretsecretsecret1234"\n');
+  f.write(join(f.home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { gem: { httpUrl: 'https://example.com/mcp', headers: { Authorization: 'Bearer hunter2hunter2' } } } }));
+  f.write(join(config, 'zed', 'settings.json'), '{"context_servers": {"zed": {"command": "node", "args": []}}}');
+  f.write(join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), one('cline'));
+  f.write(join(code, 'globalStorage', 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), one('roo'));
+  f.write(join(f.home, '.continue', 'config.yaml'), 'name: c\nmcpServers:\n  - name: cont\n    command: node\n');
+  f.write(join(f.project, '.continue', 'mcpServers', 'pw.yaml'), 'mcpServers:\n  - name: contblock\n    command: npx\n');
+  f.write(join(config, 'opencode', 'opencode.json'), JSON.stringify({ mcp: { oc: { type: 'local', command: ['node', 's.js'], enabled: true } } }));
+  return f;
+}
+
+interface HostsJson {
+  platform: string;
+  files: Array<{ host: string; scope: string; path: string; servers: number; problems: string[]; entries: Array<{ name: string; disabled: boolean; unresolved: string[]; unsupported: string[] }> }>;
+}
+
+describe('toolrun hosts', () => {
+  it('finds all 12 hosts at their Linux paths, with scope, file, server count; no env value or header printed', async () => {
+    const f = allTwelve();
+    const result = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(0);
+    const json = JSON.parse(result.stdout) as HostsJson;
+    const found = json.files.map((file) => `${file.host}:${file.scope}:${file.entries.map((entry) => entry.name).join(',')}`);
+    expect(found.sort()).toEqual(
+      [
+        'claude-desktop:user:desktop',
+        'claude-code:user:ccuser',
+        'claude-code:project:ccproject',
+        'claude-code:local:cclocal',
+        'cursor:user:cursor',
+        'vscode:user:vsuser',
+        'vscode:project:vs',
+        'windsurf:user:surf',
+        'codex:user:codex',
+        'gemini:user:gem',
+        'zed:user:zed',
+        'cline:user:cline',
+        'roo:user:roo',
+        'continue:user:cont',
+        'continue:project:contblock',
+        'opencode:user:oc',
+      ].sort(),
+    );
+    expect(new Set(json.files.map((file) => file.host)).size).toBe(12);
+    expect(result.stdout).not.toContain('sk-secret');
+    expect(result.stdout).not.toContain('hunter2');
+    const human = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toContain(`cursor user ${join(f.home, '.cursor', 'mcp.json')}  1 server`);
+    expect(human.stdout).not.toContain('hunter2');
+  });
+
+  it('macOS and Windows layouts (TOOLRUN_HOST_PLATFORM): Application Support, %APPDATA%', async () => {
+    const mac = fixtureHome();
+    mac.write(join(mac.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { d: { command: 'x' } } }));
+    mac.write(join(mac.home, 'Library', 'Application Support', 'Code', 'User', 'mcp.json'), JSON.stringify({ servers: { v: { command: 'x' } } }));
+    const onMac = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: mac.project, env: { ...mac.env, TOOLRUN_HOST_PLATFORM: 'darwin' } })).stdout) as HostsJson;
+    expect(onMac.files.map((file) => file.host)).toEqual(['claude-desktop', 'vscode']);
+    const win = fixtureHome();
+    win.write(join(win.env.APPDATA, 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { d: { command: 'x' } } }));
+    win.write(join(win.env.APPDATA, 'Zed', 'settings.json'), JSON.stringify({ context_servers: { z: { command: 'x' } } }));
+    const onWindows = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: win.project, env: { ...win.env, TOOLRUN_HOST_PLATFORM: 'win32' } })).stdout) as HostsJson;
+    expect(onWindows.platform).toBe('win32');
+    expect(onWindows.files.map((file) => file.host)).toEqual(['claude-desktop', 'zed']);
+  });
+
+  it('bad input is a problem, not a crash: malformed (line:column), a FIFO (no hang), a symlink loop; a symlink is followed', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), '{\n  "mcpServers": {\n    "a": }\n}');
+    mkdirSync(join(f.home, '.gemini'), { recursive: true });
+    execFileSync('mkfifo', [join(f.home, '.gemini', 'settings.json')]);
+    mkdirSync(join(f.home, '.codeium', 'windsurf'), { recursive: true });
+    symlinkSync(join(f.home, '.codeium', 'windsurf', 'mcp_config.json'), join(f.home, '.codeium', 'windsurf', 'mcp_config.json'));
+    f.write(join(f.root, 'real-zed.json'), JSON.stringify({ context_servers: { linked: { command: 'x' } } }));
+    mkdirSync(join(f.env.XDG_CONFIG_HOME, 'zed'), { recursive: true });
+    symlinkSync(join(f.root, 'real-zed.json'), join(f.env.XDG_CONFIG_HOME, 'zed', 'settings.json'));
+    const result = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env, timeout: 10_000 });
+    expect(result.exitCode).toBe(0);
+    const problems = Object.fromEntries((JSON.parse(result.stdout) as HostsJson).files.map((file) => [file.host, file.problems.join('; ') || file.entries.map((entry) => entry.name).join(',')]));
+    expect(problems).toEqual({ cursor: '3:10: invalid JSON: value expected', gemini: expect.stringContaining('not a regular file'), windsurf: expect.stringContaining('loop'), zed: 'linked' });
+    // With --host, the malformed file is a config error (exit 3) naming it.
+    const run = await runToolrun(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain(`${join(f.home, '.cursor', 'mcp.json')}: 3:10: invalid JSON`);
+  });
+
+  it('a 10 MB host file with 500 servers is read quickly', async () => {
+    const f = fixtureHome();
+    const servers = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`s${index}`, { command: 'node', args: ['x'.repeat(20_000)] }]));
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: servers }));
+    const started = Date.now();
+    const result = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(result.stdout) as HostsJson).files[0]!.servers).toBe(500);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('--host NAME[:SCOPE]', () => {
+  it('runs a real server from a Cursor config: toolrun --host cursor exec everything:echo message=hi', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { everything: echoServer() } }));
+    const result = await runClean(['--host', 'cursor', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
+  }, 60_000);
+
+  it('a server only a host has: the error names the host and the exact --host command (exit 2)', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { everything: echoServer() } }));
+    const result = await runToolrun(['exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("cursor's config has it: toolrun --host cursor exec everything:echo message=hi");
+    const doctor = await runToolrun(['mcp', 'doctor', 'everything'], { cwd: f.project, env: f.env });
+    expect(doctor.exitCode).toBe(2);
+    expect(doctor.stderr).toContain('toolrun --host cursor mcp doctor everything');
+  });
+
+  it('unknown host, --host with --config: usage errors (exit 2)', async () => {
+    const f = fixtureHome();
+    const unknown = await runToolrun(['--host', 'notepad', 'list'], { cwd: f.project, env: f.env });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, cline, roo, continue, opencode');
+    const both = await runToolrun(['--host', 'cursor', '--config', 'x.json', 'list'], { cwd: f.project, env: f.env });
+    expect(both.exitCode).toBe(2);
+  });
+
+  it('scopes merge as the host does (project over user); :user picks one; disabled servers are skipped', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { x: { command: 'user-cmd' }, off: { command: 'c', disabled: true } } }));
+    f.write(join(f.project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { x: { command: 'project-cmd' } } }));
+    const merged = await runToolrun(['--host', 'cursor', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
+    expect(merged.stdout).toContain('project-cmd');
+    expect(merged.stdout).not.toContain('user-cmd');
+    expect(merged.stdout).not.toContain('"off"');
+    const user = await runToolrun(['--host', 'cursor:user', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
+    expect(user.stdout).toContain('user-cmd');
+  });
+
+  it('a host-only variable (${input:…}) refuses the server with a config error (exit 3), never passed on', async () => {
+    const f = fixtureHome();
+    f.write(
+      join(f.project, '.vscode', 'mcp.json'),
+      JSON.stringify({ inputs: [{ id: 'tok', type: 'promptString' }], servers: { everything: { type: 'stdio', ...echoServer({ env: { TOKEN: '${input:tok}' } }) } } }),
+    );
+    const listed = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env })).stdout) as HostsJson;
+    expect(listed.files[0]!.entries[0]!.unresolved).toEqual(['${input:tok}']);
+    const result = await runClean(['--host', 'vscode', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('${input:tok}, which only vscode can fill in');
+  });
+});
