@@ -21,10 +21,10 @@ mkdirSync(join(stateDir, 'run'), { mode: 0o700 });
 const log = (message) => asJson || process.stderr.write(`${message}\n`);
 
 /** Runs a whole process; resolves to its wall time, peak RSS (VmHWM, polled from /proc) and stdout. */
-function runProcess([command, args], { okCodes = [0] } = {}) {
+function runProcess([command, args, env = {}], { okCodes = [0] } = {}) {
   return new Promise((resolve, reject) => {
     const startedAt = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd: root, env: quietEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, env: { ...quietEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -61,7 +61,7 @@ const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** di
  * baseline, target a maximum); `kind: 'throughput'` compares speeds (ratio = baseline / toolrun,
  * target a minimum).
  */
-async function compare({ name, subject, baseline, target, kind = 'time', runs = 15, warmups = 2, okCodes, maxPeakMb }) {
+async function compare({ name, subject, baseline, target, kind = 'time', runs = 15, warmups = 2, okCodes, maxPeakMb, maxExtraMs }) {
   const a = [];
   const b = [];
   let peak = 0;
@@ -77,14 +77,16 @@ async function compare({ name, subject, baseline, target, kind = 'time', runs = 
   const toolrunMs = median(a);
   const baselineMs = median(b);
   const ratio = kind === 'time' ? toolrunMs / baselineMs : baselineMs / toolrunMs;
-  const ok = (kind === 'time' ? ratio <= target : ratio >= target) && (maxPeakMb === undefined || peak <= maxPeakMb);
+  // maxExtraMs: a bound on the difference, for two ways of doing the same work (--host vs --config).
+  const withinTarget = maxExtraMs !== undefined ? toolrunMs - baselineMs <= maxExtraMs : kind === 'time' ? ratio <= target : ratio >= target;
+  const ok = withinTarget && (maxPeakMb === undefined || peak <= maxPeakMb);
   return {
     name,
     toolrun_ms: round(toolrunMs),
     baseline_ms: round(baselineMs),
     baseline: describe(baseline),
     ratio: round(ratio, 2),
-    target: `${kind === 'time' ? '≤' : '≥'} ${target}×`,
+    target: maxExtraMs !== undefined ? `≤ +${maxExtraMs} ms` : `${kind === 'time' ? '≤' : '≥'} ${target}×`,
     ...(maxPeakMb !== undefined ? { peak_mb: round(peak), peak_target: `< ${maxPeakMb} MB` } : {}),
     ok,
   };
@@ -164,11 +166,33 @@ writeFileSync(
   }),
 );
 const nodeBaseline = [node, ['-e', '0']];
+// SPEC §13: a home with three hosts' configs (Claude Desktop, Cursor, VS Code), the everything server in each.
+const hostsHome = join(benchDir, 'home');
+const hostEntry = { command: node, args: [everything, 'stdio'] };
+for (const [folder, file, body] of [
+  [join(hostsHome, '.config', 'Claude'), 'claude_desktop_config.json', { mcpServers: { everything: hostEntry } }],
+  [join(hostsHome, '.cursor'), 'mcp.json', { mcpServers: { everything: hostEntry, other: hostEntry } }],
+  [join(hostsHome, '.config', 'Code', 'User'), 'mcp.json', { servers: { everything: { type: 'stdio', ...hostEntry } } }],
+]) {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, file), JSON.stringify(body));
+}
+const hostsEnv = { HOME: hostsHome, XDG_CONFIG_HOME: join(hostsHome, '.config') };
+const cursorAsConfig = join(benchDir, 'cursor-as-config.json');
+writeFileSync(cursorAsConfig, JSON.stringify({ mcpServers: { everything: hostEntry, other: hostEntry } }));
 
 const benchmarks = [
   { name: 'exec get_current_datetime (startup)', subject: [node, [bin, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
   { name: "exec math_eval expression='2+2'", subject: [node, [bin, 'exec', 'math_eval', 'expression=2+2']], baseline: nodeBaseline, target: 4 },
   { name: '--help', subject: [node, [bin, '--help']], baseline: nodeBaseline, target: 1.6 },
+  { name: 'hosts (3 host configs found)', subject: [node, [bin, 'hosts'], hostsEnv], baseline: nodeBaseline, target: 1.5 },
+  {
+    name: 'exec get_current_datetime --host cursor (vs the same servers with --config)',
+    subject: [node, [bin, '--host', 'cursor', 'exec', 'get_current_datetime'], hostsEnv],
+    baseline: [node, [bin, '--config', cursorAsConfig, 'exec', 'get_current_datetime'], hostsEnv],
+    maxExtraMs: 10,
+    runs: 21,
+  },
   { name: 'exec get_current_datetime, 3 MCP servers configured', subject: [node, [bin, '--config', threeServersConfig, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
   {
     name: 'exec echo message=hi --server everything',
