@@ -9,7 +9,7 @@ import { UnknownServerError, UsageError } from '../errors.js';
 export async function withHostHint(cli: CliContext, error: unknown): Promise<unknown> {
   if (!(error instanceof UnknownServerError) || cli.globals.host !== undefined) return error;
   const { hostsHavingServer } = await import('../hosts/find-hosts.js');
-  const hosts = hostsHavingServer(error.serverName, cli.env, cli.cwd);
+  const hosts = await hostsHavingServer(error.serverName, cli.env, cli.cwd);
   if (hosts.length === 0) return error;
   const words = (cli.argv ?? process.argv).slice(2);
   // The same command, its --config left out (the two cannot go together).

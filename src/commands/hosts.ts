@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
-import { findHostFiles, mergeHostServers, type HostFileReport } from '../hosts/find-hosts.js';
-import { hostPlaces } from '../hosts/host-paths.js';
+import type { HostFileReport } from '../hosts/find-hosts.js';
 import type { HostServer } from '../hosts/host-types.js';
 
 export function registerHostsCommand(program: Command, run: CommandRunner): void {
@@ -32,8 +31,11 @@ Examples:
 }
 
 async function showHosts(cli: CliContext): Promise<number> {
+  // Loaded here, not at the top: every command registers this one, and the readers bring the YAML
+  // and TOML parsers (a 143 kB chunk on every startup when imported statically).
+  const [{ findHostFiles, mergeHostServers }, { hostPlaces }] = await Promise.all([import('../hosts/find-hosts.js'), import('../hosts/host-paths.js')]);
   const places = hostPlaces(cli.env, cli.cwd);
-  const reports = findHostFiles(places);
+  const reports = await findHostFiles(places);
   if (cli.globals.json) {
     await cli.terminal.resultJson({ platform: places.platform, project: places.projectDirs.at(-1), files: reports.map(describeFile) });
     return ExitCode.OK;

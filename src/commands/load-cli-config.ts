@@ -20,7 +20,7 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
 export async function loadCliHostConfig(cli: CliContext): Promise<ToolrunConfig> {
   if (cli.globals.config !== undefined) throw new UsageError('--host and --config both name the servers to use; give one of them');
   const { loadHostConfig } = await import('../hosts/host-config.js');
-  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd);
+  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd, cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined);
 }
 
 /** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */

@@ -1,4 +1,4 @@
-import { parse, TomlError } from 'smol-toml';
+import { tomlParser } from './host-parsers.js';
 import type { HostReader, HostServer } from './host-types.js';
 import { isObject, readCommonEntry, type Json } from './server-entry.js';
 
@@ -13,6 +13,7 @@ import { isObject, readCommonEntry, type Json } from './server-entry.js';
  * connectTimeoutMs; tool_timeout_sec has no per-server setting in toolrun: named.
  */
 export const readCodex: HostReader = (text, context) => {
+  const { parse, TomlError } = tomlParser();
   let value: unknown;
   try {
     value = parse(text);

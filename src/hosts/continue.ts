@@ -1,4 +1,4 @@
-import { parse, YAMLParseError } from 'yaml';
+import { yamlParser } from './host-parsers.js';
 import type { HostReader, HostServer } from './host-types.js';
 import { isObject, readCommonEntry } from './server-entry.js';
 import { readServerMap } from './server-entry.js';
@@ -12,6 +12,7 @@ import { readServerMap } from './server-entry.js';
  * (continuedev/continue PR #8021), docs.continue.dev/reference (config.yaml).
  */
 export const readContinue: HostReader = (text, context) => {
+  const { parse, YAMLParseError } = yamlParser();
   let value: unknown;
   try {
     // maxAliasCount bounds the work of alias expansion (a "billion laughs" file).

@@ -1,6 +1,7 @@
 import type { HostFileRead, HostName, HostScope, HostServer } from './host-types.js';
 import { hostFiles, hostPlaces, type HostPlaces } from './host-paths.js';
 import { readHostFile } from './read-host-file.js';
+import { loadParsersFor } from './host-parsers.js';
 
 /** One host file found: where, what it holds, and what could not be read. */
 export interface HostFileReport extends HostFileRead {
@@ -11,11 +12,13 @@ export interface HostFileReport extends HostFileRead {
 }
 
 /** Every host file that exists (or exists but cannot be read), read by its host's reader. */
-export function findHostFiles(places: HostPlaces, only?: HostName): HostFileReport[] {
+export async function findHostFiles(places: HostPlaces, only?: HostName): Promise<HostFileReport[]> {
   const reports: HostFileReport[] = [];
+  const specs = hostFiles(places, only);
   const texts = new Map<string, ReturnType<typeof readHostFile>>();
-  for (const spec of hostFiles(places, only)) {
-    if (!texts.has(spec.path)) texts.set(spec.path, readHostFile(spec.path));
+  for (const spec of specs) if (!texts.has(spec.path)) texts.set(spec.path, readHostFile(spec.path));
+  await loadParsersFor([...texts].filter(([, read]) => read !== undefined && !('problem' in read)).map(([path]) => path));
+  for (const spec of specs) {
     const read = texts.get(spec.path);
     if (read === undefined) continue;
     const base = { host: spec.host, scope: spec.scope, path: spec.path, projectDir: spec.projectDir };
@@ -48,8 +51,8 @@ export function mergeHostServers(reports: readonly HostFileReport[]): Map<string
 }
 
 /** The hosts whose config (any scope) has a server of this name, in SPEC §13's order. */
-export function hostsHavingServer(name: string, env: NodeJS.ProcessEnv, cwd: string): HostName[] {
+export async function hostsHavingServer(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<HostName[]> {
   const found = new Set<HostName>();
-  for (const report of findHostFiles(hostPlaces(env, cwd))) if (report.servers.some((server) => server.name === name && !server.disabled)) found.add(report.host);
+  for (const report of await findHostFiles(hostPlaces(env, cwd))) if (report.servers.some((server) => server.name === name && !server.disabled)) found.add(report.host);
   return [...found];
 }

@@ -1,4 +1,5 @@
-import { checkConfig } from '../config/check-config.js';
+import { buildConfig } from '../config/build-config.js';
+import type { ValidConfigMemo } from '../config/load-config.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { findHostFiles, mergeHostServers } from './find-hosts.js';
@@ -21,10 +22,10 @@ export function parseHostOption(value: string): { host: HostName; scope?: HostSc
  * builtin tool and default setting. A disabled server is left out; one whose entry needs a variable
  * only the host can fill in is kept but refused when used (a config error naming the variable).
  */
-export function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string): ToolrunConfig {
+export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, validConfigs?: ValidConfigMemo): Promise<ToolrunConfig> {
   const { host, scope } = parseHostOption(option);
   const places = hostPlaces(env, cwd);
-  const reports = findHostFiles(places, host).filter((report) => scope === undefined || report.scope === scope);
+  const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
   if (reports.length === 0) {
     const looked = [
       ...new Set(
@@ -45,7 +46,13 @@ export function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: stri
   for (const [name, server] of merged) if (!server.disabled) mcpServers[name] = server.entry;
   // The file of highest precedence names the config (errors, the session holder's key).
   const main = reports.reduce((best, report) => (report.scope === 'local' || (report.scope === 'project' && best.scope === 'user') ? report : best));
-  const { config, problems } = checkConfig({ mcpServers }, main.path, cwd);
+  // As for a toolrun config: the checker (Ajv, ~5 ms) runs once per text this build found valid.
+  const checkedText = JSON.stringify({ host: option, mcpServers });
+  const known = validConfigs?.has(checkedText) ?? false;
+  const { config, problems } = known
+    ? { config: buildConfig({ mcpServers }, main.path, cwd, () => false), problems: [] }
+    : (await import('../config/check-config.js')).checkConfig({ mcpServers }, main.path, cwd);
+  if (!known && problems.length === 0) validConfigs?.add(checkedText);
   if (problems.length > 0) {
     const [first] = problems;
     const name = first!.path.split('.')[1];
@@ -58,6 +65,6 @@ export function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: stri
     config.servers[name].refused =
       `server '${name}' of ${host} (${server.report.path}) uses ${variables}, which only ${host} can fill in; toolrun does not pass it on. Put the value in the entry's env, or use an environment variable.`;
   }
-  config.sourceText = JSON.stringify({ host: option, mcpServers });
+  config.sourceText = checkedText;
   return config;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readClaudeDesktop } from '../../src/hosts/claude-desktop.js';
 import { readClaudeCodeLocal, readClaudeCodeProject, readClaudeCodeUser } from '../../src/hosts/claude-code.js';
 import { readCursor } from '../../src/hosts/cursor.js';
@@ -11,6 +11,10 @@ import { readCline } from '../../src/hosts/cline.js';
 import { readRoo } from '../../src/hosts/roo.js';
 import { readContinue, readContinueJson } from '../../src/hosts/continue.js';
 import { readOpencode } from '../../src/hosts/opencode.js';
+import { loadParsersFor } from '../../src/hosts/host-parsers.js';
+
+// The YAML and TOML parsers are loaded on demand (findHostFiles does it for the files it found).
+beforeAll(() => loadParsersFor(['config.yaml', 'config.toml']));
 
 const context = { projectDir: '/work/proj', home: '/home/u' };
 
