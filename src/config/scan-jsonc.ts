@@ -5,9 +5,10 @@ export type JsoncToken = { kind: '{' | '}' | '[' | ']' | ':' | ',' | 'eof'; offs
 export type ScanFailure = (offset: number, message: string) => never;
 
 const PUNCTUATION = new Set(['{', '}', '[', ']', ':', ',']);
-// JSON's number grammar; `1.` and `1e` are unterminated numbers, `-` alone is not a number at all.
+// JSON's number grammar; `1.`, `1e` and `1e+` are unterminated numbers (`1e+2` is not: the sign must not
+// be skipped by backtracking), `-` alone is not a number at all.
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const UNTERMINATED_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE][+-]?(?![0-9]))/y;
+const UNTERMINATED_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.(?![0-9])|(?:\.[0-9]+)?[eE](?:[+-](?![0-9])|(?![+\-0-9])))/y;
 // A bare word runs until a delimiter: true, false, null, or a mistake named as a whole.
 const WORD = /[^\s{}[\]":,/\u00a0\u1680\u2000-\u200b\u202f\u205f\u3000\ufeff]+/y;
 // A string's plain run: anything but the quote, the backslash and control characters.

@@ -65,11 +65,17 @@ describe('parseJsonc: JSONC as before', () => {
     ['{"a": "\\u12g4"}', 1, 7, 'invalid unicode escape'],
     ['{"a": "\u0001"}', 1, 7, 'invalid character in string'],
     ['{"a": 1.}', 1, 7, 'unterminated number'],
+    ['{"a": 1e+}', 1, 7, 'unterminated number'],
+    ['{"a": 1E}', 1, 7, 'unterminated number'],
     ['{"a": -}', 1, 7, 'unexpected character'],
     ['{"a": 1 /* x', 1, 9, 'unterminated comment'],
     ['', 1, 1, 'value expected'],
   ])('%j → %i:%i %s', (text, line, column, message) => {
     expect(parseJsonc(text)).toEqual({ problem: { line, column, message, syntax: true } });
+  });
+
+  it('numbers with a signed exponent are numbers (JSON allows 1e+2, 1E-5)', () => {
+    expect(parseJsonc('{"a": [1e+2, 1E-5, -1.25e+10, 2E3, -0.5e-1]}')).toEqual({ value: { a: [100, 0.00001, -12500000000, 2000, -0.05] } });
   });
 
   it('objects have no prototype: "toString" is an ordinary key', () => {
