@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { HostFileReport } from '../hosts/find-hosts.js';
 import type { HostServer } from '../hosts/host-types.js';
+import { escapeTableCell as oneLine } from '../output/escape-controls.js';
 
 export function registerHostsCommand(program: Command, run: CommandRunner): void {
   program
@@ -13,7 +14,8 @@ export function registerHostsCommand(program: Command, run: CommandRunner): void
       'after',
       `
 Looks in your home (HOME, XDG_CONFIG_HOME, APPDATA) and in the project: the current folder up to the
-repository root (the nearest folder with .git). Env values and headers are never shown, only their names.
+repository root (the nearest folder with .git; outside a repository, the current folder only). Env values
+and headers are never shown, only their names; secret-looking arguments are masked.
 
 Examples:
   $ toolrun hosts
@@ -48,8 +50,9 @@ async function showHosts(cli: CliContext): Promise<number> {
   const lines: string[] = [];
   for (const report of reports) {
     const count = `${report.servers.length} server${report.servers.length === 1 ? '' : 's'}`;
-    lines.push(`${style.bold(report.host)} ${report.scope} ${report.path}  ${count}`);
-    for (const problem of report.problems) lines.push(`  ${style.red('✖')} ${problem}`);
+    lines.push(`${style.bold(report.host)} ${report.scope} ${oneLine(report.path)}  ${count}`);
+    // Names, paths and problems come from files anyone may have written: a line break must not forge a line.
+    for (const problem of report.problems) lines.push(`  ${style.red('✖')} ${oneLine(problem)}`);
     for (const server of report.servers) lines.push(`  ${serverLine(server, style)}`);
   }
   // Which entry each host really uses, when a name is in more than one of its files.
@@ -58,7 +61,8 @@ async function showHosts(cli: CliContext): Promise<number> {
     const mine = reports.filter((report) => report.host === host);
     for (const [name, server] of mergeHostServers(mine)) {
       const others = mine.filter((report) => report !== server.report && report.servers.some((entry) => entry.name === name));
-      if (others.length > 0) shadowed.push(`${host}: '${name}' from ${server.report.path} (${server.report.scope}) wins over ${others.map((other) => `${other.path} (${other.scope})`).join(', ')}`);
+      if (others.length > 0)
+        shadowed.push(oneLine(`${host}: '${name}' from ${server.report.path} (${server.report.scope}) wins over ${others.map((other) => `${other.path} (${other.scope})`).join(', ')}`));
     }
   }
   if (shadowed.length > 0) lines.push('', ...shadowed);
@@ -75,7 +79,7 @@ function serverLine(server: HostServer, style: CliContext['terminal']['outStyle'
   if (server.disabled) notes.push(style.yellow('disabled (skipped)'));
   if (server.unresolved.length > 0) notes.push(style.red(`✖ uses ${[...new Set(server.unresolved)].join(', ')}: only the host can fill it in (refused)`));
   if (server.unsupported.length > 0) notes.push(style.yellow(`not honoured by toolrun: ${server.unsupported.join(', ')}`));
-  return `${server.name}  ${what}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}`;
+  return oneLine(`${server.name}  ${what}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}`);
 }
 
 /** A file for `--json`: names of env variables and headers, never their values (SPEC §8). */

@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { dirname, join, parse as parsePath } from 'node:path';
 import type { HostName, HostReader, HostScope } from './host-types.js';
@@ -47,29 +48,35 @@ export interface HostFileSpec {
 export function hostPlaces(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS.Platform = process.platform): HostPlaces {
   const chosen = (['linux', 'darwin', 'win32'] as const).find((name) => name === env.TOOLRUN_HOST_PLATFORM) ?? platform;
   // The machine's own separators: TOOLRUN_HOST_PLATFORM changes the layout (which folders), not how paths are written.
-  const home = (chosen === 'win32' ? env.USERPROFILE || env.HOME : env.HOME) || '';
+  // Without HOME (cron, systemd), the account's home: '' would make "user" files relative to the cwd.
+  const home = (chosen === 'win32' ? env.USERPROFILE || env.HOME : env.HOME) || homedir();
   return {
     platform: chosen,
     home,
     xdgConfig: env.XDG_CONFIG_HOME || path.join(home, '.config'),
     appData: chosen === 'win32' ? env.APPDATA || path.join(home, 'AppData', 'Roaming') : undefined,
     codexHome: env.CODEX_HOME || path.join(home, '.codex'),
-    projectDirs: projectDirs(cwd),
+    projectDirs: projectDirs(cwd, home),
   };
 }
 
-/** cwd, its parent, … up to the first folder holding `.git` (the repository root), or the filesystem root. */
-export function projectDirs(cwd: string): string[] {
+/**
+ * The project's folders: cwd, its parent, … up to the first folder holding `.git` (the repository
+ * root). Outside a repository, cwd alone: walking up to `/` would read a `.cursor/mcp.json` that
+ * anyone could leave in `/tmp` or another shared parent, and project files override the user's own.
+ * Never above the home folder either, for the same reason.
+ */
+export function projectDirs(cwd: string, home?: string): string[] {
   const dirs: string[] = [];
   let dir = cwd;
   for (let depth = 0; depth < 256; depth++) {
     dirs.push(dir);
-    if (exists(join(dir, '.git'))) break;
+    if (exists(join(dir, '.git'))) return dirs;
     const parent = dirname(dir);
-    if (parent === dir || dir === parsePath(dir).root) break;
+    if (parent === dir || dir === parsePath(dir).root || dir === home) break;
     dir = parent;
   }
-  return dirs;
+  return [cwd];
 }
 
 function exists(path: string): boolean {

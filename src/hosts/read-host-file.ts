@@ -22,6 +22,11 @@ export function readHostFile(path: string, limitBytes = INPUT_LIMIT_BYTES): { te
     const stats = fstatSync(fd);
     if (stats.isDirectory()) return { problem: 'a folder, not a file' };
     if (!stats.isFile()) return { problem: 'not a regular file (a FIFO, socket or device): not read' };
+    // A file someone else could have written is not run as this user's config (SPEC §8): another
+    // user's file, or one any user may change (root's own files are trusted, as the OS does).
+    const uid = process.getuid?.();
+    if (uid !== undefined && stats.uid !== uid && stats.uid !== 0) return { problem: `owned by another user (uid ${stats.uid}): not used` };
+    if (process.platform !== 'win32' && (stats.mode & 0o002) !== 0) return { problem: 'writable by every user: not used (chmod o-w it)' };
     if (stats.size > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
     // One byte more than the size: a file that grew past the limit meanwhile is still refused.
     const buffer = Buffer.alloc(Math.min(stats.size + 1, limitBytes + 1));

@@ -86,9 +86,16 @@ export function maskArgs(args: readonly string[]): string[] {
   return args.map((arg, index) => {
     const previous = index > 0 ? args[index - 1]! : '';
     if (/^--?[\w-]+$/.test(previous) && isSecretName(previous) && !arg.startsWith('-')) return MASK;
+    // What `docker -e API_KEY=…`, `env TOKEN=…` and `mcp-remote --header 'X-API-Key: …'` pass on.
+    const assignment = ASSIGNMENT_ARG.exec(arg) ?? HEADER_ARG.exec(arg);
+    if (assignment && isSecretName(assignment[1]!)) return `${assignment[0].slice(0, assignment[0].length - assignment[2]!.length)}${MASK}`;
     return maskSecrets(arg);
   });
 }
+
+/** `NAME=value` (an environment assignment) and `Name: value` (an HTTP header), as whole arguments. */
+const ASSIGNMENT_ARG = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s;
+const HEADER_ARG = /^([A-Za-z0-9-]+):\s*(.+)$/s;
 
 /**
  * Every string inside a JSON-like value masked (objects and arrays copied, not changed), except

@@ -44,7 +44,9 @@ export async function endHungHolder(pid: number): Promise<'SIGTERM' | 'SIGKILL'>
   while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   if (!isProcessAlive(pid)) return 'SIGTERM';
   signalProcess(pid, 'SIGKILL');
-  while (isProcessAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Bounded: a process in uninterruptible sleep (a hung NFS read) outlives even SIGKILL for a while.
+  const killDeadline = Date.now() + HUNG_HOLDER_GRACE_MS;
+  while (isProcessAlive(pid) && Date.now() < killDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
   return 'SIGKILL';
 }
 

@@ -189,3 +189,74 @@ describe('--host NAME[:SCOPE]', () => {
     expect(result.stderr).toContain('${input:tok}, which only vscode can fill in');
   });
 });
+
+// Review findings on the first hosts build: what another user could plant, and what must not print.
+describe('toolrun hosts: files others could plant, secrets in arguments', () => {
+  it('outside a repository only the current folder is a project: a .cursor/mcp.json in a parent is not read', async () => {
+    const f = fixtureHome();
+    const shared = join(f.root, 'shared');
+    const work = join(shared, 'x', 'y');
+    mkdirSync(work, { recursive: true });
+    f.write(join(shared, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'sh', args: ['-c', 'touch planted'] } } }));
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'node', args: ['mine.js'] } } }));
+    const result = await runToolrun(['hosts', '--json'], { cwd: work, env: f.env });
+    expect(result.exitCode).toBe(0);
+    const json = JSON.parse(result.stdout) as { project: string; files: Array<{ path: string; entries: Array<{ command?: string }> }> };
+    expect(json.project).toBe(work);
+    expect(json.files.map((file) => file.path)).toEqual([join(f.home, '.cursor', 'mcp.json')]);
+  });
+
+  it('a host file writable by every user, or owned by another user, is a problem and not used', async () => {
+    const f = fixtureHome();
+    const file = join(f.project, '.cursor', 'mcp.json');
+    f.write(file, JSON.stringify({ mcpServers: { planted: { command: 'sh' } } }));
+    execFileSync('chmod', ['666', file]);
+    const open = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
+    expect(open.stdout).toContain(`cursor project ${file}  0 servers\n  ✖ writable by every user: not used (chmod o-w it)`);
+    const run = await runToolrun(['--host', 'cursor', 'exec', 'planted:x'], { cwd: f.project, env: f.env });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain('writable by every user: not used');
+    if (process.getuid?.() === 0) {
+      execFileSync('chmod', ['644', file]);
+      execFileSync('chown', ['65534', file]);
+      const other = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
+      expect(other.stdout).toContain('✖ owned by another user (uid 65534): not used');
+    }
+  });
+
+  it('secret-looking arguments (docker -e API_KEY=…, --header X-API-Key: …) are masked in hosts and hosts --json', async () => {
+    const f = fixtureHome();
+    f.write(
+      join(f.home, '.cursor', 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          d: { command: 'docker', args: ['run', '-e', 'API_KEY=hunter2hunter2', 'img'] },
+          r: { command: 'npx', args: ['mcp-remote', 'https://h/mcp', '--header', 'X-API-Key: abcdef123456'] },
+        },
+      }),
+    );
+    for (const args of [['hosts'], ['hosts', '--json']]) {
+      const result = await runToolrun(args, { cwd: f.project, env: f.env });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).not.toMatch(/hunter2hunter2|abcdef123456/);
+      expect(result.stdout).toContain('API_KEY=***');
+      expect(result.stdout).toContain('X-API-Key: ***');
+    }
+  });
+
+  it('a line break in a server name cannot forge a line of toolrun hosts', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'evil\nfake 0 servers': { command: 'node' } } }));
+    const result = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
+    expect(result.stdout).toContain('  evil\\nfake 0 servers  stdio node');
+    expect(result.stdout.split('\n').some((line) => line.startsWith('fake'))).toBe(false);
+  });
+
+  it('session start with --host is refused for now (exit 2), not sent to the holder as a toolrun config', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { e: echoServer() } }));
+    const result = await runToolrun(['--host', 'cursor', 'session', 'start'], { cwd: f.project, env: { ...f.env, XDG_RUNTIME_DIR: f.root } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('session start does not take --host yet');
+  });
+});

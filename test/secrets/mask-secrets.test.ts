@@ -48,6 +48,18 @@ describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
 
   it('args: the value after a secret flag', () => {
     expect(maskArgs(['--token', 'abc', '--db=postgres://u:pw@h/db', '--port', '1'])).toEqual(['--token', '***', '--db=postgres://u:***@h/db', '--port', '1']);
+    // docker -e NAME=value, env assignments and header arguments (mcp-remote --header), as hosts' configs write them.
+    expect(maskArgs(['-e', 'API_KEY=hunter2hunter2', '-e', 'LOG_LEVEL=debug', '--header', 'X-API-Key: abcdef123456', '--header', 'Accept: text/plain', 'http://h/mcp'])).toEqual([
+      '-e',
+      'API_KEY=***',
+      '-e',
+      'LOG_LEVEL=debug',
+      '--header',
+      'X-API-Key: ***',
+      '--header',
+      'Accept: text/plain',
+      'http://h/mcp',
+    ]);
   });
 
   it('deep: every string, except under verbatim keys; "__proto__" stays a key', () => {
