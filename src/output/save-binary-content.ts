@@ -1,3 +1,4 @@
+import { lstatSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -39,6 +40,7 @@ export async function saveBinaryContent(result: CallToolResult, toolName: string
       await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
         throw new ToolrunError('tool_error', `cannot save into ${folder}: ${error.code === 'EEXIST' || error.code === 'ENOTDIR' ? 'it is not a folder' : error.message}`, { cause: error });
       });
+      refuseFolderOfAnotherUser(folder);
     }
     let name = binary.fileName ?? `${safeName(toolName)}-${index + 1}.${extensionOf(binary.mimeType)}`;
     if (used.has(name)) name = `${index + 1}-${name}`;
@@ -87,4 +89,21 @@ export function fileNameOfUri(uri: string | undefined): string | undefined {
 
 function safeName(name: string): string {
   return name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'tool';
+}
+
+/**
+ * O_NOFOLLOW guards a file's own name, not the folder: `-o /tmp/out`, where another user planted
+ * `/tmp/out` as a link to a system folder, would have root create files there (with names the
+ * server chose). A link or folder that belongs to another user (root's are trusted) is refused.
+ */
+function refuseFolderOfAnotherUser(folder: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  for (const stats of [lstatSync(folder), statSync(folder)]) {
+    if (stats.uid !== uid && stats.uid !== 0)
+      throw new ToolrunError(
+        'tool_error',
+        `cannot save into ${folder}: ${stats.isSymbolicLink() ? 'it is a symbolic link' : 'it is a folder'} owned by another user (uid ${stats.uid}); name a folder of your own`,
+      );
+  }
 }

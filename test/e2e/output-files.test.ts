@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolrun } from '../helpers/run-toolrun.js';
@@ -28,6 +29,17 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     expect(isPng(saved)).toBe(true);
     expect(result.stdout).toBe(`[image/png, 68 B] saved to ${saved}`);
     expect(result.stderr).toContain(`${join(dir, 'image-1.png')} exists (a symbolic link); saved as ${saved} instead`);
+  });
+
+  it.runIf(process.getuid?.() === 0)('exec -o DIR refuses a DIR that is a link another user planted (root would write into its target)', async () => {
+    const target = tempDir();
+    const planted = join(tempDir(), 'out');
+    symlinkSync(target, planted);
+    execFileSync('chown', ['-h', '65534', planted]);
+    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', planted]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`cannot save into ${planted}: it is a symbolic link owned by another user (uid 65534); name a folder of your own`);
+    expect(readdirSync(target)).toEqual([]);
   });
 
   it('exec -o DIR twice keeps the first file: the second gets the next free name', async () => {
