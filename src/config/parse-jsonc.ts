@@ -20,10 +20,15 @@ const LITERALS = new Set(['true', 'false', 'null']);
 
 type Container = Record<string, unknown> | unknown[];
 
+/** Keys whose value is a JSON Schema: a tool's `parameters` (and a host or server's input/output schema). */
+const SCHEMA_KEYS = new Set(['parameters', 'inputSchema', 'outputSchema']);
+
 /** An open object or array: what it is filled with next, and the key it sits under in its parent. */
 interface Frame {
   container: Container;
   parentKey: string | undefined;
+  /** Inside a tool's JSON Schema (under `parameters`), where `__proto__` may name a property. */
+  inSchema: boolean;
   /** Objects only: the key read, waiting for its value. */
   key?: string;
   /** What may come next: a member (or the end), a `:`, or a `,` (or the end). */
@@ -93,7 +98,9 @@ function buildValue(text: string): unknown {
       if (frame.expect === 'member') {
         if (token.kind === 'eof') throw new JsoncProblem(token.offset, "'}' expected");
         if (token.kind !== 'string') throw new JsoncProblem(token.offset, token.kind === ',' ? 'value expected' : PROPERTY_EXPECTED);
-        if (FORBIDDEN_KEYS.has(token.value) && frame.parentKey !== 'properties') {
+        // Only a property name of a tool's schema (data, kept safely): a `properties` key elsewhere
+        // (a server named "properties") is config, where the key stays refused.
+        if (FORBIDDEN_KEYS.has(token.value) && !(frame.inSchema && frame.parentKey === 'properties')) {
           throw new JsoncProblem(token.offset, `the key "${token.value}" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`, false);
         }
         frame.key = token.value;
@@ -120,7 +127,8 @@ function buildValue(text: string): unknown {
     if (value !== null && typeof value === 'object') {
       if (stack.length >= MAX_CONFIG_DEPTH) throw new JsoncProblem(token.offset, `nested deeper than ${MAX_CONFIG_DEPTH} levels; a config is never that deep`, false);
       done = false;
-      stack.push({ container: value as Container, parentKey: frame && !Array.isArray(frame.container) ? frame.key : undefined, expect: 'member' });
+      const parentKey = frame && !Array.isArray(frame.container) ? frame.key : undefined;
+      stack.push({ container: value as Container, parentKey, inSchema: (frame?.inSchema ?? false) || SCHEMA_KEYS.has(parentKey ?? ''), expect: 'member' });
     }
   }
 }

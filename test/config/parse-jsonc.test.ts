@@ -85,9 +85,16 @@ describe('parseJsonc: JSONC as before', () => {
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])('the key %s is a plain key as a JSON Schema property name', (key) => {
-    const parsed = parseJsonc(`{"properties": {"${key}": {"type": "string"}}}`) as { value: { properties: Record<string, unknown> } };
-    expect(Object.getOwnPropertyDescriptor(parsed.value.properties, key)?.value).toEqual({ type: 'string' });
-    expect(Object.getPrototypeOf(parsed.value.properties)).toBeNull();
+    const parsed = parseJsonc(`{"tools": [{"parameters": {"properties": {"${key}": {"type": "string"}}}}]}`) as { value: { tools: Array<{ parameters: { properties: Record<string, unknown> } }> } };
+    const properties = parsed.value.tools[0]!.parameters.properties;
+    expect(Object.getOwnPropertyDescriptor(properties, key)?.value).toEqual({ type: 'string' });
+    expect(Object.getPrototypeOf(properties)).toBeNull();
+  });
+
+  it('a "properties" key outside a tool schema is config: __proto__ under it is refused (a server named "properties")', () => {
+    expect(parseJsonc('{"mcpServers": {"properties": {"command": "node", "__proto__": {"url": "http://x"}}}}')).toMatchObject({
+      problem: { message: 'the key "__proto__" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it' },
+    });
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])('the key %s is refused where it would be config', (key) => {
