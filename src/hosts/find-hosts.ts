@@ -18,7 +18,10 @@ export async function findHostFiles(places: HostPlaces, only?: HostName): Promis
   const texts = new Map<string, ReturnType<typeof readHostFile>>();
   for (const spec of specs) if (!texts.has(spec.path)) texts.set(spec.path, readHostFile(spec.path));
   await loadParsersFor([...texts].filter(([, read]) => read !== undefined && !('problem' in read)).map(([path]) => path));
+  // Run from the home folder, a user file is also where a project file would be (~/.cursor/mcp.json): one file, shown once.
+  const userFiles = new Set(specs.filter((spec) => spec.scope === 'user').map((spec) => `${spec.host}\0${spec.path}`));
   for (const spec of specs) {
+    if (spec.scope === 'project' && userFiles.has(`${spec.host}\0${spec.path}`)) continue;
     const read = texts.get(spec.path);
     if (read === undefined) continue;
     const base = { host: spec.host, scope: spec.scope, path: spec.path, projectDir: spec.projectDir };

@@ -244,6 +244,14 @@ describe('toolrun hosts: files others could plant, secrets in arguments', () => 
     }
   });
 
+  it('run from the home folder, a user file is not listed again as a project file', async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { c: { command: 'node' } } }));
+    const result = await runToolrun(['hosts', '--json'], { cwd: f.home, env: f.env });
+    const json = JSON.parse(result.stdout) as { files: Array<{ host: string; scope: string }> };
+    expect(json.files.map((file) => `${file.host}:${file.scope}`)).toEqual(['cursor:user']);
+  });
+
   it('a line break in a server name cannot forge a line of toolrun hosts', async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'evil\nfake 0 servers': { command: 'node' } } }));
