@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { readWholeFile } from '../files/read-whole-file.js';
 import { replaceFileAtomically } from '../files/write-file-safely.js';
 
 /**
@@ -19,15 +20,7 @@ export function readCacheFile(path: string, limitBytes: number, options: { priva
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > limitBytes || stats.uid !== (process.getuid?.() ?? 0)) return undefined;
     if (options.privateOnly && (stats.mode & 0o077) !== 0) return undefined;
-    // One byte more than the size: a file that grew meanwhile past the limit is still refused.
-    const buffer = Buffer.alloc(Math.min(stats.size + 1, limitBytes + 1));
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    return length > limitBytes ? undefined : buffer.subarray(0, length);
+    return readWholeFile(fd, stats.size, limitBytes);
   } catch {
     return undefined;
   } finally {

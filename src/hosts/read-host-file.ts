@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { readWholeFile } from '../files/read-whole-file.js';
 import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
 
 /**
@@ -28,16 +29,9 @@ export function readHostFile(path: string, limitBytes = INPUT_LIMIT_BYTES): { te
     if (uid !== undefined && stats.uid !== uid && stats.uid !== 0) return { problem: `owned by another user (uid ${stats.uid}): not used` };
     if (process.platform !== 'win32' && (stats.mode & 0o002) !== 0) return { problem: 'writable by every user: not used (chmod o-w it)' };
     if (stats.size > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
-    // One byte more than the size: a file that grew past the limit meanwhile is still refused.
-    const buffer = Buffer.alloc(Math.min(stats.size + 1, limitBytes + 1));
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
-    let text = buffer.subarray(0, length).toString('utf8');
+    const bytes = readWholeFile(fd, stats.size, limitBytes);
+    if (!bytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
+    let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return { text };
   } catch (error) {
