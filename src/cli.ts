@@ -144,6 +144,7 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
       '--host <name[:scope]>',
       `use a host's MCP servers instead of a config: ${'claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, cline, roo, continue, opencode'} (scope: user, project or local; default: all, merged as the host does)`,
     )
+    .option('--terminal-env', "with --host: start stdio servers with your environment, PATH and folder instead of the host's (SPEC §13)")
     .option('--json', 'machine-readable output: exactly one JSON document on stdout')
     .option('-v, --verbose', 'log each execution and server stderr on stderr')
     .option('-q, --quiet', 'only errors on stderr')
@@ -192,6 +193,7 @@ function readGlobals(program: Command): GlobalOptions {
   const options = program.opts<{
     config?: string;
     host?: string;
+    terminalEnv?: boolean;
     json?: boolean;
     verbose?: boolean;
     quiet?: boolean;
@@ -204,6 +206,7 @@ function readGlobals(program: Command): GlobalOptions {
   return {
     config: options.config,
     host: options.host,
+    terminalEnv: options.terminalEnv === true,
     json: options.json === true,
     verbose: options.verbose === true,
     quiet: options.quiet === true,

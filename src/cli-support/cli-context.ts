@@ -5,6 +5,8 @@ export interface GlobalOptions {
   config?: string;
   /** `--host NAME[:SCOPE]`: a host's servers instead of a toolrun config (SPEC §13). */
   host?: string;
+  /** `--terminal-env`: with `--host`, start stdio servers as toolrun does (your environment), not as the host does. */
+  terminalEnv: boolean;
   json: boolean;
   verbose: boolean;
   quiet: boolean;

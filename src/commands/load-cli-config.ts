@@ -6,6 +6,7 @@ import type { CliContext } from '../cli-support/cli-context.js';
 
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
+  if (cli.globals.terminalEnv && cli.globals.host === undefined) throw new UsageError("--terminal-env goes with --host: without it, servers already start with your terminal's environment");
   if (cli.globals.host !== undefined) return applyCliFlags(cli, await loadCliHostConfig(cli));
   const config = await loadConfig({
     configPath: cli.globals.config,
@@ -20,7 +21,10 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
 export async function loadCliHostConfig(cli: CliContext): Promise<ToolrunConfig> {
   if (cli.globals.config !== undefined) throw new UsageError('--host and --config both name the servers to use; give one of them');
   const { loadHostConfig } = await import('../hosts/host-config.js');
-  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd, cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined);
+  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd, {
+    validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
+    terminalEnv: cli.globals.terminalEnv,
+  });
 }
 
 /** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */

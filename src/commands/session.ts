@@ -36,9 +36,6 @@ A holder is per user and per config; it exits after being idle (--idle, default 
         const idleMs = parseDuration(options.idle);
         if (idleMs === undefined) throw new UsageError(`--idle '${options.idle}' is not a duration; use e.g. 90s, 10m or 1h`);
         if (idleMs > MAX_TIMER_MS) throw new UsageError(`--idle '${options.idle}' is longer than ${MAX_TIMER_TEXT}; use e.g. 90s, 10m or 1h`);
-        // The holder reads a toolrun config file; a host's servers would reach it as the host's file,
-        // unconverted. Until the holder builds its config from the host itself, say so plainly.
-        if (cli.globals.host !== undefined) throw new UsageError(`session start does not take --host yet; import the servers into a toolrun config (or run the command with --host and no session)`);
         const config = await loadCliConfig(cli);
         if (Object.keys(config.servers).length === 0 || !config.path)
           throw new UsageError(`no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}: there is nothing to keep warm`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolveServer } from '../config/resolve-server.js';
 import { UsageError } from '../errors.js';
+import { serverEnvironment } from '../process/server-environment.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { assertServerExists } from './open-tools.js';
@@ -30,5 +31,5 @@ export async function resolveStdioTarget(cli: CliContext, words: string[], comma
   assertServerExists(config, words[0]!);
   const spec = resolveServer(config, config.servers[words[0]!]!, cli.env);
   if (spec.transport !== 'stdio') throw new UsageError(`server '${words[0]}' is remote (${spec.url}): ${purpose}`);
-  return { server: spec.name, command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...cli.env, ...spec.env }, timeoutMs: config.timeoutMs };
+  return { server: spec.name, command: spec.command, args: spec.args, cwd: spec.cwd, env: serverEnvironment(spec, cli.env), timeoutMs: config.timeoutMs };
 }

@@ -1,5 +1,7 @@
 /** Shapes of a loaded configuration. Raw server entries keep `${VAR}` unexpanded: see resolve-server.ts. */
 
+import type { HostLaunch } from '../hosts/host-launch.js';
+
 export interface RetryPolicy {
   /** Total connection attempts, the first included. */
   attempts: number;
@@ -22,6 +24,10 @@ export interface RawStdioServer {
   protocol?: string;
   /** Why this entry must not be started (a host-only variable, `--host`): a config error when it is used. */
   refused?: string;
+  /** `--host` (without `--terminal-env`): started as that host starts it, its environment and PATH (SPEC §13). */
+  launch?: HostLaunch;
+  /** `--host` and an entry without a cwd: the folder your terminal's way starts it in (cwd is then the host's folder). */
+  terminalCwd?: string;
 }
 
 export interface RawRemoteServer {
@@ -66,6 +72,8 @@ export interface ToolrunConfig {
   protocolFlag?: string;
   /** The file's text as read (a session holder's key is made from it). */
   sourceText?: string;
+  /** `--host`: whose servers these are, how that host starts them, and whether `--terminal-env` overrode it. */
+  host?: { launch: HostLaunch; terminalEnv: boolean };
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };

@@ -59,6 +59,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       env: expandMap(raw.env, 'env'),
       cwd: isAbsolute(cwd) ? cwd : resolve(config.baseDir, cwd),
       hint: raw.hint,
+      launch: raw.launch,
       connectTimeoutMs,
       installTimeoutMs: raw.installTimeoutMs ?? config.installTimeoutMs,
       protocol,

@@ -1,7 +1,7 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
-/** The eight steps of SPEC §5, in order. */
-export type DoctorStepId = 'config' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
+/** The eight steps of SPEC §5, in order, and with `--host` the host step of SPEC §13 (the server started the host's way and yours). */
+export type DoctorStepId = 'config' | 'host' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
 
 export type StepStatus = 'ok' | 'warn' | 'fail' | 'skip';
 

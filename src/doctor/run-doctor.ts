@@ -10,8 +10,9 @@ import { reportStderr, reportStdout } from './output-steps.js';
 import { reportLatency, reportTools } from './session-steps.js';
 import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
 import { reportSessionEnd } from './session-end-step.js';
+import { reportHostStep } from './host-step.js';
 
-const STEP_ORDER: DoctorStepId[] = ['config', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
+const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
 /** Diagnoses one server step by step (SPEC §5). Never throws for the server's faults: they are findings. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -36,7 +37,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
           ? 'set the variable, or give a default in the config: ${NAME:-value}'
           : 'fix the ${…} reference in the config: ${NAME} or ${NAME:-default}';
     set('config', 'fail', error.jsonPath ? `${error.jsonPath}: ${error.detail}` : error.detail, { fix });
-    for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the config entry does not resolve');
+    for (const id of STEP_ORDER.slice(1)) if (id !== 'host') set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);
   }
   checkConfigStep(spec, raw, options, set);
@@ -53,6 +54,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;
   }
+  if (options.config.host && spec.transport === 'stdio') await reportHostStep(spec, options.config, failure, options, set);
 
   if (failure) {
     reportConnectFailure(spec, failure, options.config.retry.attempts, set);
@@ -192,7 +194,8 @@ function describeOutcome(outcome: string | undefined, ms: number): string {
 }
 
 function buildReport(server: string, transport: string, steps: Map<DoctorStepId, DoctorStep>, startedAt: number, forcedExit?: number): DoctorReport {
-  const ordered = STEP_ORDER.map((id) => steps.get(id) ?? { id, status: 'skip' as const, finding: 'not run', details: [], data: {} });
+  // The host step is there only with --host (a stdio server started the host's way).
+  const ordered = STEP_ORDER.filter((id) => id !== 'host' || steps.has(id)).map((id) => steps.get(id) ?? { id, status: 'skip' as const, finding: 'not run', details: [], data: {} });
   const problems = ordered.filter((step) => step.status === 'fail').length;
   const warnings = ordered.filter((step) => step.status === 'warn').length;
   const exitCode = forcedExit ?? (problems > 0 ? ExitCode.FAILURE : ExitCode.OK);

@@ -3,6 +3,7 @@ import { listEnvReferences } from '../config/expand-env.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { maskArgs, maskNamedValues, maskSecrets } from '../secrets/mask-secrets.js';
+import { serverEnvironment } from '../process/server-environment.js';
 import { findCommand } from './find-command.js';
 import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';
@@ -31,7 +32,7 @@ export function checkConfigStep(spec: ServerSpec, raw: DoctorOptions['config']['
     return;
   }
   const env = maskNamedValues(spec.env);
-  const lookup = findCommand(spec.command, spec.cwd, { ...options.env, ...spec.env }.PATH);
+  const lookup = findCommand(spec.command, spec.cwd, serverEnvironment(spec, options.env).PATH);
   const args = maskArgs(spec.args);
   const details = [`${spec.command} ${args.join(' ')}`.trim(), `cwd ${spec.cwd}`];
   if (Object.keys(env).length)
@@ -43,8 +44,11 @@ export function checkConfigStep(spec: ServerSpec, raw: DoctorOptions['config']['
   if (variables.length) details.push(`variables: ${variables.join(', ')}`);
   const data = { command: spec.command, args, cwd: spec.cwd, env, variables: referenced, command_path: lookup.found ? lookup.path : null };
   if (!existsSync(spec.cwd)) set('config', 'fail', `working directory does not exist: ${spec.cwd}`, { details, fix: 'fix "cwd" in the config (relative paths start at the config file)', data });
-  else if (!lookup.found) set('config', 'fail', `command not found: ${lookup.reason}`, { details, fix: `install '${spec.command}', or give its absolute path in "command"`, data });
-  else set('config', 'ok', `${spec.command} found at ${lookup.path}`, { details, data });
+  else if (!lookup.found) {
+    // With --host, the PATH looked in is the host's: say whose.
+    const reason = spec.launch && !spec.command.includes('/') ? `'${spec.command}' is not on ${spec.launch.title}'s PATH` : lookup.reason;
+    set('config', 'fail', `command not found: ${reason}`, { details, fix: `install '${spec.command}', or give its absolute path in "command"`, data });
+  } else set('config', 'ok', `${spec.command} found at ${lookup.path}`, { details, data });
 }
 
 function collectVariables(raw: DoctorOptions['config']['servers'][string]): string[] {

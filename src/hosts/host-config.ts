@@ -1,9 +1,11 @@
+import { parse } from 'node:path';
 import { buildConfig } from '../config/build-config.js';
 import type { ValidConfigMemo } from '../config/load-config.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { findHostFiles, mergeHostServers } from './find-hosts.js';
 import { hostFiles, hostPlaces } from './host-paths.js';
+import { hostLaunch, type HostLaunch } from './host-launch.js';
 import { HOST_NAMES, HOST_SCOPES, type HostName, type HostScope } from './host-types.js';
 
 /** `--host NAME[:SCOPE]`, checked: an unknown host or scope is a usage error listing the valid ones. */
@@ -21,8 +23,10 @@ export function parseHostOption(value: string): { host: HostName; scope?: HostSc
  * does, local over project over user, or the one scope asked for) as `mcpServers`, with every
  * builtin tool and default setting. A disabled server is left out; one whose entry needs a variable
  * only the host can fill in is kept but refused when used (a config error naming the variable).
+ * Stdio servers start as the host starts them (environment, PATH, folder) unless `terminalEnv`.
  */
-export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, validConfigs?: ValidConfigMemo): Promise<ToolrunConfig> {
+export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, options: { validConfigs?: ValidConfigMemo; terminalEnv?: boolean } = {}): Promise<ToolrunConfig> {
+  const { validConfigs } = options;
   const { host, scope } = parseHostOption(option);
   const places = hostPlaces(env, cwd);
   const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
@@ -47,7 +51,8 @@ export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd
   // The file of highest precedence names the config (errors, the session holder's key).
   const main = reports.reduce((best, report) => (report.scope === 'local' || (report.scope === 'project' && best.scope === 'user') ? report : best));
   // As for a toolrun config: the checker (Ajv, ~5 ms) runs once per text this build found valid.
-  const checkedText = JSON.stringify({ host: option, mcpServers });
+  // The way servers start is part of it: a holder started with --terminal-env is not the host's (session-key.ts).
+  const checkedText = JSON.stringify({ host: option, terminalEnv: options.terminalEnv === true, mcpServers });
   const known = validConfigs?.has(checkedText) ?? false;
   const { config, problems } = known
     ? { config: buildConfig({ mcpServers }, main.path, cwd, () => false), problems: [] }
@@ -65,6 +70,26 @@ export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd
     config.servers[name].refused =
       `server '${name}' of ${host} (${server.report.path}) uses ${variables}, which only ${host} can fill in; toolrun does not pass it on. Put the value in the entry's env, or use an environment variable.`;
   }
+  const launch = hostLaunch(host, places.platform);
+  config.host = { launch, terminalEnv: options.terminalEnv === true };
+  if (!options.terminalEnv) startAsHost(config, merged, launch, places.home);
   config.sourceText = checkedText;
   return config;
+}
+
+/**
+ * Each stdio server started the host's way: the host's environment and PATH, and, when its entry
+ * names no cwd, the folder the host starts servers in (its own, the project's, the home folder).
+ */
+function startAsHost(config: ToolrunConfig, merged: ReturnType<typeof mergeHostServers>, launch: HostLaunch, home: string): void {
+  for (const [name, server] of merged) {
+    const raw = config.servers[name];
+    if (!raw || raw.transport !== 'stdio') continue;
+    raw.launch = launch;
+    if (server.entry.cwd !== undefined || launch.cwd === 'caller') continue;
+    raw.terminalCwd = raw.cwd;
+    if (launch.cwd === 'home') raw.cwd = home;
+    else if (launch.cwd === 'project') raw.cwd = server.report.projectDir;
+    else if (launch.cwd === 'root') raw.cwd = parse(home).root || '/';
+  }
 }

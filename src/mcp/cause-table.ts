@@ -185,6 +185,19 @@ export const STDERR_RULES: StderrRule[] = [
     fix: (m) => `check the package name '${m[1]}' in "args" (is it published on PyPI under that name?)`,
   },
   {
+    // "GITHUB_PERSONAL_ACCESS_TOKEN environment variable is not set" (GitHub), "BRAVE_API_KEY environment
+    // variable is required" (Brave Search), "Missing environment variable: SLACK_BOT_TOKEN", "Error: X is
+    // not set" (a bare "X is not set" is often a notice: NODE_ENV is not set, using production). It does not
+    // end the attempt: a server may say so and go on with fewer tools; it is why one that exits failed.
+    id: 'env-variable-missing',
+    pattern:
+      /\b([A-Z][A-Z0-9_]{2,}) (?:(?:environment|env) variables? (?:is |are )?(?:not set|required|missing|undefined)|(?<=[Ee]rror:? \1 )is (?:not set|required|missing))\b|[Mm]issing (?:required )?(?:environment|env) variables?:? ['"`]?([A-Z][A-Z0-9_]{2,})/,
+    retryable: false,
+    endsAttempt: false,
+    reason: (m) => `the server needs the environment variable ${m[1] ?? m[2]}, which is not set`,
+    fix: (m) => `set ${m[1] ?? m[2]} in the entry's "env" (or export it where the client starts)`,
+  },
+  {
     // PostgreSQL, whatever the client: libpq's "FATAL:  password authentication failed for user \"app\"", node-postgres without the FATAL.
     id: 'database-auth-failed',
     pattern: /password authentication failed for user "?([^"\s]+)"?|Access denied for user '([^']+)'@/,

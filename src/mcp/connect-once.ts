@@ -16,6 +16,7 @@ import type { McpClient } from './mcp-client.js';
 import { openClient, type HandshakeProgress } from './open-client.js';
 import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
+import { serverEnvironment } from '../process/server-environment.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -76,14 +77,12 @@ export async function connectOnce(spec: ServerSpec, hooks: ConnectHooks = {}): P
 async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise<ServerConnection> {
   const startedAt = performance.now();
   const runner = detectPackageRunner(spec.command, spec.args);
-  const env = { ...process.env, ...spec.env };
+  const env = serverEnvironment(spec, process.env);
   const cacheRepair = runner?.kind === 'npm' ? prepareCacheRepair(runner, env, spec.name, hooks) : undefined;
   const transport = new LineTransport({
     command: spec.command,
     args: spec.args,
     cwd: spec.cwd,
-    // The parent's whole environment plus the server's own: HTTPS_PROXY, NODE_EXTRA_CA_CERTS and
-    // friends reach the server (the SDK passes only six variables).
     env,
     onPollution: hooks.onPollution && ((line, reason) => hooks.onPollution!(spec.name, line, reason)),
     onStderr: hooks.onStderr && ((chunk) => hooks.onStderr!(spec.name, chunk)),

@@ -4,7 +4,7 @@
  * (reaper.ts). Built apart from the CLI: the holder is one long-lived process, and its modules
  * kept out of the CLI's graph leave every command's startup as it was.
  *
- *   session-holder.js --config FILE [--protocol V] --idle MS [SERVER...]
+ *   session-holder.js (--config FILE | --host NAME[:SCOPE] [--terminal-env]) [--protocol V] --idle MS [SERVER...]
  *   session-holder.js --reap
  */
 import { fileURLToPath } from 'node:url';
@@ -21,10 +21,12 @@ const value = (flag: string) => {
   return index >= 0 ? argv.splice(index, 2)[1] : undefined;
 };
 const configPath = value('--config');
+const host = value('--host');
+const terminalEnv = argv.includes('--terminal-env') ? argv.splice(argv.indexOf('--terminal-env'), 1).length > 0 : false;
 const protocol = value('--protocol');
 const idleMs = Number(value('--idle') ?? 600_000);
 try {
-  await runHolder({ configPath, protocol, servers: argv, idleMs, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });
+  await runHolder({ configPath, host, terminalEnv, protocol, servers: argv, idleMs, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });
 } catch (error) {
   // Before the socket is up: said on stderr (the holder's log), and the starting command sees the exit.
   process.stderr.write(`session holder: ${(error as Error).message}\n`);

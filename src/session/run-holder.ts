@@ -18,6 +18,9 @@ import { sessionDirectory, sessionFiles } from './session-paths.js';
 
 export interface HolderOptions {
   configPath?: string;
+  /** `--host`: the host's servers, loaded as the starting command loaded them (same key). */
+  host?: string;
+  terminalEnv?: boolean;
   protocol?: string;
   /** Servers to hold (empty: every configured one). */
   servers: string[];
@@ -42,7 +45,9 @@ export interface HolderReady {
  * One per user and config: a lock file makes a second holder hand its servers to the first.
  */
 export async function runHolder(options: HolderOptions): Promise<void> {
-  const config = await loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
+  const config = options.host
+    ? await (await import('../hosts/host-config.js')).loadHostConfig(options.host, options.env, options.cwd, { terminalEnv: options.terminalEnv })
+    : await loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
   if (options.protocol && options.protocol !== 'auto') config.protocolFlag = options.protocol;
   const names = options.servers.length > 0 ? options.servers : Object.keys(config.servers);
   const files = sessionFiles(sessionDirectory(options.env), sessionKey(config, options.env));

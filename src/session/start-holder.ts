@@ -8,6 +8,9 @@ import { sessionFiles } from './session-paths.js';
 
 export interface StartHolderOptions {
   configPath: string;
+  /** `--host NAME[:SCOPE]` (and `--terminal-env`): the holder builds its config from the host's files, as the command did. */
+  host?: string;
+  terminalEnv?: boolean;
   protocol?: string;
   servers: string[];
   idleMs: number;
@@ -27,7 +30,8 @@ export async function startHolder(options: StartHolderOptions): Promise<HolderRe
   const log = openSync(sessionFiles(options.dir, options.key).log, 'a', 0o600);
   // The holder's own bundle, beside this chunk in dist/ (scripts/build.js).
   const holderScript = fileURLToPath(new URL('./session-holder.js', import.meta.url));
-  const args = [holderScript, '--config', options.configPath, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
+  const source = options.host ? ['--host', options.host, ...(options.terminalEnv ? ['--terminal-env'] : [])] : ['--config', options.configPath];
+  const args = [holderScript, ...source, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env: options.env, cwd: options.cwd });
   const onAbort = () => child.kill('SIGTERM');
   options.signal.addEventListener('abort', onAbort, { once: true });

@@ -117,6 +117,25 @@ describe('the stderr cause table', () => {
     expect(causeInStderrLine(line, { packageName: 'mcp-server-nope' })).toMatchObject({ id, reason, retryable: false, endsAttempt: true });
   });
 
+  it.each([
+    ['GITHUB_PERSONAL_ACCESS_TOKEN environment variable is not set', 'GITHUB_PERSONAL_ACCESS_TOKEN'],
+    ['Error: BRAVE_API_KEY environment variable is required', 'BRAVE_API_KEY'],
+    ['Missing environment variable: SLACK_BOT_TOKEN', 'SLACK_BOT_TOKEN'],
+    ['Error: FIXTURE_API_TOKEN is not set', 'FIXTURE_API_TOKEN'],
+  ])('%s → a missing variable, not retried, the attempt not ended (a server may go on with fewer tools)', (line, name) => {
+    expect(causeInStderrLine(line)).toMatchObject({
+      id: 'env-variable-missing',
+      reason: `the server needs the environment variable ${name}, which is not set`,
+      retryable: false,
+      endsAttempt: false,
+    });
+  });
+
+  it('a lowercase "is not set" is not a variable', () => {
+    expect(causeInStderrLine('the timeout is not set, using 30 s')).toBeUndefined();
+    expect(causeInStderrLine('NODE_ENV is not set, using production')).toBeUndefined();
+  });
+
   it('a fix never holds a URL with a password placeholder (it would be masked as a secret)', () => {
     expect(causeInStderrLine('NOAUTH Authentication required.')?.fix).toBe("fix the password (and user) given in the Redis URL, or in the server's settings");
   });
