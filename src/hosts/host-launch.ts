@@ -1,27 +1,232 @@
 import type { HostName } from './host-types.js';
 
-/** How one host starts a stdio server (SPEC §13 "host-faithful spawn"). Provisional: the table with sources lands next. */
+/** How one host starts a stdio server (SPEC §13 "host-faithful spawn"). */
 export interface HostLaunch {
   host: HostName;
+  /** Display name: "Claude Desktop", "VS Code"… */
   title: string;
+  /** The caller's variables the server gets: every one ('all'), or only these names (plus the entry's env, always). */
   inherits: 'all' | readonly string[];
+  /** The PATH the host process itself has when it replaces the caller's (a macOS GUI app started by launchd: '/usr/bin:/bin:/usr/sbin:/sbin'); undefined: the caller's PATH. */
   path?: string;
+  /** Working directory when the entry names none: 'home', 'project' (the workspace/project folder), 'caller' (the folder the host was started in: toolrun's cwd), or 'root' ('/', a GUI app launched by the OS). */
   cwd: 'home' | 'project' | 'caller' | 'root';
+  /** How the command is found: 'path' (looked up on the server's PATH, no shell), 'shell' (run through a shell, `sh -c` / `cmd /c`). */
   resolution: 'path' | 'shell';
+  /** One source per fact (URL, or repo:path@commit-ish), for the comment and for `doctor`'s output. */
   sources: readonly string[];
 }
 
-const SDK_POSIX = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+type Facts = Omit<HostLaunch, 'host' | 'sources'>;
+type Row = Facts & { sources: readonly string[]; darwin?: Partial<Facts>; win32?: Partial<Facts> };
 
+// The MCP TypeScript SDK's getDefaultEnvironment(): what a host using StdioClientTransport passes when it
+// adds nothing itself. Since SDK 1.10 an entry's env is merged on top of it (before, it replaced it).
+const SDK_POSIX = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+const SDK_WIN32 = ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES'];
+const SDK = 'modelcontextprotocol/typescript-sdk:src/client/stdio.ts@v1.29.0 (DEFAULT_INHERITED_ENV_VARS; cross-spawn, shell: false)';
+// What launchd gives an app opened from the Dock or Finder: no login shell ran, so no Homebrew, nvm, ~/.local/bin.
+const LAUNCHD_PATH = '/usr/bin:/bin:/usr/sbin:/sbin';
+// An extension runs in VS Code's extension host, whose env VS Code resolved from the login shell (macOS, Linux).
+const VSCODE_SHELL_ENV = 'microsoft/vscode:src/vs/platform/shell/node/shellEnv.ts@0b6b9ef (getResolvedShellEnv: -ilc login shell unless started from the CLI)';
+
+const ROWS: Record<HostName, Row> = {
+  // Closed source. The docs name only "a subset like USER, HOME, PATH" and cwd '/' on macOS; the SDK list is
+  // assumed (unconfirmed). Since late 2025 it also prepends every ~/.nvm/versions/node/*/bin, oldest first
+  // (mcpb#130), which a fixed path cannot say. Windows: cwd is the app's install folder (issue #1254's npm log),
+  // which no cwd value names; 'root' is the nearest. Linux has no official build.
+  'claude-desktop': {
+    title: 'Claude Desktop',
+    inherits: SDK_POSIX,
+    cwd: 'root',
+    resolution: 'path',
+    darwin: { path: LAUNCHD_PATH },
+    win32: { inherits: SDK_WIN32 },
+    sources: [
+      'https://modelcontextprotocol.io/docs/tools/debugging (env subset; cwd "/" on macOS)',
+      'https://github.com/modelcontextprotocol/servers/issues/64 (GUI PATH lacks nvm)',
+      'https://github.com/modelcontextprotocol/mcpb/issues/130',
+      'https://github.com/anthropics/claude-code/issues/1254',
+      SDK,
+    ],
+  },
+  // A CLI: the server gets the terminal's whole env (issue #28332: "inherits only the parent process environment",
+  // i.e. all of it) and its cwd (#54786). No shell: it warns "Windows requires 'cmd /c' wrapper to execute npx".
+  'claude-code': {
+    title: 'Claude Code',
+    inherits: 'all',
+    cwd: 'caller',
+    resolution: 'path',
+    sources: [
+      'https://github.com/anthropics/claude-code/issues/28332',
+      'https://github.com/anthropics/claude-code/issues/54786',
+      'https://github.com/SuperClaude-Org/SuperClaude_Framework/issues/390',
+    ],
+  },
+  // Closed source, all unconfirmed: the SDK list (pi-codemode#74 says Cursor keeps the SDK allowlist and offers
+  // ${env:NAME}); a VS Code fork, so a shell-resolved PATH; cwd the project (Cursor forum thread 63130).
+  cursor: {
+    title: 'Cursor',
+    inherits: SDK_POSIX,
+    cwd: 'project',
+    resolution: 'path',
+    win32: { inherits: SDK_WIN32 },
+    sources: ['https://github.com/boozedog/pi-codemode/issues/74', 'https://forum.cursor.com/t/what-are-the-capabilities-of-mcp-json/63130', VSCODE_SHELL_ENV],
+  },
+  // { ...process.env }, envFile, then the entry (whose PATH VS Code appends to the inherited one rather than
+  // replacing it); cwd: the entry's, else the workspace folder, else home. Windows: a .cmd/.bat found on PATH
+  // (npx) runs with shell: true (CVE-2024-27980); anything else without a shell.
+  vscode: {
+    title: 'VS Code',
+    inherits: 'all',
+    cwd: 'project',
+    resolution: 'path',
+    win32: { resolution: 'shell' },
+    sources: [
+      'microsoft/vscode:src/vs/workbench/api/node/extHostMcpNode.ts@0334cc0 (startNodeMpc, formatSubprocessArguments)',
+      'microsoft/vscode:src/vs/workbench/api/browser/mainThreadMcp.ts@0d40d2c (defaultCwd)',
+      VSCODE_SHELL_ENV,
+    ],
+  },
+  // Closed source. Its error "failed to start command: exec: "npx": executable file not found in $PATH" is
+  // mark3labs/mcp-go's, which runs os.Environ() plus the entry, exec.LookPath, no Dir: env and resolution are
+  // inferred from that; cwd unconfirmed (the language server's own, taken as the GUI's '/').
+  windsurf: {
+    title: 'Windsurf',
+    inherits: 'all',
+    cwd: 'root',
+    resolution: 'path',
+    sources: ['https://github.com/arcadeai-labs/smithery-cli/issues/115', 'mark3labs/mcp-go:client/transport/stdio.go@058c8b0', VSCODE_SHELL_ENV],
+  },
+  // env_clear(), then this allowlist (plus names in the entry's env_vars), then the entry's env. Unix: the OS
+  // finds the program; Windows: which::which_in on the server's PATH/PATHEXT. No current_dir unless the entry has cwd.
+  codex: {
+    title: 'Codex',
+    inherits: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'],
+    cwd: 'caller',
+    resolution: 'path',
+    win32: {
+      inherits: [
+        'PATH',
+        'PATHEXT',
+        'SHELL',
+        'COMSPEC',
+        'SYSTEMROOT',
+        'SYSTEMDRIVE',
+        'USERNAME',
+        'USERDOMAIN',
+        'USERPROFILE',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'PROGRAMFILES',
+        'PROGRAMFILES(X86)',
+        'PROGRAMW6432',
+        'PROGRAMDATA',
+        'LOCALAPPDATA',
+        'APPDATA',
+        'TEMP',
+        'TMP',
+        'TMPDIR',
+        'POWERSHELL',
+        'PWSH',
+      ],
+    },
+    sources: [
+      'openai/codex:codex-rs/rmcp-client/src/utils.rs@08e9165 (DEFAULT_ENV_VARS)',
+      'openai/codex:codex-rs/protocol/src/shell_environment.rs@09c8e31 (WINDOWS_CORE_ENV_VARS)',
+      'openai/codex:codex-rs/rmcp-client/src/stdio_server_launcher.rs@0451186',
+      'openai/codex:codex-rs/rmcp-client/src/program_resolver.rs@12b10a3',
+    ],
+  },
+  // process.env through sanitizeEnvironment, which since Jan 2026 drops names matching TOKEN, SECRET, KEY, AUTH,
+  // PASSWORD… and values that look like keys: 'all' overstates it, and a list cannot say it.
+  gemini: {
+    title: 'Gemini CLI',
+    inherits: 'all',
+    cwd: 'caller',
+    resolution: 'path',
+    sources: [
+      'google-gemini/gemini-cli:packages/core/src/tools/mcp-client.ts@5411f11 (createTransport: StdioClientTransport, cwd: config.cwd)',
+      'google-gemini/gemini-cli:packages/core/src/services/environmentSanitization.ts@5411f11',
+      SDK,
+    ],
+  },
+  // environment::inherited() plus the entry, no shell; the working directory the project store passes (taken as
+  // the worktree root: unconfirmed). Zed loads the login shell's env at startup, so the PATH is the shell's.
+  zed: {
+    title: 'Zed',
+    inherits: 'all',
+    cwd: 'project',
+    resolution: 'path',
+    sources: [
+      'zed-industries/zed:crates/context_server/src/transport/stdio_transport.rs@204bad9',
+      'zed-industries/zed:crates/context_server/src/context_server.rs@22cc524 (working_directory)',
+      'zed-industries/zed:crates/zed/src/main.rs (load_login_shell_environment)',
+    ],
+  },
+  // getDefaultEnvironment() plus the entry, from the extension host: its cwd is '/' on macOS (issue #5760).
+  cline: {
+    title: 'Cline',
+    inherits: SDK_POSIX,
+    cwd: 'root',
+    resolution: 'path',
+    win32: { inherits: SDK_WIN32 },
+    sources: ['cline/cline:apps/vscode/src/services/mcp/McpHub.ts@21cb8d2', 'https://github.com/cline/cline/issues/5760', SDK, VSCODE_SHELL_ENV],
+  },
+  // As Cline (cwd '/' assumed from the same extension host: unconfirmed), but on Windows every command is
+  // wrapped in `cmd.exe /c` for .cmd/.ps1 shims.
+  roo: {
+    title: 'Roo Code',
+    inherits: SDK_POSIX,
+    cwd: 'root',
+    resolution: 'path',
+    win32: { inherits: SDK_WIN32, resolution: 'shell' },
+    sources: ['RooCodeInc/Roo-Code:src/services/mcp/McpHub.ts@cb83656', SDK, VSCODE_SHELL_ENV],
+  },
+  // The SDK list (the SDK merges it) plus HOME, USER, USERPROFILE, LOGNAME, USERNAME. PATH is set after the
+  // entry's env (an entry PATH loses) and off Windows is the login shell's. cwd: the workspace root. Windows:
+  // npx, uv, uvx, pnpx, dlx, nx, bunx go through `cmd.exe /c`.
+  continue: {
+    title: 'Continue',
+    inherits: [...SDK_POSIX, 'USERPROFILE', 'USERNAME'],
+    cwd: 'project',
+    resolution: 'path',
+    win32: { inherits: [...SDK_WIN32, 'HOME', 'USER', 'LOGNAME'], resolution: 'shell' },
+    sources: ['continuedev/continue:core/context/mcp/MCPConnection.ts@d0a3c0b (constructStdioTransport, resolveCwd, resolveCommandForPlatform)', SDK],
+  },
+  // { ...process.env, ...environment }; cwd: the instance (project) directory in current versions, none in
+  // older ones (which then meant the folder opencode was started in).
+  opencode: {
+    title: 'opencode',
+    inherits: 'all',
+    cwd: 'project',
+    resolution: 'path',
+    sources: ['anomalyco/opencode:packages/opencode/src/mcp/index.ts@001133b (env)', 'anomalyco/opencode:packages/opencode/src/mcp/index.ts (connectLocal: cwd = InstanceState.directory)', SDK],
+  },
+};
+
+/** The launch of `host` on `platform` ('darwin' | 'linux' | 'win32'): facts differ per platform (launchd PATH on macOS only; Windows variable names for the SDK default list). */
 export function hostLaunch(host: HostName, platform: NodeJS.Platform): HostLaunch {
-  if (host === 'claude-desktop')
-    return { host, title: 'Claude Desktop', inherits: SDK_POSIX, path: platform === 'darwin' ? '/usr/bin:/bin:/usr/sbin:/sbin' : undefined, cwd: 'root', resolution: 'path', sources: [] };
-  return { host, title: host, inherits: 'all', cwd: 'caller', resolution: 'path', sources: [] };
+  const { darwin, win32, sources, ...facts } = ROWS[host];
+  const override = platform === 'darwin' ? darwin : platform === 'win32' ? win32 : undefined;
+  return { host, ...facts, ...override, sources };
 }
 
-export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv, entryEnv: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(callerEnv)) if (value !== undefined && (launch.inherits === 'all' || launch.inherits.includes(key))) env[key] = value;
-  if (launch.path !== undefined) env.PATH = launch.path;
-  return { ...env, ...entryEnv };
+/**
+ * The environment the host's server gets: the inherited variables of `callerEnv` (PATH replaced when launch.path
+ * is set), then `entryEnv` on top. Pure. Windows names compared case-insensitively: `platform` (an addition to the
+ * agreed signature, optional) says which rule, since a launch does not record it.
+ */
+export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv, entryEnv: Record<string, string>, platform: NodeJS.Platform = process.platform): Record<string, string> {
+  const fold = (name: string) => (platform === 'win32' ? name.toUpperCase() : name);
+  const listed = launch.inherits === 'all' ? undefined : new Set(launch.inherits.map(fold));
+  // Keyed by the folded name so that on Windows `Path` from the caller and `PATH` from the entry are one variable.
+  const env = new Map<string, [string, string]>();
+  for (const [name, value] of Object.entries(callerEnv)) {
+    if (value !== undefined && (!listed || listed.has(fold(name)))) env.set(fold(name), [name, value]);
+  }
+  // The host's own PATH reaches the server only if the host passes PATH on at all.
+  if (launch.path !== undefined && (!listed || listed.has(fold('PATH')))) env.set(fold('PATH'), [env.get(fold('PATH'))?.[0] ?? 'PATH', launch.path]);
+  for (const [name, value] of Object.entries(entryEnv)) env.set(fold(name), [name, value]);
+  return Object.fromEntries(env.values());
 }
