@@ -13,6 +13,8 @@ export interface HostLaunch {
   cwd: 'home' | 'project' | 'caller' | 'root';
   /** How the command is found: 'path' (looked up on the server's PATH, no shell), 'shell' (run through a shell, `sh -c` / `cmd /c`). */
   resolution: 'path' | 'shell';
+  /** What becomes of a PATH in the entry's env: it replaces the host's (default), is appended to it (VS Code), or is overridden by it (Continue). */
+  entryPath?: 'append' | 'ignored';
   /** One source per fact (URL, or repo:path@commit-ish), for the comment and for `doctor`'s output. */
   sources: readonly string[];
 }
@@ -81,6 +83,7 @@ const ROWS: Record<HostName, Row> = {
     inherits: 'all',
     cwd: 'project',
     resolution: 'path',
+    entryPath: 'append',
     win32: { resolution: 'shell' },
     sources: [
       'microsoft/vscode:src/vs/workbench/api/node/extHostMcpNode.ts@0334cc0 (startNodeMpc, formatSubprocessArguments)',
@@ -191,6 +194,7 @@ const ROWS: Record<HostName, Row> = {
     inherits: [...SDK_POSIX, 'USERPROFILE', 'USERNAME'],
     cwd: 'project',
     resolution: 'path',
+    entryPath: 'ignored',
     win32: { inherits: [...SDK_WIN32, 'HOME', 'USER', 'LOGNAME'], resolution: 'shell' },
     sources: ['continuedev/continue:core/context/mcp/MCPConnection.ts@d0a3c0b (constructStdioTransport, resolveCwd, resolveCommandForPlatform)', SDK],
   },
@@ -227,6 +231,11 @@ export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv
   }
   // The host's own PATH reaches the server only if the host passes PATH on at all.
   if (launch.path !== undefined && (!listed || listed.has(fold('PATH')))) env.set(fold('PATH'), [env.get(fold('PATH'))?.[0] ?? 'PATH', launch.path]);
+  const inheritedPath = env.get(fold('PATH'));
   for (const [name, value] of Object.entries(entryEnv)) env.set(fold(name), [name, value]);
+  const entryPath = Object.entries(entryEnv).find(([name]) => fold(name) === fold('PATH'))?.[1];
+  if (entryPath !== undefined && inheritedPath !== undefined && launch.entryPath === 'ignored') env.set(fold('PATH'), inheritedPath);
+  if (entryPath !== undefined && inheritedPath !== undefined && launch.entryPath === 'append')
+    env.set(fold('PATH'), [inheritedPath[0], `${inheritedPath[1]}${platform === 'win32' ? ';' : ':'}${entryPath}`]);
   return Object.fromEntries(env.values());
 }

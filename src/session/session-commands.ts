@@ -33,7 +33,19 @@ export async function startSession(cli: CliContext, config: ToolrunConfig, serve
     running.close();
     ready = { status: reply.status as HolderStatus, failures: reply.failures as HolderReady['failures'], joined: true };
   } else {
-    ready = await startHolder({ configPath: config.path!, host: cli.globals.host, terminalEnv: cli.globals.terminalEnv, protocol: config.protocolFlag, servers, idleMs, env: cli.env, cwd: cli.cwd, dir, key, signal: cli.signal });
+    ready = await startHolder({
+      configPath: config.path!,
+      host: cli.globals.host,
+      terminalEnv: cli.globals.terminalEnv,
+      protocol: config.protocolFlag,
+      servers,
+      idleMs,
+      env: cli.env,
+      cwd: cli.cwd,
+      dir,
+      key,
+      signal: cli.signal,
+    });
   }
   const connected = ready.status.servers.filter((server) => server.status === 'connected');
   // A holder with no live server is no use: it is stopped, and the failures say why.

@@ -260,11 +260,22 @@ describe('toolrun hosts: files others could plant, secrets in arguments', () => 
     expect(result.stdout.split('\n').some((line) => line.startsWith('fake'))).toBe(false);
   });
 
-  it('session start with --host is refused for now (exit 2), not sent to the holder as a toolrun config', async () => {
+  it("session start --host keeps a host's servers warm: the holder builds its config from the host's files, the command finds it, --terminal-env is another holder", async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { e: echoServer() } }));
-    const result = await runToolrun(['--host', 'cursor', 'session', 'start'], { cwd: f.project, env: { ...f.env, XDG_RUNTIME_DIR: f.root } });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('session start does not take --host yet');
+    const run = (args: string[]) => runToolrun(['--host', 'cursor', ...args], { cwd: f.project, env: { ...f.env, XDG_RUNTIME_DIR: f.root } });
+    try {
+      const start = await run(['session', 'start']);
+      expect(start.exitCode, start.stderr).toBe(0);
+      expect((await run(['exec', 'e:echo', 'message=warm'])).stdout).toBe('Echo: warm');
+      const list = JSON.parse((await run(['--json', 'session', 'list'])).stdout) as { holders: Array<{ servers: Array<{ name: string; calls: number }> }> };
+      expect(list.holders).toEqual([expect.objectContaining({ servers: [expect.objectContaining({ name: 'e', calls: 1 })] })]);
+      // Started your terminal's way, it is not the host's holder.
+      await run(['--terminal-env', 'exec', 'e:echo', 'message=cold']);
+      const after = JSON.parse((await run(['--json', 'session', 'list'])).stdout) as { holders: Array<{ servers: Array<{ calls: number }> }> };
+      expect(after.holders[0]!.servers[0]!.calls).toBe(1);
+    } finally {
+      expect((await run(['session', 'stop'])).exitCode).toBe(0);
+    }
   });
 });

@@ -22,6 +22,12 @@ describe('hostEnvironment', () => {
     expect(hostEnvironment(hostLaunch('vscode', 'darwin'), caller, {}, 'darwin').PATH).toBe(caller.PATH);
   });
 
+  it("appends an entry's PATH to VS Code's own, and lets Continue's own PATH win over the entry's", () => {
+    expect(hostEnvironment(hostLaunch('vscode', 'linux'), caller, { PATH: '/extra' }, 'linux').PATH).toBe(`${caller.PATH}:/extra`);
+    expect(hostEnvironment(hostLaunch('continue', 'linux'), caller, { PATH: '/extra' }, 'linux').PATH).toBe(caller.PATH);
+    expect(hostEnvironment(hostLaunch('cline', 'linux'), caller, { PATH: '/extra' }, 'linux').PATH).toBe('/extra');
+  });
+
   it('on win32 compares names case-insensitively: Path is inherited, and the entry PATH replaces it', () => {
     const winCaller = { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', windir: 'C:\\Windows', AppData: 'C:\\Users\\u\\AppData\\Roaming' };
     const launch = hostLaunch('cline', 'win32');
