@@ -5,9 +5,10 @@ import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { HostFileReport } from '../hosts/find-hosts.js';
 import type { HostServer } from '../hosts/host-types.js';
 import { escapeTableCell as oneLine } from '../output/escape-controls.js';
+import { registerHostsImportCommand } from './hosts-import.js';
 
 export function registerHostsCommand(program: Command, run: CommandRunner): void {
-  program
+  const hosts = program
     .command('hosts')
     .description('list the MCP host configs found for you and this project (Claude Desktop, Claude Code, Cursor, VS Code, …): file, scope, servers, problems')
     .addHelpText(
@@ -20,6 +21,7 @@ and headers are never shown, only their names; secret-looking arguments are mask
 Examples:
   $ toolrun hosts
   $ toolrun hosts --json
+  $ toolrun hosts import cursor                      # copy Cursor's servers into ./toolrun.config.json
   $ toolrun --host cursor list                       # a host's servers instead of a toolrun config
   $ toolrun --host claude-code:project exec github:search_repositories query=mcp
   $ toolrun --host claude-desktop mcp doctor zwave`,
@@ -30,6 +32,8 @@ Examples:
         return showHosts(cli);
       }),
     );
+  // A subcommand beside the listing action: commander runs the action for `toolrun hosts` alone.
+  registerHostsImportCommand(hosts, run);
 }
 
 async function showHosts(cli: CliContext): Promise<number> {
@@ -66,7 +70,7 @@ async function showHosts(cli: CliContext): Promise<number> {
     }
   }
   if (shadowed.length > 0) lines.push('', ...shadowed);
-  lines.push('', `Run a host's servers: toolrun --host NAME[:SCOPE] list`);
+  lines.push('', `Run a host's servers: toolrun --host NAME[:SCOPE] list`, `Copy them into a toolrun config: toolrun hosts import NAME[:SCOPE] [SERVER…]`);
   await cli.terminal.result(lines.join('\n'));
   return ExitCode.OK;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolveServer } from '../config/resolve-server.js';
 import { UsageError } from '../errors.js';
-import { serverEnvironment } from '../process/server-environment.js';
+import { serverEnvironment } from '../process/launch-environment.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { assertServerExists } from './open-tools.js';

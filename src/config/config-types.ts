@@ -1,6 +1,6 @@
 /** Shapes of a loaded configuration. Raw server entries keep `${VAR}` unexpanded: see resolve-server.ts. */
 
-import type { HostLaunch } from '../hosts/host-launch.js';
+import type { HostLaunch } from '../process/launch-environment.js';
 
 export interface RetryPolicy {
   /** Total connection attempts, the first included. */

@@ -3,7 +3,7 @@ import { listEnvReferences } from '../config/expand-env.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { maskArgs, maskNamedValues, maskSecrets } from '../secrets/mask-secrets.js';
-import { serverEnvironment } from '../process/server-environment.js';
+import { serverEnvironment } from '../process/launch-environment.js';
 import { findCommand } from './find-command.js';
 import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';

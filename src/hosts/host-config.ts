@@ -3,7 +3,7 @@ import { buildConfig } from '../config/build-config.js';
 import type { ValidConfigMemo } from '../config/load-config.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { findHostFiles, mergeHostServers } from './find-hosts.js';
+import { findHostFiles, mergeHostServers, type HostFileReport } from './find-hosts.js';
 import { hostFiles, hostPlaces } from './host-paths.js';
 import { hostLaunch, type HostLaunch } from './host-launch.js';
 import { HOST_NAMES, HOST_SCOPES, type HostName, type HostScope } from './host-types.js';
@@ -19,14 +19,14 @@ export function parseHostOption(value: string): { host: HostName; scope?: HostSc
 }
 
 /**
- * The config a command runs with `--host`: the host's servers (all its scopes merged as the host
- * does, local over project over user, or the one scope asked for) as `mcpServers`, with every
- * builtin tool and default setting. A disabled server is left out; one whose entry needs a variable
- * only the host can fill in is kept but refused when used (a config error naming the variable).
- * Stdio servers start as the host starts them (environment, PATH, folder) unless `terminalEnv`.
+ * The files of `--host NAME[:SCOPE]` (or `hosts import NAME[:SCOPE]`), read: none found, or one the
+ * host could not read either, is a config error (the command would run with less than the host has).
  */
-export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, options: { validConfigs?: ValidConfigMemo; terminalEnv?: boolean } = {}): Promise<ToolrunConfig> {
-  const { validConfigs } = options;
+export async function readHostReports(
+  option: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ host: HostName; scope?: HostScope; reports: HostFileReport[]; places: ReturnType<typeof hostPlaces> }> {
   const { host, scope } = parseHostOption(option);
   const places = hostPlaces(env, cwd);
   const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
@@ -42,9 +42,21 @@ export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd
       `no ${host}${scope ? ` ${scope}` : ''} config found; looked in: ${looked.slice(0, 6).join(', ')}${looked.length > 6 ? ', …' : ''}. Run 'toolrun hosts' to see which hosts have one.`,
     );
   }
-  // A file the host cannot read either: the command would run with less than the host has.
   const broken = reports.find((report) => report.problems.length > 0);
   if (broken) throw new ConfigError(`${host} config ${broken.path}: ${broken.problems[0]}`, { file: broken.path });
+  return { host, scope, reports, places };
+}
+
+/**
+ * The config a command runs with `--host`: the host's servers (all its scopes merged as the host
+ * does, local over project over user, or the one scope asked for) as `mcpServers`, with every
+ * builtin tool and default setting. A disabled server is left out; one whose entry needs a variable
+ * only the host can fill in is kept but refused when used (a config error naming the variable).
+ * Stdio servers start as the host starts them (environment, PATH, folder) unless `terminalEnv`.
+ */
+export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, options: { validConfigs?: ValidConfigMemo; terminalEnv?: boolean } = {}): Promise<ToolrunConfig> {
+  const { validConfigs } = options;
+  const { host, reports, places } = await readHostReports(option, env, cwd);
   const merged = mergeHostServers(reports);
   const mcpServers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, server] of merged) if (!server.disabled) mcpServers[name] = server.entry;

@@ -1,23 +1,7 @@
+import type { HostLaunch } from '../process/launch-environment.js';
 import type { HostName } from './host-types.js';
 
-/** How one host starts a stdio server (SPEC §13 "host-faithful spawn"). */
-export interface HostLaunch {
-  host: HostName;
-  /** Display name: "Claude Desktop", "VS Code"… */
-  title: string;
-  /** The caller's variables the server gets: every one ('all'), or only these names (plus the entry's env, always). */
-  inherits: 'all' | readonly string[];
-  /** The PATH the host process itself has when it replaces the caller's (a macOS GUI app started by launchd: '/usr/bin:/bin:/usr/sbin:/sbin'); undefined: the caller's PATH. */
-  path?: string;
-  /** Working directory when the entry names none: 'home', 'project' (the workspace/project folder), 'caller' (the folder the host was started in: toolrun's cwd), or 'root' ('/', a GUI app launched by the OS). */
-  cwd: 'home' | 'project' | 'caller' | 'root';
-  /** How the command is found: 'path' (looked up on the server's PATH, no shell), 'shell' (run through a shell, `sh -c` / `cmd /c`). */
-  resolution: 'path' | 'shell';
-  /** What becomes of a PATH in the entry's env: it replaces the host's (default), is appended to it (VS Code), or is overridden by it (Continue). */
-  entryPath?: 'append' | 'ignored';
-  /** One source per fact (URL, or repo:path@commit-ish), for the comment and for `doctor`'s output. */
-  sources: readonly string[];
-}
+export type { HostLaunch };
 
 type Facts = Omit<HostLaunch, 'host' | 'sources'>;
 type Row = Facts & { sources: readonly string[]; darwin?: Partial<Facts>; win32?: Partial<Facts> };
@@ -214,28 +198,4 @@ export function hostLaunch(host: HostName, platform: NodeJS.Platform): HostLaunc
   const { darwin, win32, sources, ...facts } = ROWS[host];
   const override = platform === 'darwin' ? darwin : platform === 'win32' ? win32 : undefined;
   return { host, ...facts, ...override, sources };
-}
-
-/**
- * The environment the host's server gets: the inherited variables of `callerEnv` (PATH replaced when launch.path
- * is set), then `entryEnv` on top. Pure. Windows names compared case-insensitively: `platform` (an addition to the
- * agreed signature, optional) says which rule, since a launch does not record it.
- */
-export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv, entryEnv: Record<string, string>, platform: NodeJS.Platform = process.platform): Record<string, string> {
-  const fold = (name: string) => (platform === 'win32' ? name.toUpperCase() : name);
-  const listed = launch.inherits === 'all' ? undefined : new Set(launch.inherits.map(fold));
-  // Keyed by the folded name so that on Windows `Path` from the caller and `PATH` from the entry are one variable.
-  const env = new Map<string, [string, string]>();
-  for (const [name, value] of Object.entries(callerEnv)) {
-    if (value !== undefined && (!listed || listed.has(fold(name)))) env.set(fold(name), [name, value]);
-  }
-  // The host's own PATH reaches the server only if the host passes PATH on at all.
-  if (launch.path !== undefined && (!listed || listed.has(fold('PATH')))) env.set(fold('PATH'), [env.get(fold('PATH'))?.[0] ?? 'PATH', launch.path]);
-  const inheritedPath = env.get(fold('PATH'));
-  for (const [name, value] of Object.entries(entryEnv)) env.set(fold(name), [name, value]);
-  const entryPath = Object.entries(entryEnv).find(([name]) => fold(name) === fold('PATH'))?.[1];
-  if (entryPath !== undefined && inheritedPath !== undefined && launch.entryPath === 'ignored') env.set(fold('PATH'), inheritedPath);
-  if (entryPath !== undefined && inheritedPath !== undefined && launch.entryPath === 'append')
-    env.set(fold('PATH'), [inheritedPath[0], `${inheritedPath[1]}${platform === 'win32' ? ';' : ':'}${entryPath}`]);
-  return Object.fromEntries(env.values());
 }

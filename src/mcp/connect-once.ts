@@ -16,7 +16,7 @@ import type { McpClient } from './mcp-client.js';
 import { openClient, type HandshakeProgress } from './open-client.js';
 import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
-import { serverEnvironment } from '../process/server-environment.js';
+import { serverEnvironment } from '../process/launch-environment.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;

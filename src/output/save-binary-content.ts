@@ -1,8 +1,8 @@
-import { lstatSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolrunError } from '../errors.js';
+import { foreignFolderReason } from '../files/foreign-folder.js';
 import { createFileUnderFreeName } from '../files/write-file-safely.js';
 import type { SavedItem } from './render-call-result.js';
 
@@ -91,19 +91,8 @@ function safeName(name: string): string {
   return name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'tool';
 }
 
-/**
- * O_NOFOLLOW guards a file's own name, not the folder: `-o /tmp/out`, where another user planted
- * `/tmp/out` as a link to a system folder, would have root create files there (with names the
- * server chose). A link or folder that belongs to another user (root's are trusted) is refused.
- */
+/** A folder of another user (or a link to one) is refused: see foreignFolderReason. */
 function refuseFolderOfAnotherUser(folder: string): void {
-  const uid = process.getuid?.();
-  if (uid === undefined) return;
-  for (const stats of [lstatSync(folder), statSync(folder)]) {
-    if (stats.uid !== uid && stats.uid !== 0)
-      throw new ToolrunError(
-        'tool_error',
-        `cannot save into ${folder}: ${stats.isSymbolicLink() ? 'it is a symbolic link' : 'it is a folder'} owned by another user (uid ${stats.uid}); name a folder of your own`,
-      );
-  }
+  const reason = foreignFolderReason(folder);
+  if (reason) throw new ToolrunError('tool_error', `cannot save into ${folder}: ${reason}; name a folder of your own`);
 }

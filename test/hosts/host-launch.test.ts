@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostEnvironment, hostLaunch } from '../../src/hosts/host-launch.js';
+import { hostLaunch } from '../../src/hosts/host-launch.js';
+import { hostEnvironment } from '../../src/process/launch-environment.js';
 import { HOST_NAMES } from '../../src/hosts/host-types.js';
 
 const caller = { HOME: '/home/u', PATH: '/opt/homebrew/bin:/usr/bin', GITHUB_TOKEN: 'ghp_x', TERM: 'xterm', NVM_DIR: '/home/u/.nvm' };
