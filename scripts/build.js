@@ -88,6 +88,18 @@ const results = await Promise.all([
     splitting: false,
     external: ['chalk', 'ora'],
   }),
+  // `toolrun hosts` before the CLI loads (src/fast-hosts.ts): one CommonJS file, for the same reasons.
+  // The YAML and TOML parsers stay outside: loaded from node_modules only when a host file needs them.
+  build({
+    ...common,
+    entryPoints: { 'fast-hosts': 'src/fast-hosts.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    banner: {},
+    splitting: false,
+    external: ['chalk', 'ora', 'yaml', 'smol-toml'],
+  }),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);

@@ -58,6 +58,18 @@ export function parseFastExec(words: string[]): FastExecArgs | undefined {
 }
 
 /**
+ * `toolrun hosts` is also answered before the CLI is loaded (fast-hosts.ts), in its plain forms
+ * only: `hosts` with `--json` and `--no-color` in any order. Anything else (`hosts import`,
+ * `--help`, `--host`, another option) runs the full CLI.
+ */
+export function parseFastHosts(words: readonly string[]): { json: boolean; noColor: boolean } | undefined {
+  if (!words.includes('hosts')) return undefined;
+  if (!words.every((word) => word === 'hosts' || word === '--json' || word === '--no-color')) return undefined;
+  if (words.filter((word) => word === 'hosts').length !== 1) return undefined;
+  return { json: words.includes('--json'), noColor: words.includes('--no-color') };
+}
+
+/**
  * Runs a warm exec when it can and exits with its code (once stdout is flushed); returns false when
  * the full CLI must run. bin/toolrun.js calls it before it loads the CLI.
  */
@@ -72,6 +84,13 @@ export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promi
 }
 
 async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const hosts = parseFastHosts(argv.slice(2));
+  if (hosts) {
+    // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
+    const hostsPath: string = './fast-hosts.cjs';
+    const { runFastHosts } = createRequire(import.meta.url)(hostsPath) as typeof import('./fast-hosts.js');
+    return runFastHosts(hosts, env);
+  }
   const args = parseFastExec(argv.slice(2));
   if (!args) return undefined;
   // A builtin runs here; no holder running at all (no socket): nothing to look for, nothing loaded.

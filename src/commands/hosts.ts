@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
-import type { HostFileReport } from '../hosts/find-hosts.js';
-import type { HostServer } from '../hosts/host-types.js';
-import { escapeTableCell as oneLine } from '../output/escape-controls.js';
+import type { CommandRunner } from '../cli-support/cli-context.js';
+import { UsageError } from '../errors.js';
 import { registerHostsImportCommand } from './hosts-import.js';
 
 export function registerHostsCommand(program: Command, run: CommandRunner): void {
@@ -29,82 +25,10 @@ Examples:
     .action(() =>
       run(async (cli) => {
         if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError('hosts lists every host: it takes neither --host nor --config');
-        return showHosts(cli);
+        const { showHosts } = await import('./show-hosts.js');
+        return showHosts(cli.terminal, cli.env, cli.cwd);
       }),
     );
   // A subcommand beside the listing action: commander runs the action for `toolrun hosts` alone.
   registerHostsImportCommand(hosts, run);
-}
-
-async function showHosts(cli: CliContext): Promise<number> {
-  // Loaded here, not at the top: every command registers this one, and the readers bring the YAML
-  // and TOML parsers (a 143 kB chunk on every startup when imported statically).
-  const [{ findHostFiles, mergeHostServers }, { hostPlaces }] = await Promise.all([import('../hosts/find-hosts.js'), import('../hosts/host-paths.js')]);
-  const places = hostPlaces(cli.env, cli.cwd);
-  const reports = await findHostFiles(places);
-  if (cli.globals.json) {
-    await cli.terminal.resultJson({ platform: places.platform, project: places.projectDirs.at(-1), files: reports.map(describeFile) });
-    return ExitCode.OK;
-  }
-  if (reports.length === 0) {
-    await cli.terminal.result(`no MCP host config found (looked in your home and in ${places.projectDirs.at(-1)})`);
-    return ExitCode.OK;
-  }
-  const style = cli.terminal.outStyle;
-  const lines: string[] = [];
-  for (const report of reports) {
-    const count = `${report.servers.length} server${report.servers.length === 1 ? '' : 's'}`;
-    lines.push(`${style.bold(report.host)} ${report.scope} ${oneLine(report.path)}  ${count}`);
-    // Names, paths and problems come from files anyone may have written: a line break must not forge a line.
-    for (const problem of report.problems) lines.push(`  ${style.red('✖')} ${oneLine(problem)}`);
-    for (const server of report.servers) lines.push(`  ${serverLine(server, style)}`);
-  }
-  // Which entry each host really uses, when a name is in more than one of its files.
-  const shadowed: string[] = [];
-  for (const host of new Set(reports.map((report) => report.host))) {
-    const mine = reports.filter((report) => report.host === host);
-    for (const [name, server] of mergeHostServers(mine)) {
-      const others = mine.filter((report) => report !== server.report && report.servers.some((entry) => entry.name === name));
-      if (others.length > 0)
-        shadowed.push(oneLine(`${host}: '${name}' from ${server.report.path} (${server.report.scope}) wins over ${others.map((other) => `${other.path} (${other.scope})`).join(', ')}`));
-    }
-  }
-  if (shadowed.length > 0) lines.push('', ...shadowed);
-  lines.push('', `Run a host's servers: toolrun --host NAME[:SCOPE] list`, `Copy them into a toolrun config: toolrun hosts import NAME[:SCOPE] [SERVER…]`);
-  await cli.terminal.result(lines.join('\n'));
-  return ExitCode.OK;
-}
-
-function serverLine(server: HostServer, style: CliContext['terminal']['outStyle']): string {
-  const entry = server.entry;
-  const what =
-    typeof entry.url === 'string' ? `${entry.type ?? 'remote'} ${maskSecrets(entry.url)}` : `stdio ${[entry.command, ...maskArgs(Array.isArray(entry.args) ? entry.args.map(String) : [])].join(' ')}`;
-  const notes: string[] = [];
-  if (server.disabled) notes.push(style.yellow('disabled (skipped)'));
-  if (server.unresolved.length > 0) notes.push(style.red(`✖ uses ${[...new Set(server.unresolved)].join(', ')}: only the host can fill it in (refused)`));
-  if (server.unsupported.length > 0) notes.push(style.yellow(`not honoured by toolrun: ${server.unsupported.join(', ')}`));
-  return oneLine(`${server.name}  ${what}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}`);
-}
-
-/** A file for `--json`: names of env variables and headers, never their values (SPEC §8). */
-function describeFile(report: HostFileReport) {
-  return {
-    host: report.host,
-    scope: report.scope,
-    path: report.path,
-    servers: report.servers.length,
-    problems: report.problems,
-    entries: report.servers.map((server) => ({
-      name: server.name,
-      transport: typeof server.entry.url === 'string' ? (server.entry.type ?? 'auto') : 'stdio',
-      command: typeof server.entry.command === 'string' ? server.entry.command : undefined,
-      args: Array.isArray(server.entry.args) ? maskArgs(server.entry.args.map(String)) : undefined,
-      url: typeof server.entry.url === 'string' ? maskSecrets(server.entry.url) : undefined,
-      env: server.entry.env && typeof server.entry.env === 'object' ? Object.keys(server.entry.env) : undefined,
-      headers: server.entry.headers && typeof server.entry.headers === 'object' ? Object.keys(server.entry.headers) : undefined,
-      disabled: server.disabled,
-      unsupported: server.unsupported,
-      unresolved: [...new Set(server.unresolved)],
-    })),
-  };
 }

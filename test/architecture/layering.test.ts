@@ -26,7 +26,7 @@ const LAYERS: string[][] = [
   ['cli-support'],
   ['session'],
   ['commands'],
-  ['cli.ts', 'fast-exec.ts', 'main.ts', 'index.ts'],
+  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'main.ts', 'index.ts'],
 ];
 
 const SRC = join(ROOT, 'src');
