@@ -118,7 +118,9 @@ describe('wrapEntryText / unwrapEntryText: only the command line changes, and un
     );
     expect((parseToml(wrapped.text) as { mcp_servers: { fs: { env: unknown } } }).mcp_servers.fs.env).toEqual({ TOKEN: 'abc' });
     const { wrapped: bare } = roundTrip('codex', '/h/.codex/config.toml', text, 'bare', ['bare-server']);
-    expect(bare.entryAfter).toBe('[mcp_servers.bare]\n  command = "/usr/bin/node"\n  args = ["/opt/toolrun/bin/toolrun.js", "mcp", "tap", "--name", "fs", "--", "bare-server"]\n  cwd = "/srv"\n  env = { A = "1", B = "}" }');
+    expect(bare.entryAfter).toBe(
+      '[mcp_servers.bare]\n  command = "/usr/bin/node"\n  args = ["/opt/toolrun/bin/toolrun.js", "mcp", "tap", "--name", "fs", "--", "bare-server"]\n  cwd = "/srv"\n  env = { A = "1", B = "}" }',
+    );
     const crlf = roundTrip('codex', '/h/.codex/config.toml', text.replaceAll('\n', '\r\n'), 'bare', ['bare-server']);
     expect(crlf.wrapped.text).not.toMatch(/[^\r]\n/);
   });
