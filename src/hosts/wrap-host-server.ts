@@ -92,7 +92,11 @@ export async function unwrapHostServer(target: WrapTarget): Promise<WrapOutcome>
   const statePath = wrapStatePath(file.editedPath, file.place);
   const state = readState(statePath);
   const where = `'${target.server}' in ${target.host} (${file.path})`;
-  if (!state || state.server !== target.server || state.file !== file.editedPath) throw new UsageError(`${where} is not wrapped by toolrun: no backup at ${statePath}`);
+  if (!state || state.server !== target.server || state.file !== file.editedPath) {
+    // The host's entry may now come from another file than the one wrapped (a project entry added since).
+    const hint = target.scope === undefined ? `; wrapped in another of ${target.host}'s files? Name its scope: --unwrap ${target.host}:user (or :project, :local)` : '';
+    throw new UsageError(`${where} is not wrapped by toolrun: no backup at ${statePath}${hint}`);
+  }
   let restored: WrapOutcome['restored'] = 'file';
   let bytes = Buffer.from(state.original);
   if (sha256(file.bytes) !== state.written_sha256) {
