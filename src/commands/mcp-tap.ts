@@ -7,6 +7,9 @@ interface TapCommandOptions {
   record?: string;
   guard?: boolean;
   name?: string;
+  wrap?: string;
+  unwrap?: string;
+  force?: boolean;
 }
 
 /** `toolrun mcp tap` (SPEC §11): watch a server inside a real host, live. */
@@ -14,10 +17,13 @@ export function registerMcpTapCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('tap')
     .description("a stdio proxy to put in a host's config in place of a server's command: forwards both ways byte for byte, reports polluting stdout lines on stderr, records the session")
-    .argument('<server-or-command...>', 'a configured server, or -- COMMAND [ARGS...]')
+    .argument('<server-or-command...>', "a configured server, or -- COMMAND [ARGS...]; with --wrap/--unwrap, a server of that host's config")
     .option('--record <file>', 'record the session to FILE (the format of check-stdout --save; mcp show reads it)')
     .option('--guard', "drop the server's stdout lines that are not JSON-RPC (each reported), so a polluting server works in a strict host")
     .option('--name <name>', 'the name in messages and the recording (default: the server name or the command)')
+    .option('--wrap <host[:scope]>', "rewrite SERVER's entry in that host's config to run through the tap (a backup beside the file first); with --record/--guard/--name, those too")
+    .option('--unwrap <host[:scope]>', "put SERVER's entry back as it was before --wrap, byte for byte")
+    .option('--force', '--unwrap: put the entry back even though it was edited since the wrap; --wrap: replace a stale backup')
     .addHelpText(
       'after',
       `
@@ -29,10 +35,18 @@ Examples:
 In a host's config (Claude Desktop, Cursor, VS Code), the server's command becomes toolrun's:
   "command": "toolrun",
   "args": ["mcp", "tap", "--record", "/tmp/fs.rec", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
-It ends when the host closes stdin, and takes the server (and what it started) with it.`,
+It ends when the host closes stdin, and takes the server (and what it started) with it.
+
+--wrap does that edit for you, in the host's own file and shape (comments and layout kept), with
+absolute paths of node and toolrun so the host needs neither on its PATH; --unwrap undoes it:
+  $ toolrun mcp tap --wrap claude-desktop filesystem --record /tmp/fs.rec
+  $ toolrun mcp tap --wrap cursor:project github
+  $ toolrun mcp tap --unwrap claude-desktop filesystem`,
     )
     .action((words: string[], options: TapCommandOptions, command: Command) =>
       run(async (cli) => {
+        if (options.wrap !== undefined || options.unwrap !== undefined) return (await import('./mcp-tap-wrap.js')).runTapWrap(cli, words, options, rawArgsOf(command).includes('--'));
+        if (options.force) throw new UsageError('--force goes with --wrap or --unwrap');
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
         const resolved = await resolveStdioTarget(cli, words, command, 'mcp tap sits between a host and a stdio server');
         const target = { ...resolved, name: options.name ?? resolved.server ?? nameOfCommand(resolved.command, resolved.args) };
@@ -78,6 +92,13 @@ It ends when the host closes stdin, and takes the server (and what it started) w
         return ExitCode.OK;
       }),
     );
+}
+
+/** The command line as typed: commander keeps it on the root command only. */
+function rawArgsOf(command: Command): string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return (root as Command & { rawArgs: string[] }).rawArgs;
 }
 
 const RUNNERS = new Set(['node', 'npx', 'python', 'python3', 'uv', 'uvx', 'bun', 'bunx', 'deno', 'pnpm', 'run']);

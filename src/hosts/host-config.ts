@@ -8,13 +8,13 @@ import { hostFiles, hostPlaces } from './host-paths.js';
 import { hostLaunch, type HostLaunch } from './host-launch.js';
 import { HOST_NAMES, HOST_SCOPES, type HostName, type HostScope } from './host-types.js';
 
-/** `--host NAME[:SCOPE]`, checked: an unknown host or scope is a usage error listing the valid ones. */
-export function parseHostOption(value: string): { host: HostName; scope?: HostScope } {
+/** `--host NAME[:SCOPE]` (or `mcp tap --wrap`'s), checked: an unknown host or scope is a usage error listing the valid ones. */
+export function parseHostOption(value: string, option = '--host'): { host: HostName; scope?: HostScope } {
   const [name, scope, extra] = value.split(':');
   if (!(HOST_NAMES as readonly string[]).includes(name!) || extra !== undefined) {
-    throw new UsageError(`unknown host '${name}'; --host takes one of: ${HOST_NAMES.join(', ')} (optionally :user, :project or :local)`);
+    throw new UsageError(`unknown host '${name}'; ${option} takes one of: ${HOST_NAMES.join(', ')} (optionally :user, :project or :local)`);
   }
-  if (scope !== undefined && !(HOST_SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope '${scope}' in --host ${value}; scopes: ${HOST_SCOPES.join(', ')}`);
+  if (scope !== undefined && !(HOST_SCOPES as readonly string[]).includes(scope)) throw new UsageError(`unknown scope '${scope}' in ${option} ${value}; scopes: ${HOST_SCOPES.join(', ')}`);
   return { host: name as HostName, scope: scope as HostScope | undefined };
 }
 
