@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { truncateSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolrun } from '../helpers/run-toolrun.js';
@@ -90,6 +90,21 @@ describe('toolrun hosts', () => {
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as HostsJson).files[0]!.servers).toBe(500);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('a host file over 64 MB', () => {
+  it('is a problem in hosts, not read (a sparse file: the size is checked before reading), and --host refuses it (exit 3)', async () => {
+    const f = fixtureHome();
+    const file = join(f.home, '.cursor', 'mcp.json');
+    f.write(file, '{"mcpServers": {}}');
+    truncateSync(file, 65 * 1024 * 1024);
+    const result = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(result.stdout) as HostsJson).files).toEqual([expect.objectContaining({ host: 'cursor', path: file, servers: 0, problems: ['larger than 64 MB: not read'] })]);
+    const run = await runToolrun(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain(`cursor config ${file}: larger than 64 MB: not read`);
   });
 });
 
