@@ -8,7 +8,7 @@ import { UnknownServerError, UsageError } from '../errors.js';
  */
 export async function withHostHint(cli: CliContext, error: unknown): Promise<unknown> {
   if (!(error instanceof UnknownServerError) || cli.globals.host !== undefined) return error;
-  const { hostsHavingServer } = await import('../hosts/find-hosts.js');
+  const { hostsHavingServer } = await import('../hosts/host-config.js');
   const hosts = await hostsHavingServer(error.serverName, cli.env, cli.cwd);
   if (hosts.length === 0) return error;
   const words = (cli.argv ?? process.argv).slice(2);

@@ -42,9 +42,8 @@ Examples:
 async function importHostServers(cli: CliContext, hostOption: string, names: string[], options: ImportOptions): Promise<number> {
   if (cli.globals.host !== undefined) throw new UsageError(`hosts import takes the host as its first argument (toolrun hosts import ${cli.globals.host}), not --host`);
   // Loaded here: `hosts import` is rare, and the readers bring the YAML and TOML parsers, the edit jsonc-parser.
-  const [{ readHostReports }, { mergeHostServers }, { planImport }, { addServersToConfigText }, { readImportTarget, writeImportTarget }] = await Promise.all([
+  const [{ readHostReports, mergeHostServers }, { planImport }, { addServersToConfigText }, { readImportTarget, writeImportTarget }] = await Promise.all([
     import('../hosts/host-config.js'),
-    import('../hosts/find-hosts.js'),
     import('../hosts/plan-import.js'),
     import('../hosts/import-into-config.js'),
     import('../hosts/import-target.js'),

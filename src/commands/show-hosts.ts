@@ -1,6 +1,6 @@
 import { ExitCode } from '../errors.js';
-import { findHostFiles, mergeHostServers, type HostFileReport } from '../hosts/find-hosts.js';
-import { hostPlaces } from '../hosts/host-paths.js';
+import type { HostFileReport } from '../hosts/find-hosts.js';
+import { findHostFiles, hostPlaces, mergeHostServers } from '../hosts/host-config.js';
 import type { HostServer } from '../hosts/host-types.js';
 import { escapeTableCell as oneLine } from '../output/escape-controls.js';
 import type { Style } from '../output/style.js';

@@ -3,7 +3,7 @@ import { parseJsonc } from '../config/parse-jsonc.js';
 import { ConfigError } from '../errors.js';
 import { detectLayout, formatJson } from './jsonc-layout.js';
 import { appendMember, findMember, holdsNoValue, replaceValue } from './jsonc-edit.js';
-import { isObject } from './server-entry.js';
+import { isObject } from '../config/build-config.js';
 
 /** A server to write into a toolrun config: its name and its `mcpServers` entry. */
 export interface ServerToWrite {

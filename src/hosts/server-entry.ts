@@ -3,7 +3,9 @@ import { rewriteVariables, type VariableStyle } from './host-variables.js';
 import { parseHostJson } from './parse-host-json.js';
 
 export type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from '../config/build-config.js';
+
+export { isObject };
 
 /** Fields of the common `mcpServers` entry toolrun honours as they are. */
 const COMMON_FIELDS = new Set(['command', 'args', 'env', 'cwd', 'url', 'headers', 'type', 'disabled']);
