@@ -80,9 +80,9 @@ export function projectDirs(cwd: string, home?: string): string[] {
 }
 
 function exists(path: string): boolean {
+  // ENOENT without throwing: an exception per folder walked up costs more than the stat itself.
   try {
-    statSync(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -105,9 +105,11 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
         ? path.join(home, 'Library', 'Application Support', 'Code', 'User')
         : path.join(places.xdgConfig, 'Code', 'User');
   const files: HostFileSpec[] = [];
-  const user = (host: HostName, file: string, reader: HostReader) => files.push({ host, scope: 'user', path: file, projectDir: cwd, reader });
+  // `--host NAME` builds (and lists folders for) that host's files only.
+  const wanted = (host: HostName) => only === undefined || only === host;
+  const user = (host: HostName, file: string, reader: HostReader) => wanted(host) && files.push({ host, scope: 'user', path: file, projectDir: cwd, reader });
   const project = (host: HostName, relative: string, reader: HostReader) => {
-    for (const dir of projectDirsOuterFirst) files.push({ host, scope: 'project', path: path.join(dir, relative), projectDir: dir, reader });
+    if (wanted(host)) for (const dir of projectDirsOuterFirst) files.push({ host, scope: 'project', path: path.join(dir, relative), projectDir: dir, reader });
   };
 
   // Claude Desktop: no Linux build; ~/.config/Claude is where the community Linux builds (and many
@@ -123,7 +125,8 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
   );
   user('claude-code', path.join(home, '.claude.json'), readClaudeCodeUser);
   project('claude-code', '.mcp.json', readClaudeCodeProject);
-  for (const dir of projectDirsOuterFirst) files.push({ host: 'claude-code', scope: 'local', path: path.join(home, '.claude.json'), projectDir: dir, reader: readClaudeCodeLocal });
+  if (wanted('claude-code'))
+    for (const dir of projectDirsOuterFirst) files.push({ host: 'claude-code', scope: 'local', path: path.join(home, '.claude.json'), projectDir: dir, reader: readClaudeCodeLocal });
   user('cursor', path.join(home, '.cursor', 'mcp.json'), readCursor);
   project('cursor', path.join('.cursor', 'mcp.json'), readCursor);
   user('vscode', path.join(codeUser, 'mcp.json'), readVsCode);
@@ -141,7 +144,7 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
   user('roo', path.join(codeUser, 'globalStorage', 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), readRoo);
   project('roo', path.join('.roo', 'mcp.json'), readRoo);
   user('continue', path.join(home, '.continue', 'config.yaml'), readContinue);
-  for (const dir of projectDirsOuterFirst) {
+  for (const dir of wanted('continue') ? projectDirsOuterFirst : []) {
     const blocks = path.join(dir, '.continue', 'mcpServers');
     for (const name of listFolder(blocks)) {
       const reader = /\.ya?ml$/i.test(name) ? readContinue : /\.json$/i.test(name) ? readContinueJson : undefined;
@@ -151,7 +154,7 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
   // opencode: ~/.config/opencode on every platform (it uses xdg-basedir), opencode.json or .jsonc.
   for (const name of ['opencode.json', 'opencode.jsonc']) user('opencode', path.join(places.xdgConfig, 'opencode', name), readOpencode);
   for (const name of ['opencode.json', 'opencode.jsonc']) project('opencode', name, readOpencode);
-  return only ? files.filter((file) => file.host === only) : files;
+  return files;
 }
 
 /** A folder's entries, sorted (at most 1000: a block folder holds a few files), or none. */
