@@ -4,7 +4,7 @@ import type { ValidConfigMemo } from '../config/load-config.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { findHostFiles, mergeHostServers, type HostFileReport } from './find-hosts.js';
-import { hostFiles, hostPlaces } from './host-paths.js';
+import { hostFiles, hostPlaces, type HostPlaces } from './host-paths.js';
 import { hostLaunch, type HostLaunch } from './host-launch.js';
 import { HOST_NAMES, HOST_SCOPES, type HostName, type HostScope } from './host-types.js';
 
@@ -35,22 +35,26 @@ export async function readHostReports(
 ): Promise<{ host: HostName; scope?: HostScope; reports: HostFileReport[]; places: ReturnType<typeof hostPlaces> }> {
   const { host, scope } = parseHostOption(option);
   const places = hostPlaces(env, cwd);
-  const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
-  if (reports.length === 0) {
-    const looked = [
-      ...new Set(
-        hostFiles(places, host)
-          .filter((file) => scope === undefined || file.scope === scope)
-          .map((file) => file.path),
-      ),
-    ];
-    throw new ConfigError(
-      `no ${host}${scope ? ` ${scope}` : ''} config found; looked in: ${looked.slice(0, 6).join(', ')}${looked.length > 6 ? ', …' : ''}. Run 'toolrun hosts' to see which hosts have one.`,
-    );
-  }
+  const reports = await foundHostReports(places, host, scope);
   const broken = reports.find((report) => report.problems.length > 0);
   if (broken) throw new ConfigError(`${host} config ${broken.path}: ${broken.problems[0]}`, { file: broken.path });
   return { host, scope, reports, places };
+}
+
+/** The host's files (all its scopes, or the one asked for), read; none at all is a config error saying where toolrun looked. */
+export async function foundHostReports(places: HostPlaces, host: HostName, scope: HostScope | undefined): Promise<HostFileReport[]> {
+  const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
+  if (reports.length > 0) return reports;
+  const looked = [
+    ...new Set(
+      hostFiles(places, host)
+        .filter((file) => scope === undefined || file.scope === scope)
+        .map((file) => file.path),
+    ),
+  ];
+  throw new ConfigError(
+    `no ${host}${scope ? `:${scope}` : ''} config found; looked in: ${looked.slice(0, 6).join(', ')}${looked.length > 6 ? ', …' : ''}. Run 'toolrun hosts' to see which hosts have one.`,
+  );
 }
 
 /**

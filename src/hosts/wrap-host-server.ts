@@ -4,7 +4,7 @@ import { readOwnFile } from '../files/read-own-file.js';
 import { replaceFileAtomically } from '../files/write-file-safely.js';
 import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
 import { entryPlaceOf, isTapCommandLine, WrapRefusal, type EntryPlace } from './entry-command.js';
-import { findHostFiles, hostFiles, hostPlaces, mergeHostServers } from './host-config.js';
+import { foundHostReports, hostPlaces, mergeHostServers } from './host-config.js';
 import type { HostName, HostScope } from './host-types.js';
 import { readCommandLine, unwrapEntryText, wrapEntryText } from './wrap-entry.js';
 import { readWrapState, removeWrapState, sha256, wrapStatePath, writeWrapState, type WrapState } from './wrap-state.js';
@@ -128,19 +128,8 @@ interface EntryFile {
 /** The file the host takes the server's entry from (SPEC §13's precedence, or the scope asked for), read whole. */
 async function openEntryFile(target: WrapTarget): Promise<EntryFile> {
   const { host, scope, server } = target;
-  const places = hostPlaces(target.env, target.cwd);
-  const reports = (await findHostFiles(places, host)).filter((report) => scope === undefined || report.scope === scope);
+  const reports = await foundHostReports(hostPlaces(target.env, target.cwd), host, scope);
   const label = `${host}${scope ? `:${scope}` : ''}`;
-  if (reports.length === 0) {
-    const looked = [
-      ...new Set(
-        hostFiles(places, host)
-          .filter((file) => scope === undefined || file.scope === scope)
-          .map((file) => file.path),
-      ),
-    ];
-    throw new ConfigError(`no ${label} config found; looked in: ${looked.slice(0, 6).join(', ')}${looked.length > 6 ? ', …' : ''}`);
-  }
   const found = mergeHostServers(reports).get(server);
   if (!found) {
     const broken = reports.find((report) => report.problems.length > 0);

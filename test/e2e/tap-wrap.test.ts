@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -9,21 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runToolrun } from '../helpers/run-toolrun.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { SERVER_EVERYTHING } from '../helpers/temp-config.js';
+import { fixtureHome as sharedFixtureHome } from '../helpers/host-fixtures.js';
 
-/** A fake user and project (HOME, XDG_CONFIG_HOME, APPDATA, a repository), as in hosts.test.ts. */
+/** hosts.test.ts's fake user and project, with a writer that returns the path and toolrun run there. */
 function fixtureHome() {
-  const root = mkdtempSync(join(tmpdir(), 'toolrun-wrap-'));
-  const home = join(root, 'home');
-  const project = join(root, 'repo');
-  mkdirSync(join(project, '.git'), { recursive: true });
+  const f = sharedFixtureHome();
   const write = (path: string, text: string) => {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    f.write(path, text);
     return path;
   };
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData', 'Roaming'), USERPROFILE: home, CODEX_HOME: undefined, TOOLRUN_HOST_PLATFORM: 'linux' };
-  const toolrun = (...args: string[]) => runToolrun(args, { cwd: project, env });
-  return { root, home, project, write, env, toolrun };
+  const toolrun = (...args: string[]) => runToolrun(args, { cwd: f.project, env: f.env });
+  return { ...f, write, toolrun };
 }
 
 const q = JSON.stringify;
