@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { loadConfig } from '../config/load-config.js';
-import { describeThrown, ToolrunError } from '../errors.js';
+import { ToolrunError } from '../errors.js';
 import { connectServers } from '../assembly/connect-servers.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { createRegistry } from '../assembly/create-registry.js';
@@ -11,7 +11,9 @@ import { CallCauseWatch } from './call-causes.js';
 import { CrashRecords, describeCrash } from './crashed-servers.js';
 import { acquireLock, joinRunningHolder, tryUnlink } from './holder-lock.js';
 import { execOp, liveConnection, holdsAll, mcpOp, serversOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
-import { MAX_REQUEST_LINE_BYTES, messageReader, type HeldServerStatus, type HolderRequest, type HolderStatus } from './holder-protocol.js';
+import type { HeldServerStatus, HolderRequest, HolderStatus } from './holder-protocol.js';
+import { serveHolderSocket } from './holder-socket.js';
+import { heldServerStatus } from './held-status.js';
 import { startReaper } from './reaper.js';
 import { sessionKey } from './session-key.js';
 import { sessionDirectory, sessionFiles } from './session-paths.js';
@@ -131,26 +133,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     servers: [...state.held].map((name) => serverStatus(name)),
   });
 
-  const serverStatus = (name: string): HeldServerStatus => {
-    const entry = registry.servers.get(name);
-    const restarts = crashes.restarts(name) || undefined;
-    const live = liveConnection(state, name);
-    if (live) return { name, status: 'connected', tools: live.tools.length, calls: state.calls.get(name) ?? 0, pid: live.stdio?.pid, protocol: live.protocolVersion, restarts };
-    if (entry?.status === 'connected') {
-      const crash = describeCrash(entry.connection);
-      const restartsOnUse = crashes.wouldRestart(name, crash);
-      return {
-        name,
-        status: 'crashed',
-        reason: restartsOnUse ? crash.reason : `${crash.reason} (again, after a restart for the same cause: not restarted; toolrun session start ${name} starts it afresh)`,
-        restartsOnUse,
-        restarts,
-      };
-    }
-    const crash = crashes.lastCrash(name);
-    const failed = entry?.status === 'failed' ? entry.failure.reason : 'not connected';
-    return { name, status: 'failed', reason: crash ? `crashed (${crash.reason}), and the restart failed: ${failed}` : failed, restarts };
-  };
+  const serverStatus = (name: string): HeldServerStatus => heldServerStatus(state, crashes, name);
 
   const whyNotLive = (name: string): string => {
     if (!state.held.has(name)) return `the holder does not hold '${name}'`;
@@ -194,7 +177,16 @@ export async function runHolder(options: HolderOptions): Promise<void> {
 
   let stopping: Promise<void> | undefined;
   const sockets = new Set<Socket>();
-  const server = createServer((socket) => serveSocket(socket));
+  const server = createServer((socket) =>
+    serveHolderSocket(socket, {
+      sockets,
+      using,
+      dispatch: (request, context) => dispatch(request, context),
+      touch: () => (lastUsed = Date.now()),
+      countRequest: () => requests++,
+      logLine,
+    }),
+  );
   const stop = (why: string) =>
     (stopping ??= (async () => {
       logLine(`stopping: ${why}`);
@@ -206,76 +198,6 @@ export async function runHolder(options: HolderOptions): Promise<void> {
       log.end();
       process.exit(0);
     })());
-
-  const serveSocket = (socket: Socket) => {
-    sockets.add(socket);
-    const running = new Map<number, AbortController>();
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      sockets.delete(socket);
-      // A client that went away (Ctrl-C, killed) cancels what it asked for.
-      for (const controller of running.values()) controller.abort(new ToolrunError('interrupted', 'the client went away'));
-    });
-    const write = (message: Record<string, unknown>) => {
-      if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
-    };
-    socket.on(
-      'data',
-      messageReader((message) => void handle(message as unknown as HolderRequest), {
-        maxLineBytes: MAX_REQUEST_LINE_BYTES,
-        // A bad request is that client's problem: it gets an error reply, the holder and every other call go on.
-        onBadLine: (problem) => write({ id: null, done: true, ok: false, error: { message: `bad request: ${problem}`, kind: 'usage' } }),
-        onTooLong: () => {
-          logLine(`a client sent a request line over ${MAX_REQUEST_LINE_BYTES} bytes; its connection was closed`);
-          // Said, then closed: the rest of the line is not read (it may never end).
-          const reply = { id: null, done: true, ok: false, error: { message: `bad request: a request line is limited to ${MAX_REQUEST_LINE_BYTES} bytes`, kind: 'usage' } };
-          socket.write(`${JSON.stringify(reply)}\n`, () => socket.destroy());
-        },
-      }),
-    );
-    const handle = async (request: HolderRequest) => {
-      if (typeof request.op !== 'string') return write({ id: request.id ?? null, done: true, ok: false, error: { message: 'bad request: no "op"', kind: 'usage' } });
-      lastUsed = Date.now();
-      if (request.op === 'cancel') {
-        if (typeof request.target === 'number') running.get(request.target)?.abort(new ToolrunError('interrupted', 'interrupted'));
-        return write({ id: request.id, done: true, ok: true });
-      }
-      requests++;
-      const controller = new AbortController();
-      running.set(request.id, controller);
-      const servers = new Set<string>();
-      const context: RequestContext = {
-        request,
-        signal: controller.signal,
-        event: (event, fields) => write({ ...fields, id: request.id, event }),
-        uses: (name) => {
-          servers.add(name);
-          using.set(name, (using.get(name) ?? new Set()).add(context));
-        },
-      };
-      try {
-        const result = await dispatch(request, context);
-        write({ ...result, id: request.id, done: true, ok: true });
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        write({
-          id: request.id,
-          done: true,
-          ok: false,
-          error: {
-            message: error instanceof ToolrunError ? error.message : describeThrown(error),
-            code: typeof code === 'number' ? code : undefined,
-            kind: error instanceof ToolrunError ? error.kind : undefined,
-            data: (error as { data?: unknown }).data,
-          },
-        });
-      } finally {
-        running.delete(request.id);
-        for (const name of servers) using.get(name)?.delete(context);
-        lastUsed = Date.now();
-      }
-    };
-  };
 
   const dispatch = async (request: HolderRequest, context: RequestContext): Promise<Record<string, unknown>> => {
     switch (request.op) {

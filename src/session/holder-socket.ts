@@ -1,0 +1,92 @@
+import type { Socket } from 'node:net';
+import { describeThrown, ToolrunError } from '../errors.js';
+import type { RequestContext } from './holder-ops.js';
+import { MAX_REQUEST_LINE_BYTES, messageReader, type HolderRequest } from './holder-protocol.js';
+
+/** What serving one client's connection needs from the holder (run-holder.ts). */
+export interface SocketServing {
+  /** Open client connections, ended when the holder stops. */
+  sockets: Set<Socket>;
+  /** The requests using each server right now: they get its stderr and log messages. */
+  using: Map<string, Set<RequestContext>>;
+  dispatch(request: HolderRequest, context: RequestContext): Promise<Record<string, unknown>>;
+  /** A request came or ended: the idle clock starts again. */
+  touch(): void;
+  countRequest(): void;
+  logLine(text: string): void;
+}
+
+/**
+ * One client's connection to the holder: newline-delimited requests in, replies and events out,
+ * each request cancellable by id; a client that goes away cancels what it asked for. A bad or
+ * oversized line is that client's problem: it gets an error reply, every other call goes on.
+ */
+export function serveHolderSocket(socket: Socket, serving: SocketServing): void {
+  serving.sockets.add(socket);
+  const running = new Map<number, AbortController>();
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    serving.sockets.delete(socket);
+    // A client that went away (Ctrl-C, killed) cancels what it asked for.
+    for (const controller of running.values()) controller.abort(new ToolrunError('interrupted', 'the client went away'));
+  });
+  const write = (message: Record<string, unknown>) => {
+    if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+  };
+  socket.on(
+    'data',
+    messageReader((message) => void handle(message as unknown as HolderRequest), {
+      maxLineBytes: MAX_REQUEST_LINE_BYTES,
+      // A bad request is that client's problem: it gets an error reply, the holder and every other call go on.
+      onBadLine: (problem) => write({ id: null, done: true, ok: false, error: { message: `bad request: ${problem}`, kind: 'usage' } }),
+      onTooLong: () => {
+        serving.logLine(`a client sent a request line over ${MAX_REQUEST_LINE_BYTES} bytes; its connection was closed`);
+        // Said, then closed: the rest of the line is not read (it may never end).
+        const reply = { id: null, done: true, ok: false, error: { message: `bad request: a request line is limited to ${MAX_REQUEST_LINE_BYTES} bytes`, kind: 'usage' } };
+        socket.write(`${JSON.stringify(reply)}\n`, () => socket.destroy());
+      },
+    }),
+  );
+  const handle = async (request: HolderRequest) => {
+    if (typeof request.op !== 'string') return write({ id: request.id ?? null, done: true, ok: false, error: { message: 'bad request: no "op"', kind: 'usage' } });
+    serving.touch();
+    if (request.op === 'cancel') {
+      if (typeof request.target === 'number') running.get(request.target)?.abort(new ToolrunError('interrupted', 'interrupted'));
+      return write({ id: request.id, done: true, ok: true });
+    }
+    serving.countRequest();
+    const controller = new AbortController();
+    running.set(request.id, controller);
+    const servers = new Set<string>();
+    const context: RequestContext = {
+      request,
+      signal: controller.signal,
+      event: (event, fields) => write({ ...fields, id: request.id, event }),
+      uses: (name) => {
+        servers.add(name);
+        serving.using.set(name, (serving.using.get(name) ?? new Set()).add(context));
+      },
+    };
+    try {
+      const result = await serving.dispatch(request, context);
+      write({ ...result, id: request.id, done: true, ok: true });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      write({
+        id: request.id,
+        done: true,
+        ok: false,
+        error: {
+          message: error instanceof ToolrunError ? error.message : describeThrown(error),
+          code: typeof code === 'number' ? code : undefined,
+          kind: error instanceof ToolrunError ? error.kind : undefined,
+          data: (error as { data?: unknown }).data,
+        },
+      });
+    } finally {
+      running.delete(request.id);
+      for (const name of servers) serving.using.get(name)?.delete(context);
+      serving.touch();
+    }
+  };
+}
