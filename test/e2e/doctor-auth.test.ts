@@ -62,8 +62,16 @@ describe('mcp doctor: the auth step of a remote server', () => {
       'no-resource-metadata',
       'resource-metadata: the 401 names no resource_metadata in WWW-Authenticate, and none of ORIGIN/.well-known/oauth-protected-resource/no-resource-metadata/mcp (404), ORIGIN/.well-known/oauth-protected-resource (404) serves protected resource metadata (nor is there authorization server metadata at ORIGIN/.well-known/oauth-authorization-server for the 2025-03-26 fallback: 404) (RFC 9728; MCP authorization: servers MUST name resource_metadata in WWW-Authenticate or serve it at a well-known URL)',
     ],
-    ['no-prm', 'prm-missing', 'resource-metadata: the resource_metadata URL ORIGIN/no-prm/prm-gone answered 404 (RFC 9728 §5.1; MCP authorization: clients use the resource_metadata URL when present)'],
-    ['prm-not-json', 'prm-not-json', 'resource-metadata: the protected resource metadata at ORIGIN/.well-known/oauth-protected-resource/prm-not-json/mcp is not a JSON object (text/html) (RFC 9728 §3.2: a JSON object)'],
+    [
+      'no-prm',
+      'prm-missing',
+      'resource-metadata: the resource_metadata URL ORIGIN/no-prm/prm-gone answered 404 (RFC 9728 §5.1; MCP authorization: clients use the resource_metadata URL when present)',
+    ],
+    [
+      'prm-not-json',
+      'prm-not-json',
+      'resource-metadata: the protected resource metadata at ORIGIN/.well-known/oauth-protected-resource/prm-not-json/mcp is not a JSON object (text/html) (RFC 9728 §3.2: a JSON object)',
+    ],
     [
       'resource-mismatch',
       'prm-resource-mismatch',
@@ -173,7 +181,10 @@ describe('mcp doctor: the auth step of a remote server', () => {
     expect(step.data.stages!.at(-1)!.said).toBe('400 · invalid_grant: unknown authorization code (a made-up code)');
     // The registration's client_secret is never shown; no request carried an Authorization header.
     for (const output of [json.stdout, json.stderr, human.stdout, human.stderr]) expect(output).not.toContain('fixture-secret-never-printed');
-    const requests = readFileSync(record, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { authorization: boolean });
+    const requests = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { authorization: boolean });
     expect(requests.length).toBeGreaterThan(6);
     expect(requests.some((request) => request.authorization)).toBe(false);
   });
