@@ -120,20 +120,23 @@ async function traceRemoteAuth(config: ToolrunConfig, env: NodeJS.ProcessEnv, si
   const remote = Object.values(config.servers).filter((server) => server.transport !== 'stdio');
   const states = new Map<string, AuthSummary>();
   if (remote.length === 0) return states;
-  const [{ traceAuth, sendsOwnAuthorization, summarizeAuth }, { resolveServer }] = await Promise.all([import('../auth/trace-auth.js'), import('../config/resolve-server.js')]);
-  await Promise.all(
-    remote.map(async (raw) => {
-      let spec;
-      try {
-        spec = resolveServer(config, raw, env);
-      } catch {
-        return; // The connection reports the config error.
-      }
-      if (spec.transport === 'stdio') return;
-      if (sendsOwnAuthorization(spec.url, spec.headers)) return states.set(raw.name, { state: 'static' });
-      states.set(raw.name, summarizeAuth(await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal })));
-    }),
-  );
+  const [{ traceAuth, sendsOwnAuthorization, summarizeAuth }, { resolveServer }, { mapWithLimit, parallelStartLimit }] = await Promise.all([
+    import('../auth/trace-auth.js'),
+    import('../config/resolve-server.js'),
+    import('../process/parallel-starts.js'),
+  ]);
+  // Bounded, as the connections are (SPEC §8): a config with hundreds of remote servers traces a few at a time.
+  await mapWithLimit(remote, parallelStartLimit(), async (raw) => {
+    let spec;
+    try {
+      spec = resolveServer(config, raw, env);
+    } catch {
+      return; // The connection reports the config error.
+    }
+    if (spec.transport === 'stdio') return;
+    if (sendsOwnAuthorization(spec.url, spec.headers)) return states.set(raw.name, { state: 'static' });
+    states.set(raw.name, summarizeAuth(await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal })));
+  });
   return states;
 }
 
