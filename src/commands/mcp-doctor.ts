@@ -8,16 +8,21 @@ import { assertServerExists, openTools } from './open-tools.js';
 interface DoctorOptions {
   all?: boolean;
   call?: string;
+  authProbe?: boolean;
 }
 
 export function registerMcpDoctorCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('doctor')
-    .description('diagnose a server step by step: config, spawn, initialize, tools, stdout, stderr, latency, shutdown')
+    .description('diagnose a server step by step: config, auth (remote servers), spawn, initialize, tools, stdout, stderr, latency, shutdown')
     .argument('[server]', 'the server to diagnose (default: the only one configured)')
     .argument('[args...]', 'arguments for --call: key=value or key:=json')
     .option('--all', 'diagnose every configured server')
     .option('--call <tool>', 'also make one real call of this tool (ARGS after the server name)')
+    .option(
+      '--auth-probe',
+      'remote servers behind OAuth: also register a throwaway client and send the authorization and token endpoints a request they must refuse (creates a client at the authorization server)',
+    )
     .addHelpText(
       'after',
       `
@@ -25,6 +30,7 @@ Examples:
   $ toolrun --config home.json mcp doctor zwave
   $ toolrun --config home.json mcp doctor zwave --call control_zwave_device deviceName='Switch One' action=on
   $ toolrun --config home.json mcp doctor --all --json > doctor.json
+  $ toolrun --config remote.json mcp doctor linear --auth-probe
 
 Exit codes: 0 healthy · 1 problems found · 3 the server's config entry does not resolve · 4 unreachable`,
     )
@@ -68,6 +74,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
       logger: cli.terminal,
       localToolNames,
       call,
+      authProbe: options.authProbe,
       timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
       signal: cli.signal,
       onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RawServerConfig } from '../config/config-types.js';
+import type { RawServerConfig, ToolrunConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
 import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
@@ -29,7 +29,8 @@ Examples:
         // Which server's tool a plain name runs is not what this command reports on: no shadowing warnings here.
         const opened = await openTools(cli, { onToolReplaced: () => {} });
         const servers = Object.values(opened.config.servers);
-        const failures = options.check ? await opened.connect() : [];
+        // The auth state of each remote server, traced while the servers connect (SPEC §14).
+        const [failures, auth] = options.check ? await Promise.all([opened.connect(), traceRemoteAuth(opened.config, cli.env, cli.signal)]) : [[], new Map<string, AuthSummary>()];
         // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.
         const probes = new Map<string, CapabilityProbe[]>();
         if (options.check) {
@@ -49,6 +50,8 @@ Examples:
             target: describeTarget(server),
           };
           if (!options.check) return base;
+          const authState = auth.get(server.name);
+          if (authState) Object.assign(base, { auth: authState });
           if (status?.status === 'connected') {
             const { connection } = status;
             const unserved = (probes.get(server.name) ?? []).filter((probe) => probe.error);
@@ -78,7 +81,7 @@ Examples:
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
         else {
-          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
+          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', 'AUTH', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
           const style = cli.terminal.outStyle;
           const table = rows.map((row) => {
             if (!options.check) return [row.name, row.transport, row.target];
@@ -97,6 +100,7 @@ Examples:
               count('prompts'),
               (connected && checked.protocol_version) || '-',
               connected ? `${Math.round(checked.connect_ms!)} ms` : '-',
+              describeAuth(auth.get(row.name)),
               checked.error ? `${row.target}  (${checked.error})` : row.target,
             ];
           });
@@ -107,6 +111,40 @@ Examples:
         return rows.some((row) => (row as { status?: string }).status === 'problem') ? ExitCode.FAILURE : ExitCode.OK;
       }),
     );
+}
+
+type AuthSummary = ReturnType<typeof import('../auth/trace-auth.js').summarizeAuth> | { state: 'static' };
+
+/** Each remote server's auth state (stdio servers have none): traced without credentials, in parallel. */
+async function traceRemoteAuth(config: ToolrunConfig, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<Map<string, AuthSummary>> {
+  const remote = Object.values(config.servers).filter((server) => server.transport !== 'stdio');
+  const states = new Map<string, AuthSummary>();
+  if (remote.length === 0) return states;
+  const [{ traceAuth, sendsOwnAuthorization, summarizeAuth }, { resolveServer }, { mapWithLimit, parallelStartLimit }] = await Promise.all([
+    import('../auth/trace-auth.js'),
+    import('../config/resolve-server.js'),
+    import('../process/parallel-starts.js'),
+  ]);
+  // Bounded, as the connections are (SPEC §8): a config with hundreds of remote servers traces a few at a time.
+  await mapWithLimit(remote, parallelStartLimit(), async (raw) => {
+    let spec;
+    try {
+      spec = resolveServer(config, raw, env);
+    } catch {
+      return; // The connection reports the config error.
+    }
+    if (spec.transport === 'stdio') return;
+    if (sendsOwnAuthorization(spec.url, spec.headers)) return states.set(raw.name, { state: 'static' });
+    states.set(raw.name, summarizeAuth(await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal })));
+  });
+  return states;
+}
+
+/** The AUTH column: '-' for stdio, none, required, static (the entry's own header), broken: RULE. */
+function describeAuth(state: AuthSummary | undefined): string {
+  if (!state) return '-';
+  if (state.state === 'broken') return `broken: ${state.rule}`;
+  return state.state === 'unknown' ? '?' : state.state;
 }
 
 function describeTarget(server: RawServerConfig): string {

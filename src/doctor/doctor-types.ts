@@ -1,7 +1,11 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
-/** The eight steps of SPEC §5, in order, and with `--host` the host step of SPEC §13 (the server started the host's way and yours). */
-export type DoctorStepId = 'config' | 'host' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
+import type { StoredTokenSummary } from '../auth/token-summary.js';
+/**
+ * The eight steps of SPEC §5, in order, with `--host` the host step of SPEC §13 (the server started
+ * the host's way and yours), and for a remote server the auth step of SPEC §14.
+ */
+export type DoctorStepId = 'config' | 'host' | 'auth' | 'spawn' | 'initialize' | 'tools' | 'stdout' | 'stderr' | 'latency' | 'shutdown';
 
 export type StepStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -41,6 +45,10 @@ export interface DoctorOptions {
   call?: SessionCall;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** `--auth-probe`: the auth step registers a throwaway client and tries the authorization and token endpoints. */
+  authProbe?: boolean;
+  /** The token store's word on a server (null: no token); without it, doctor connects and lets the server say. */
+  lookupToken?: (server: string) => Promise<StoredTokenSummary | null>;
   /** Progress, for a spinner: called when a step starts. */
   onStep?: (id: DoctorStepId) => void;
 }

@@ -11,8 +11,9 @@ import { reportLatency, reportTools } from './session-steps.js';
 import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
 import { reportSessionEnd } from './session-end-step.js';
 import { reportHostStep } from './host-step.js';
+import { reportAuthStep } from './auth-step.js';
 
-const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
+const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'auth', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
 /** Diagnoses one server step by step (SPEC §5). Never throws for the server's faults: they are findings. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -37,10 +38,27 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
           ? 'set the variable, or give a default in the config: ${NAME:-value}'
           : 'fix the ${…} reference in the config: ${NAME} or ${NAME:-default}';
     set('config', 'fail', error.jsonPath ? `${error.jsonPath}: ${error.detail}` : error.detail, { fix });
-    for (const id of STEP_ORDER.slice(1)) if (id !== 'host') set(id, 'skip', 'not run: the config entry does not resolve');
+    for (const id of STEP_ORDER.slice(1)) if (id !== 'host' && (id !== 'auth' || raw.transport !== 'stdio')) set(id, 'skip', 'not run: the config entry does not resolve');
     return finish(ExitCode.CONFIG);
   }
   checkConfigStep(spec, raw, options, set);
+
+  // The auth step (remote servers): a broken chain, or no token where one is needed, ends the diagnosis here.
+  if (spec.transport !== 'stdio') {
+    options.onStep?.('auth');
+    const storedToken = options.lookupToken ? await options.lookupToken(options.server) : undefined;
+    const clientId = (raw as { oauth?: { clientId?: unknown } }).oauth?.clientId;
+    const auth = await reportAuthStep(
+      spec,
+      { server: options.server, timeoutMs: spec.connectTimeoutMs, signal: options.signal, probe: options.authProbe, clientId: typeof clientId === 'string' ? clientId : undefined, storedToken },
+      set,
+    );
+    if (!auth.connect) {
+      const why = auth.trace?.outcome === 'broken' ? 'not run: the authorization chain is broken' : `not run: no stored token (toolrun auth login ${options.server})`;
+      for (const id of STEP_ORDER.slice(STEP_ORDER.indexOf('spawn'))) set(id, 'skip', why);
+      return finish(ExitCode.UNREACHABLE);
+    }
+  }
 
   // 2 + 3. spawn and initialize (with the config's retry)
   options.onStep?.('spawn');
@@ -194,8 +212,8 @@ function describeOutcome(outcome: string | undefined, ms: number): string {
 }
 
 function buildReport(server: string, transport: string, steps: Map<DoctorStepId, DoctorStep>, startedAt: number, forcedExit?: number): DoctorReport {
-  // The host step is there only with --host (a stdio server started the host's way).
-  const ordered = STEP_ORDER.filter((id) => id !== 'host' || steps.has(id)).map((id) => steps.get(id) ?? { id, status: 'skip' as const, finding: 'not run', details: [], data: {} });
+  // The host step is there only with --host (a stdio server started the host's way), the auth step only for a remote server.
+  const ordered = STEP_ORDER.filter((id) => (id !== 'host' && id !== 'auth') || steps.has(id)).map((id) => steps.get(id) ?? { id, status: 'skip' as const, finding: 'not run', details: [], data: {} });
   const problems = ordered.filter((step) => step.status === 'fail').length;
   const warnings = ordered.filter((step) => step.status === 'warn').length;
   const exitCode = forcedExit ?? (problems > 0 ? ExitCode.FAILURE : ExitCode.OK);

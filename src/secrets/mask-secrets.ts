@@ -15,7 +15,8 @@ const SECRET_QUERY_NAME = /^(?:.*(token|secret|passw(or)?d|pwd|api[-_]?key|apike
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:'"]*):([^\s/?#@'"]+)@/gi;
 const QUERY_PARAMETER = /([?&;])([\w.%-]+)=([^&#\s"'<>]+)/g;
 const SECRET_FLAG = /(^|[\s'"=(,[])(--?[\w-]*?(?:token|secret|passw(?:or)?d|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential)[\w-]*)(=|\s+)(?!-)([^\s'",)\]]+)/gi;
-const BEARER = /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/g;
+// A credential (token68), not a challenge's auth-params: `Bearer resource_metadata="…"` (RFC 6750 §3) is no secret.
+const BEARER = /\b(Bearer|Basic|Token)\s+(?![\w.~+/-]+=(?:"|[^=\s,]))([A-Za-z0-9._~+/=-]{8,})/g;
 /** Tokens recognisable by shape alone: OpenAI/Anthropic, GitHub, Slack, AWS access key ids, GitLab, JWTs. */
 const TOKEN_SHAPE =
   /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprse]-[A-Za-z0-9-]{6,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)/g;

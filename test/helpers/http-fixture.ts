@@ -17,6 +17,11 @@ export function startSessionHttpServer(env: Record<string, string> = {}): Promis
   return startHttpFixture('session-http-server.js', env);
 }
 
+/** Starts fixtures/servers/broken-auth-server.js: its URL is the origin, each variant under `/VARIANT/mcp`. */
+export function startBrokenAuthServer(env: Record<string, string> = {}): Promise<HttpFixture> {
+  return startHttpFixture('broken-auth-server.js', env);
+}
+
 /** Starts an HTTP fixture server on a free port; resolves with the URL it prints ("listening on URL"). */
 async function startHttpFixture(file: string, env: Record<string, string>): Promise<HttpFixture> {
   const child: ResultPromise = execa(process.execPath, [join(FIXTURES, 'servers', file)], { env: { PORT: '0', ...env }, reject: false, buffer: false, stdin: 'ignore' });

@@ -18,6 +18,13 @@ describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
     ['slack xoxb-1234-5678-abcdef', 'slack ***'],
     ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig_part-1', 'jwt ***'],
     ['Authorization: Bearer abcdefghijkl', 'Authorization: Bearer ***'],
+    ['Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl==', 'Authorization: Bearer ***'],
+    // A 401's challenge (RFC 6750 §3) carries auth-params, not a credential: doctor's auth step shows it.
+    [
+      'WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="read"',
+      'WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="read"',
+    ],
+    ['Bearer realm=mcp', 'Bearer realm=mcp'],
   ])('%s', (text, expected) => {
     expect(maskSecrets(text)).toBe(expected);
   });

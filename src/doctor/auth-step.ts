@@ -1,0 +1,79 @@
+import type { RemoteServerSpec } from '../config/resolve-server.js';
+import type { AuthStage, AuthTrace } from '../auth/trace-auth.js';
+import type { StoredTokenSummary } from '../auth/token-summary.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
+import type { SetStep } from './set-step.js';
+
+export interface AuthStepOptions {
+  server: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** `mcp doctor --auth-probe`: register a throwaway client and try the authorization and token endpoints. */
+  probe?: boolean;
+  /** The entry's pre-registered client ID (`oauth.clientId`). */
+  clientId?: string;
+  /**
+   * The stored token for this server: a summary, null when the store has none, undefined when no
+   * store was asked (then doctor connects anyway and lets the server say).
+   */
+  storedToken?: StoredTokenSummary | null;
+}
+
+/**
+ * Doctor's auth step for a remote server (SPEC §14): the authorization chain traced stage by stage,
+ * before any connection. Returns whether connecting is worth trying: not when a rule is broken, nor
+ * when the chain is sound but there is known to be no token (the server would only answer 401).
+ */
+export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOptions, set: SetStep): Promise<{ connect: boolean; trace?: AuthTrace }> {
+  // Loaded here: only doctor of a remote server traces authorization.
+  const { sendsOwnAuthorization, traceAuth } = await import('../auth/trace-auth.js');
+  if (sendsOwnAuthorization(spec.url, spec.headers)) {
+    set('auth', 'ok', 'the entry sends its own Authorization header: no OAuth flow to trace', { data: { outcome: 'static-credentials' } });
+    return { connect: true };
+  }
+  const trace = await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal: options.signal, probe: options.probe, clientId: options.clientId });
+  const details = trace.stages.map(describeStage);
+  const data = {
+    outcome: trace.outcome,
+    issuer: trace.issuer ?? null,
+    scopes: trace.scopes ?? null,
+    registration: trace.registration ?? null,
+    rule: trace.rule ?? null,
+    notes: trace.notes,
+    probed: options.probe === true,
+    stored_token: options.storedToken ?? null,
+    stages: trace.stages,
+    auth_ms: trace.ms,
+  };
+  if (trace.outcome === 'unreachable') {
+    set('auth', 'skip', 'not traced: no HTTP answer (the next step says why)', { details, data });
+    return { connect: true, trace };
+  }
+  if (trace.outcome === 'none') {
+    set('auth', 'ok', `no authorization required (${trace.stages[0]!.said.replace(/: no authorization asked for$/, '')})`, { data });
+    return { connect: true, trace };
+  }
+  if (trace.outcome === 'broken') {
+    const stage = trace.stages.find((candidate) => candidate.rule);
+    set('auth', 'fail', `${stage ? `${stage.stage}: ` : ''}${trace.rule!.text}`, { details, fix: trace.fix, data });
+    return { connect: false, trace };
+  }
+  const registration = { 'pre-registered': 'pre-registered client (oauth.clientId)', 'client-id-metadata-document': 'client ID metadata document', 'dynamic-registration': 'dynamic registration' }[
+    trace.registration!
+  ];
+  const chain = `authorization required: issuer ${trace.issuer} · PKCE S256 · ${registration}${options.probe ? ' (probed)' : ''}${trace.scopes?.length ? ` · scopes ${trace.scopes.join(' ')}` : ''}`;
+  const token = options.storedToken === undefined ? '' : options.storedToken ? ` · ${describeToken(options.storedToken)}` : ` · no stored token: toolrun auth login ${options.server}`;
+  set('auth', 'ok', `${chain}${token}`, { details: [...details, ...trace.notes.map((note) => `note: ${note}`)], data });
+  return { connect: options.storedToken !== null, trace };
+}
+
+/** One line per request: stage, method, URL (its query left out: a probe's is long and says nothing new), what came back, time. */
+function describeStage(stage: AuthStage): string {
+  const url = stage.url.includes('?') ? `${stage.url.slice(0, stage.url.indexOf('?'))}?…` : stage.url;
+  return `${stage.stage}: ${stage.method} ${url} → ${stage.said} (${stage.ms} ms)`;
+}
+
+function describeToken(token: StoredTokenSummary): string {
+  const expiry = token.expiresAt ? `, expires ${token.expiresAt}` : '';
+  return `token stored (issuer ${maskSecrets(token.issuer)}${token.scopes.length ? `, scopes ${token.scopes.join(' ')}` : ''}${expiry})`;
+}
