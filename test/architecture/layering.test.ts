@@ -17,6 +17,7 @@ const LAYERS: string[][] = [
   ['schema'],
   ['registry'],
   ['config', 'args'],
+  ['auth'],
   ['executor'],
   ['tools'],
   ['mcp'],
