@@ -5,9 +5,15 @@ import type { CliContext } from '../cli-support/cli-context.js';
 import { openBrowser } from '../cli-support/open-browser.js';
 import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
 import { ExitCode, UnknownServerError, UsageError } from '../errors.js';
-import type { AuthLoginOptions } from './auth.js';
 import { describeRecord, recordSummary } from './auth-status.js';
 import { loadCliConfig } from './load-cli-config.js';
+
+export interface AuthLoginOptions {
+  /** false with --no-browser: the URL on stderr, the redirect pasted on stdin. */
+  browser: boolean;
+  callbackPort?: number;
+  scope?: string;
+}
 
 /** `toolrun auth login SERVER`: the one command that opens a browser (SPEC §14). */
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {

@@ -2,12 +2,6 @@ import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { parsePositiveInteger } from './parse-number-option.js';
 
-export interface AuthLoginOptions {
-  browser: boolean;
-  callbackPort?: number;
-  scope?: string;
-}
-
 /** `toolrun auth login|status|logout`: OAuth for remote servers (SPEC §14). The flow loads only here. */
 export function registerAuthCommands(program: Command, run: CommandRunner): void {
   const auth = program
@@ -46,7 +40,7 @@ Examples:
   $ BROWSER=w3m toolrun auth login linear
 Exit: 0 logged in · 2 usage (unknown server, not remote) · 3 config · 4 the server or authorization server refused`,
     )
-    .action((server: string, options: AuthLoginOptions) =>
+    .action((server: string, options: { browser: boolean; callbackPort?: number; scope?: string }) =>
       run(async (cli) => {
         const { runAuthLogin } = await import('./auth-login.js');
         return runAuthLogin(cli, server, options);
