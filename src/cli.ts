@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
 import type { CliContext, CommandAction, GlobalOptions } from './cli-support/cli-context.js';
+import { registerAuthCommands } from './commands/auth.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerHostsCommand } from './commands/hosts.js';
 import { registerListCommand } from './commands/list.js';
@@ -173,6 +174,7 @@ Examples:
   $ toolrun session start && toolrun exec everything:echo message=hi   # warm: no server startup
   $ toolrun hosts                                    # MCP configs of Claude Desktop, Cursor, VS Code… found here
   $ toolrun --host cursor exec github:search_repositories query=mcp   # a server of Cursor's config
+  $ toolrun auth login linear                        # OAuth for a remote server; exec then uses the token
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
@@ -185,6 +187,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
   registerHostsCommand(program, run);
+  registerAuthCommands(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_SLOW_TOOL_MS,
   DEFAULT_TIMEOUT_MS,
   type ConfiguredTool,
+  type OAuthSettings,
   type RawServerConfig,
   type ToolImplementation,
   type ToolrunConfig,
@@ -78,7 +79,8 @@ function buildServer(name: string, entry: Json, baseDir: string): RawServerConfi
   };
   if ((type !== undefined && REMOTE_TYPES.has(type)) || (type === undefined && entry.url !== undefined)) {
     const transport = type === 'sse' ? 'sse' : type === undefined ? 'auto' : 'http';
-    return { transport, url: entry.url as string, headers: { ...(entry.headers as Record<string, string> | undefined) }, ...common };
+    const oauth = isObject(entry.oauth) ? ({ ...entry.oauth } as OAuthSettings) : undefined;
+    return { transport, url: entry.url as string, headers: { ...(entry.headers as Record<string, string> | undefined) }, ...(oauth && { oauth }), ...common };
   }
   return {
     transport: 'stdio',

@@ -30,12 +30,26 @@ export interface RawStdioServer {
   terminalCwd?: string;
 }
 
+/** A remote entry's `oauth` block (SPEC §14); `${VAR}`s stay unexpanded until the server is used. */
+export interface OAuthSettings {
+  /** A client registered by hand; without it toolrun registers itself (dynamic registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Scopes to ask for, space-separated; default: the server's challenge, else its `scopes_supported`. */
+  scope?: string;
+  /** `client_credentials` gets tokens with the client's secret, no browser (CI). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** The loopback redirect's port for `auth login` (default: the one kept with the registration, else a free one). */
+  callbackPort?: number;
+}
+
 export interface RawRemoteServer {
   /** `auto` tries Streamable HTTP and falls back to SSE. */
   transport: 'auto' | 'http' | 'sse';
   name: string;
   url: string;
   headers: Record<string, string>;
+  oauth?: OAuthSettings;
   hint?: string;
   connectTimeoutMs?: number;
   /** `auto` (default) or a protocol revision: SPEC §10. */

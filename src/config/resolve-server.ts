@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
+import type { OAuthSettings, RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
 import { ConfigError, type ConfigPlace } from '../errors.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
@@ -70,10 +70,23 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
     name: raw.name,
     url: rememberUrlPassword(expandEnv(raw.url, env, where('url'))),
     headers: expandMap(raw.headers, 'headers'),
+    ...(raw.oauth && { oauth: resolveOAuth(raw.oauth, (value, field) => expandEnv(value, env, where(`oauth.${field}`))) }),
     hint: raw.hint,
     connectTimeoutMs,
     protocol,
   };
+}
+
+/** The `oauth` block with its `${VAR}`s expanded; the secret remembered for masking (SPEC §8). */
+function resolveOAuth(raw: OAuthSettings, expand: (value: string, field: string) => string): OAuthSettings {
+  const resolved: OAuthSettings = { ...raw };
+  if (raw.clientId !== undefined) resolved.clientId = expand(raw.clientId, 'clientId');
+  if (raw.scope !== undefined) resolved.scope = expand(raw.scope, 'scope');
+  if (raw.clientSecret !== undefined) {
+    resolved.clientSecret = expand(raw.clientSecret, 'clientSecret');
+    rememberSecret(resolved.clientSecret);
+  }
+  return resolved;
 }
 
 /**

@@ -60,6 +60,9 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
       : 'use a server that speaks MCP 2024-11-05 or later, or a toolrun that speaks its version';
     return cause('protocol-version', versionRefused, fix, false);
   }
+  const authFailure = authErrorIn(error);
+  if (authFailure?.code === 'AUTH_REQUIRED') return cause('auth-required', authFailure.why, `run \`${authFailure.loginCommand}\` (a browser opens; --no-browser over SSH)`, false);
+  if (authFailure) return cause('auth-flow', authFailure.message, `the authorization server breaks a rule of the OAuth flow: see \`toolrun mcp doctor ${authFailure.serverName ?? 'SERVER'}\``, false);
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }
@@ -143,6 +146,15 @@ function isConnectionRefused(error: unknown): boolean {
   const causeCode = (error as { cause?: { code?: string; cause?: { code?: string } } })?.cause;
   if (causeCode?.code === 'ECONNREFUSED' || causeCode?.cause?.code === 'ECONNREFUSED') return true;
   return /ECONNREFUSED|fetch failed/i.test(`${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`);
+}
+
+/** The OAuth failure (auth/auth-errors.ts) an attempt's error is or wraps, by its code; undefined for any other. */
+function authErrorIn(error: unknown): { code: string; message: string; why: string; loginCommand: string; serverName?: string } | undefined {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'AUTH_REQUIRED' || code === 'AUTH_FLOW') return current as ReturnType<typeof authErrorIn>;
+  }
+  return undefined;
 }
 
 /** Error texts can carry a whole HTML error page: keep one readable line. */

@@ -46,9 +46,9 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
  * server refuses it (4xx: no session, or an unknown method); a network failure is thrown, for the
  * connection attempt to classify as it does any other.
  */
-export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ProbeOutcome> {
+export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = fetch): Promise<ProbeOutcome> {
   const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) } };
-  const response = await fetch(url, {
+  const response = await fetchFn(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
     body: JSON.stringify(body),

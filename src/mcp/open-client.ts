@@ -6,6 +6,7 @@ import { modernVersionsOfRefusal, probeHttp, probeStdio, PROBE_SILENCE_MS, type 
 import { legacyClient, type McpClient } from './mcp-client.js';
 import { NegotiatingTransport } from './negotiating-transport.js';
 import { createModernHttpTransport, remoteTarget } from './remote-transport.js';
+import { remoteAuth } from '../auth/remote-auth.js';
 import { ToolrunError } from '../errors.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
@@ -51,7 +52,10 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   const modernClientModule = import('./modern-client.js');
   modernClientModule.catch(() => {});
   const remote = kind === 'http' ? remoteTarget(spec as RemoteServerSpec) : undefined;
-  const probe = (waitMs: number): Promise<ProbeOutcome> => (remote ? probeHttp(remote.url, remote.headers, options.signal) : probeStdio(negotiating, options.signal, waitMs, options.serverRunning));
+  const probe = (waitMs: number): Promise<ProbeOutcome> =>
+    remote
+      ? probeHttp(remote.url, remote.headers, options.signal, remoteAuth(spec as RemoteServerSpec, remote.headers)?.wrapFetch(fetch))
+      : probeStdio(negotiating, options.signal, waitMs, options.serverRunning);
   // Half the connect timeout at most: a silent server still gets its initialize within the attempt.
   let outcome = await probe(setting === 'auto' ? Math.min(PROBE_SILENCE_MS, spec.connectTimeoutMs / 2) : options.timeout);
   if (outcome.kind === 'unsupported') throw new ProtocolEraError(outcome.reason);
@@ -77,7 +81,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     handshake: 'server/discover',
     probed: true,
   };
-  const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote)) : negotiating;
+  const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote, spec as RemoteServerSpec)) : negotiating;
   const { connectModernClient } = await modernClientModule;
   return connectModernClient(modernTransport, outcome.discover, choice, options);
 }

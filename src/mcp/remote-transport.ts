@@ -1,23 +1,35 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';
+import { remoteAuth } from '../auth/remote-auth.js';
 import { withDeleteStatus } from './remote-session.js';
 
-/** A Streamable HTTP or SSE client transport for a remote server, with the config's headers. */
+/** A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its OAuth tokens (SPEC §14). */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
   const { url, headers } = remoteTarget(spec);
   const requestInit: RequestInit = { headers };
+  const auth = remoteAuth(spec, headers);
+  const authProvider = auth?.provider;
+  const wrap = auth?.wrapFetch ?? ((base: typeof fetch) => base);
   if (kind === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) } });
+    const sseFetch = wrap(fetch);
+    return new SSEClientTransport(url, {
+      requestInit,
+      authProvider,
+      fetch: sseFetch,
+      eventSourceInit: { fetch: (input, init) => sseFetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) },
+    });
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(url, { requestInit, fetch: fetchFn }));
+  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: wrap(fetchFn) }));
 }
 
-/** The 2026-07-28 era's Streamable HTTP client transport (v2 client), with the config's headers. */
-export async function createModernHttpTransport(remote: { url: URL; headers: Record<string, string> }): Promise<Transport> {
+/** The 2026-07-28 era's Streamable HTTP client transport (v2 client), with the config's headers and OAuth tokens. */
+export async function createModernHttpTransport(remote: { url: URL; headers: Record<string, string> }, spec?: RemoteServerSpec): Promise<Transport> {
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(remote.url, { requestInit: { headers: remote.headers }, fetch: fetchFn })) as unknown as Transport;
+  const auth = spec && remoteAuth(spec, remote.headers);
+  const wrap = auth?.wrapFetch ?? ((base: typeof fetch) => base);
+  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(remote.url, { requestInit: { headers: remote.headers }, fetch: wrap(fetchFn) })) as unknown as Transport;
 }
 
 /** The URL to request and the headers to send: the config's, with a URL's user:password as Basic auth. */

@@ -1,0 +1,32 @@
+import { ToolrunError } from '../errors.js';
+
+/**
+ * A remote server wants an OAuth token toolrun does not have (none stored, the refresh token
+ * refused, or more scopes needed). Only `toolrun auth login` opens a browser, so every other
+ * command stops at once with exit 4 and names that command (SPEC §14).
+ */
+export class AuthRequiredError extends ToolrunError {
+  readonly code = 'AUTH_REQUIRED';
+  readonly serverName: string;
+  readonly loginCommand: string;
+  /** The reason alone, without the command to run. */
+  readonly why: string;
+  constructor(serverName: string, why: string, options?: { scope?: string; cause?: unknown }) {
+    const scope = options?.scope ? ` --scope '${options.scope}'` : '';
+    const loginCommand = `toolrun auth login ${serverName}${scope}`;
+    super('unreachable', `${why}: run \`${loginCommand}\``, options);
+    this.name = 'AuthRequiredError';
+    this.serverName = serverName;
+    this.loginCommand = loginCommand;
+    this.why = why;
+  }
+}
+
+/** An authorization server or protected resource that breaks a rule of the flow (issuer, PKCE, state, iss). */
+export class AuthFlowError extends ToolrunError {
+  readonly code = 'AUTH_FLOW';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('unreachable', message, options);
+    this.name = 'AuthFlowError';
+  }
+}

@@ -1,0 +1,92 @@
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { AuthFlowError } from './auth-errors.js';
+import { listenForCallback } from './callback-listener.js';
+import { codeOfCallback } from './check-callback.js';
+import { StoredOAuthProvider } from './provider.js';
+import type { AuthServer } from './token-refresh.js';
+import type { AuthRecord, TokenStore } from './token-store.js';
+
+export interface LoginOptions {
+  server: AuthServer & { headers: Record<string, string> };
+  store: TokenStore;
+  /** `--callback-port`, over the entry's `oauth.callbackPort` and the port kept with the registration. */
+  callbackPort?: number;
+  /** `--scope`, over the entry's `oauth.scope` and the server's challenge. */
+  scope?: string;
+  /** Opens the authorization URL in a browser, or shows it (`--no-browser`). */
+  openUrl: (url: URL) => Promise<void>;
+  /** `--no-browser`: the redirected URL pasted by the user, raced against the loopback callback. */
+  pastedUrl?: Promise<string>;
+  signal?: AbortSignal;
+  /** How long a person may take to consent. */
+  timeoutMs?: number;
+}
+
+const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * `auth login`: the MCP authorization flow through the SDK's auth() (discovery, registration, PKCE,
+ * `resource`), plus what it lacks (issuer and S256 checks in the provider, state and RFC 9207 `iss`
+ * on the redirect), ending with tokens in the store. Returns what is stored now.
+ */
+export async function loginToServer(options: LoginOptions): Promise<AuthRecord> {
+  const { server, store } = options;
+  const challenge = await readChallenge(server.url, server.headers, options.signal);
+  const scope = options.scope ?? server.oauth?.scope ?? challenge.scope;
+  if (server.oauth?.grant === 'client_credentials') {
+    const provider = new StoredOAuthProvider({ server, store, mode: 'login' });
+    await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    return provider.current;
+  }
+  const keptPort = portOf(store.read(server.name, server.url)?.redirectUrl);
+  const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0);
+  try {
+    const provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, onAuthorizationUrl: options.openUrl });
+    const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    if (started === 'AUTHORIZED') return provider.current;
+    const redirected = await firstOf([listener.received, ...(options.pastedUrl ? [options.pastedUrl.then(parsePasted)] : [])], options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);
+    const code = codeOfCallback(redirected, provider.expectedState, provider.current.discovery?.authorizationServerMetadata);
+    await auth(provider, { serverUrl: server.url, authorizationCode: code, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    return provider.current;
+  } finally {
+    listener.close();
+  }
+}
+
+/** The server's 401 challenge (RFC 9728's `resource_metadata`, and `scope`): where discovery starts. */
+async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolrun', version: '0' } } });
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, signal });
+  await response.body?.cancel().catch(() => {});
+  // No challenge (an older server, or one that lets this request through): discovery falls back to the well-known URLs.
+  if (response.status !== 401) return {};
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  return { resourceMetadataUrl, scope };
+}
+
+function parsePasted(text: string): URL {
+  try {
+    return new URL(text.trim());
+  } catch {
+    throw new AuthFlowError('the pasted text is not the redirected URL (it starts with http://127.0.0.1:PORT/callback?code=…)');
+  }
+}
+
+function portOf(url: string | undefined): number | undefined {
+  if (!url) return undefined;
+  const port = Number(new URL(url).port);
+  return port > 0 ? port : undefined;
+}
+
+async function firstOf<T>(promises: Array<Promise<T>>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AuthFlowError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  try {
+    return await Promise.race([...promises, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { checkDiscovery } from './check-discovery.js';
+import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
+import { isUsable, storedTokens } from './token-expiry.js';
+import type { AuthRecord, TokenStore } from './token-store.js';
+
+export interface ProviderOptions {
+  server: AuthServer;
+  store: TokenStore;
+  /**
+   * `login`: `auth login` (a browser answers; discovery and registration done afresh). `connect`:
+   * any other command: stored tokens only, refreshed under the lock; never a browser, never a registration.
+   */
+  mode: 'login' | 'connect';
+  /** login: the loopback redirect listening now. */
+  redirectUrl?: string;
+  /** login: opens or shows the authorization URL. */
+  onAuthorizationUrl?: (url: URL) => Promise<void>;
+}
+
+/** The placeholder redirect of a connect-mode provider: the SDK only needs to know the flow is interactive. */
+const STORED_REDIRECT = 'http://127.0.0.1/callback';
+
+/** The SDK's OAuthClientProvider, backed by toolrun's token store (SPEC §14). */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  private record: AuthRecord;
+  private verifier: string | undefined;
+  private readonly stateValue = randomBytes(16).toString('base64url');
+
+  constructor(private readonly options: ProviderOptions) {
+    const { server, store } = options;
+    this.record = store.read(server.name, server.url) ?? { version: 1, server: server.name, serverUrl: server.url };
+  }
+
+  get grant(): 'authorization_code' | 'client_credentials' {
+    return this.options.server.oauth?.grant ?? 'authorization_code';
+  }
+
+  /** What is stored now (the caller prints issuer, scopes, expiry: never a token). */
+  get current(): AuthRecord {
+    return this.record;
+  }
+
+  /** The `state` this login sent, to check the callback's against. */
+  get expectedState(): string {
+    return this.stateValue;
+  }
+
+  get redirectUrl(): string | undefined {
+    // No redirect makes the SDK's auth() take the non-interactive path: prepareTokenRequest below.
+    if (this.grant === 'client_credentials') return undefined;
+    return this.options.redirectUrl ?? this.record.redirectUrl ?? STORED_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const secret = this.options.server.oauth?.clientSecret;
+    return {
+      client_name: 'toolrun',
+      redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
+      grant_types: this.grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: this.grant === 'client_credentials' ? [] : ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      scope: this.options.server.oauth?.scope,
+      // The MCP authorization spec: a CLI is a native client, which may use a loopback redirect (RFC 8252).
+      application_type: 'native',
+    } as OAuthClientMetadata;
+  }
+
+  state(): string {
+    return this.stateValue;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const client = clientOf(this.options.server, this.record);
+    if (this.options.server.oauth?.clientId || !client) return client;
+    // A registration that does not know this login's redirect is of no use: register again.
+    if (this.options.mode === 'login' && this.record.redirectUrl !== this.redirectUrl) return undefined;
+    return client;
+  }
+
+  saveClientInformation(client: OAuthClientInformationMixed): void {
+    // The config's client stays in the config (its secret included): only the issuer stamp is kept.
+    if (this.options.server.oauth?.clientId) this.record.issuer = client.issuer ?? this.record.issuer;
+    else Object.assign(this.record, { client, redirectUrl: this.redirectUrl, issuer: client.issuer ?? this.record.issuer });
+    this.persist();
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    // A login always asks the authorization server anew (new scopes, another account).
+    if (this.options.mode === 'login') return undefined;
+    const tokens = this.record.tokens;
+    if (this.grant === 'client_credentials') return isUsable(tokens) ? tokens : undefined;
+    if (!tokens) throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' needs an OAuth login and no token is stored`);
+    if (!isUsable(tokens)) this.record.tokens = await refreshStoredTokens(this.options.store, this.options.server, tokens.access_token);
+    // Without its refresh token: toolrun refreshes under its lock (refreshAfter401), never the SDK on its own.
+    return { access_token: this.record.tokens!.access_token, token_type: this.record.tokens!.token_type, issuer: this.record.tokens!.issuer };
+  }
+
+  /** The server refused `rejected`: refresh under the lock (or take what another process refreshed). */
+  async refreshAfter401(rejected: string): Promise<string> {
+    this.record.tokens = await refreshStoredTokens(this.options.store, this.options.server, rejected);
+    return this.record.tokens.access_token;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.record.tokens = { ...storedTokens(tokens), issuer: tokens.issuer };
+    this.record.issuer = tokens.issuer ?? this.record.issuer;
+    this.persist();
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.options.onAuthorizationUrl) return this.options.onAuthorizationUrl(authorizationUrl);
+    // Reached from a 403 insufficient_scope (or a flow that needs a person): ask for the union of scopes.
+    const wanted = new Set([...(this.record.tokens?.scope ?? '').split(' '), ...(authorizationUrl.searchParams.get('scope') ?? '').split(' ')].filter(Boolean));
+    const scope = [...wanted].join(' ');
+    throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' asks for an OAuth authorization${scope ? ` with scopes '${scope}'` : ''}`, { scope: scope || undefined });
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new AuthFlowError('no PKCE code verifier: the login was not started by this toolrun');
+    return this.verifier;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'client') delete this.record.client;
+    if (scope === 'all' || scope === 'tokens') delete this.record.tokens;
+    if (scope === 'all' || scope === 'discovery') delete this.record.discovery;
+    if (scope === 'verifier') this.verifier = undefined;
+    this.persist();
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    // A login discovers afresh (the server may have moved); every other command reuses what it found: no requests.
+    return this.options.mode === 'login' ? undefined : this.record.discovery;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    checkDiscovery(state, this.grant);
+    if (this.options.mode === 'connect' && this.grant === 'authorization_code' && !this.clientInformation())
+      throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' needs an OAuth login`);
+    this.record.discovery = state;
+    this.record.resource = state.resourceMetadata?.resource ?? this.record.resource;
+    this.persist();
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (this.grant !== 'client_credentials') return undefined;
+    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope && { scope }) });
+  }
+
+  private persist(): void {
+    this.options.store.write(this.record);
+  }
+}

@@ -1,0 +1,57 @@
+import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthSettings } from '../config/config-types.js';
+import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { withFileLock } from './refresh-lock.js';
+import { isUsable, storedTokens } from './token-expiry.js';
+import type { AuthRecord, StoredTokens, TokenStore } from './token-store.js';
+
+export interface AuthServer {
+  name: string;
+  url: string;
+  oauth?: OAuthSettings;
+}
+
+/** The client as the token endpoint knows it: the config's pre-registered one, else the stored registration. */
+export function clientOf(server: AuthServer, record: AuthRecord | undefined): OAuthClientInformationMixed | undefined {
+  if (server.oauth?.clientId) return { client_id: server.oauth.clientId, ...(server.oauth.clientSecret && { client_secret: server.oauth.clientSecret }) };
+  return record?.client;
+}
+
+/**
+ * New tokens for `server`, refreshed once across every toolrun running: under the store's lock,
+ * the record is read again first, and a token other than `rejected` that is still usable means
+ * another process refreshed meanwhile (its rotated refresh token must not be replayed).
+ * `invalid_grant` clears the tokens: only a new login helps, and a loop of refused refreshes must not start.
+ */
+export async function refreshStoredTokens(store: TokenStore, server: AuthServer, rejected: string | undefined): Promise<StoredTokens> {
+  return withFileLock(`${store.pathOf(server.name, server.url)}.lock`, async () => {
+    const record = store.read(server.name, server.url);
+    const tokens = record?.tokens;
+    if (!record || !tokens) throw new AuthRequiredError(server.name, `no OAuth token is stored for '${server.name}'`);
+    if (tokens.access_token !== rejected && isUsable(tokens)) return tokens;
+    const discovery = record.discovery;
+    const clientInformation = clientOf(server, record);
+    if (!tokens.refresh_token || !discovery || !clientInformation) throw new AuthRequiredError(server.name, `the OAuth token of '${server.name}' expired and cannot be refreshed`);
+    let fresh;
+    try {
+      fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
+        metadata: discovery.authorizationServerMetadata,
+        clientInformation,
+        refreshToken: tokens.refresh_token,
+        // Verbatim, as the SDK sends it in the login (a URL object would add a "/" to a pathless resource).
+        resource: record.resource as unknown as URL | undefined,
+      });
+    } catch (error) {
+      if ((error as { errorCode?: string }).errorCode === 'invalid_grant') {
+        delete record.tokens;
+        store.write(record);
+        throw new AuthRequiredError(server.name, `the authorization server refused the refresh token of '${server.name}' (invalid_grant); the tokens were cleared`, { cause: error });
+      }
+      throw new AuthFlowError(`refreshing the OAuth token of '${server.name}' failed: ${(error as Error).message}`, { cause: error });
+    }
+    record.tokens = { ...storedTokens(fresh), issuer: record.issuer };
+    store.write(record);
+    return record.tokens;
+  });
+}

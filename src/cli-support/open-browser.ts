@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * Opens `url` in a browser, never through a shell (the URL is one argument, whatever it holds):
+ * `$BROWSER URL` when BROWSER is set, as git, gh and Python's webbrowser do (CI and test harnesses
+ * consent that way), else the platform's opener. Resolves once the opener started; a browser that
+ * is never answered is the login's timeout to report.
+ */
+export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const [command, args] = openerCommand(url, env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: process.platform !== 'win32', env });
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === 'ENOENT' ? `no browser opener '${command}' found: use --no-browser, or set BROWSER` : `could not start '${command}': ${error.message}`)),
+    );
+    child.once('spawn', () => {
+      // A browser outlives the login when it was not running before: toolrun does not wait for it.
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+function openerCommand(url: string, env: NodeJS.ProcessEnv): [string, string[]] {
+  // BROWSER may hold several candidates separated by ':' (the convention): the first is used.
+  const browser = env.BROWSER?.split(':')[0]?.trim();
+  if (browser) return [browser, [url]];
+  if (process.platform === 'darwin') return ['open', [url]];
+  // `start` is cmd's builtin; the empty "" is its window title, so the URL is never taken for one.
+  if (process.platform === 'win32') return ['cmd', ['/d', '/s', '/c', 'start', '""', url.replace(/&/g, '^&')]];
+  return ['xdg-open', [url]];
+}

@@ -1,0 +1,67 @@
+import { createInterface } from 'node:readline';
+import { loginToServer } from '../auth/login-flow.js';
+import { TokenStore } from '../auth/token-store.js';
+import type { CliContext } from '../cli-support/cli-context.js';
+import { openBrowser } from '../cli-support/open-browser.js';
+import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
+import { ExitCode, UnknownServerError, UsageError } from '../errors.js';
+import { describeRecord, recordSummary } from './auth-status.js';
+import { loadCliConfig } from './load-cli-config.js';
+
+export interface AuthLoginOptions {
+  /** false with --no-browser: the URL on stderr, the redirect pasted on stdin. */
+  browser: boolean;
+  callbackPort?: number;
+  scope?: string;
+}
+
+/** `toolrun auth login SERVER`: the one command that opens a browser (SPEC §14). */
+export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
+  const spec = await remoteServer(cli, name);
+  const store = new TokenStore(cli.env);
+  const record = await loginToServer({
+    server: spec,
+    store,
+    callbackPort: options.callbackPort,
+    scope: options.scope,
+    signal: cli.signal,
+    openUrl: async (url) => {
+      if (!options.browser) {
+        cli.terminal.error(`Open this URL in a browser, then come back (or paste the URL it redirects to here):\n\n  ${url.href}\n`);
+        return;
+      }
+      cli.terminal.info(`opening the browser on ${url.origin}${url.pathname} …`);
+      await openBrowser(url.href, cli.env);
+    },
+    pastedUrl: options.browser ? undefined : firstPastedLine(cli.signal),
+  });
+  if (cli.globals.json) await cli.terminal.resultJson({ success: true, ...recordSummary(record) });
+  else await cli.terminal.result(`logged in to ${name} (${describeRecord(record)})`);
+  return ExitCode.OK;
+}
+
+async function remoteServer(cli: CliContext, name: string): Promise<RemoteServerSpec> {
+  const config = await loadCliConfig(cli);
+  const raw = config.servers[name];
+  if (!raw) throw new UnknownServerError(name, `unknown MCP server '${name}'; the config has ${Object.keys(config.servers).join(', ') || 'no servers'}`);
+  const spec = resolveServer(config, raw, cli.env);
+  if (spec.transport === 'stdio') throw new UsageError(`'${name}' is a stdio server: OAuth is for remote servers (a "url" entry)`);
+  return spec;
+}
+
+/** The first line that looks like a URL on stdin (`--no-browser`): a person pastes it and presses Enter. */
+function firstPastedLine(signal: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    const done = (line: string) => {
+      lines.close();
+      // stdin is left alone once read: the login may end by the callback instead.
+      process.stdin.unref?.();
+      resolve(line);
+    };
+    lines.on('line', (line) => {
+      if (/^\s*https?:\/\//.test(line)) done(line.trim());
+    });
+    signal.addEventListener('abort', () => lines.close(), { once: true });
+  });
+}

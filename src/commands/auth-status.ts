@@ -1,0 +1,56 @@
+import { TokenStore, type AuthRecord } from '../auth/token-store.js';
+import type { CliContext } from '../cli-support/cli-context.js';
+import { ExitCode, UsageError } from '../errors.js';
+
+/** What may be shown of a record: never a token or a secret. */
+export function recordSummary(record: AuthRecord): Record<string, unknown> {
+  const expiresAt = record.tokens?.expires_at;
+  return {
+    server: record.server,
+    url: record.serverUrl,
+    issuer: record.issuer ?? null,
+    client_id: record.client?.client_id ?? null,
+    scopes: record.tokens?.scope?.split(' ').filter(Boolean) ?? [],
+    logged_in: Boolean(record.tokens?.access_token),
+    refreshable: Boolean(record.tokens?.refresh_token),
+    expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
+  };
+}
+
+export function describeRecord(record: AuthRecord): string {
+  const summary = recordSummary(record);
+  const scopes = (summary.scopes as string[]).join(' ') || 'none';
+  const expiry = summary.expires_at ? `expires ${String(summary.expires_at)}` : 'no expiry given';
+  return `issuer ${String(summary.issuer ?? 'unknown')}, scopes ${scopes}, ${expiry}`;
+}
+
+/** `toolrun auth status [SERVER]`. */
+export async function runAuthStatus(cli: CliContext, server: string | undefined): Promise<number> {
+  const records = new TokenStore(cli.env).list().filter((record) => server === undefined || record.server === server);
+  if (cli.globals.json) {
+    await cli.terminal.resultJson({ success: true, servers: records.map(recordSummary) });
+    return ExitCode.OK;
+  }
+  if (records.length === 0) {
+    await cli.terminal.result(server ? `no OAuth login stored for '${server}'` : 'no OAuth logins stored');
+    return ExitCode.OK;
+  }
+  const lines = records.map((record) => {
+    const state = record.tokens?.access_token ? 'logged in' : 'logged out';
+    const client = record.client?.client_id ? `, client ${record.client.client_id}` : '';
+    return `${record.server} (${record.serverUrl}): ${state}; ${describeRecord(record)}${client}`;
+  });
+  await cli.terminal.result(lines.join('\n'));
+  return ExitCode.OK;
+}
+
+/** `toolrun auth logout SERVER`: the tokens and the registration of every URL that name was stored for. */
+export async function runAuthLogout(cli: CliContext, server: string): Promise<number> {
+  const store = new TokenStore(cli.env);
+  const records = store.list().filter((record) => record.server === server);
+  if (records.length === 0) throw new UsageError(`no OAuth login stored for '${server}' (toolrun auth status lists them)`);
+  for (const record of records) store.remove(record.server, record.serverUrl);
+  if (cli.globals.json) await cli.terminal.resultJson({ success: true, server, removed: records.length });
+  else await cli.terminal.result(`logged out of ${server}`);
+  return ExitCode.OK;
+}
