@@ -1,3 +1,5 @@
+import type { TokenStore } from './token-store.js';
+
 /**
  * What doctor and `mcp list` may know of a stored token: who issued it, for which scopes, until
  * when. Never the token itself. The token store (toolrun auth login) is what fills it in.
@@ -7,4 +9,21 @@ export interface StoredTokenSummary {
   scopes: string[];
   /** When the access token expires (ISO 8601), if the authorization server said. */
   expiresAt?: string;
+}
+
+/**
+ * What doctor shows of a remote server's stored login: the summary, null when toolrun has none for
+ * it (doctor then names `toolrun auth login SERVER`), or undefined when it does not apply: the
+ * entry gets its tokens itself (`oauth.grant: "client_credentials"`), so doctor just connects.
+ */
+export function storedTokenSummary(store: TokenStore, server: string, url: string, grant: string | undefined): StoredTokenSummary | null | undefined {
+  if (grant === 'client_credentials') return undefined;
+  const record = store.read(server, url);
+  const tokens = record?.tokens;
+  if (!record || (!tokens?.access_token && !tokens?.refresh_token)) return null;
+  return {
+    issuer: record.issuer ?? 'unknown issuer',
+    scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [],
+    expiresAt: tokens.expires_at !== undefined ? new Date(tokens.expires_at).toISOString() : undefined,
+  };
 }

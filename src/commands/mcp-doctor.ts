@@ -75,6 +75,11 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
       localToolNames,
       call,
       authProbe: options.authProbe,
+      lookupToken: async (server, url) => {
+        const [{ TokenStore }, { storedTokenSummary }] = await Promise.all([import('../auth/token-store.js'), import('../auth/token-summary.js')]);
+        const raw = opened.config.servers[server];
+        return storedTokenSummary(new TokenStore(cli.env), server, url, raw && raw.transport !== 'stdio' ? raw.oauth?.grant : undefined);
+      },
       timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
       signal: cli.signal,
       onStep: spinner ? (step) => spinner.update(`${name}: ${step}`) : undefined,

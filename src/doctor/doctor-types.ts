@@ -48,7 +48,7 @@ export interface DoctorOptions {
   /** `--auth-probe`: the auth step registers a throwaway client and tries the authorization and token endpoints. */
   authProbe?: boolean;
   /** The token store's word on a server (null: no token); without it, doctor connects and lets the server say. */
-  lookupToken?: (server: string) => Promise<StoredTokenSummary | null>;
+  lookupToken?: (server: string, url: string) => Promise<StoredTokenSummary | null | undefined>;
   /** Progress, for a spinner: called when a step starts. */
   onStep?: (id: DoctorStepId) => void;
 }

@@ -46,7 +46,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // The auth step (remote servers): a broken chain, or no token where one is needed, ends the diagnosis here.
   if (spec.transport !== 'stdio') {
     options.onStep?.('auth');
-    const storedToken = options.lookupToken ? await options.lookupToken(options.server) : undefined;
+    const storedToken = options.lookupToken ? await options.lookupToken(options.server, spec.url) : undefined;
     const clientId = (raw as { oauth?: { clientId?: unknown } }).oauth?.clientId;
     const auth = await reportAuthStep(
       spec,

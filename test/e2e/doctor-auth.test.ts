@@ -142,7 +142,7 @@ describe('mcp doctor: the auth step of a remote server', () => {
   it('a sound chain: ok, naming the issuer, each stage traced in order', async () => {
     const { step, human } = await doctor('sound');
     expect(step.status).toBe('ok');
-    expect(step.finding).toBe(`authorization required: issuer ${auth.url}/sound/as · PKCE S256 · dynamic registration · scopes mcp:read`);
+    expect(step.finding).toBe(`authorization required: issuer ${auth.url}/sound/as · PKCE S256 · dynamic registration · scopes mcp:read · no stored token: toolrun auth login sound`);
     expect(step.data.stages!.map((stage) => [stage.stage, stage.status])).toEqual([
       ['challenge', 401],
       ['resource-metadata', 200],

@@ -102,6 +102,20 @@ describe('OAuth for remote servers (SPEC §14)', () => {
     expect(after.exitCode).toBe(4);
   });
 
+  it('mcp doctor: without a login the auth step names toolrun auth login (exit 4); after one it says what is stored, never the token, and connects', async () => {
+    const home = dataHome();
+    const before = await toolrun(['mcp', 'doctor', 'oauthy'], home);
+    expect(before.exitCode, before.stdout).toBe(4);
+    expect(before.stdout).toMatch(/✔ auth {8}authorization required: issuer .* · no stored token: toolrun auth login oauthy/);
+    expect((await login(home)).exitCode).toBe(0);
+    const after = await toolrun(['mcp', 'doctor', 'oauthy'], home);
+    expect(after.exitCode, after.stdout).toBe(0);
+    expect(after.stdout).toMatch(/✔ auth {8}authorization required: issuer .*token stored/);
+    expect(after.stdout).toContain('✔ initialize');
+    const { record } = storedRecord(home);
+    expect(after.stdout + after.stderr).not.toContain(record.tokens.access_token);
+  });
+
   it('without a token, a terminal or $BROWSER: exit 4 at once, naming toolrun auth login SERVER, before any discovery', async () => {
     const home = dataHome();
     const before = fixture.asRequests;
