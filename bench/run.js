@@ -3,6 +3,7 @@
 // the same as JSON. `npm run bench -- --only scan` runs the benchmarks whose name contains "scan".
 // Run after a build (npm run bench does both). Exit 1 when a target is missed.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,6 +182,33 @@ const hostsEnv = { HOME: hostsHome, XDG_CONFIG_HOME: join(hostsHome, '.config') 
 const cursorAsConfig = join(benchDir, 'cursor-as-config.json');
 writeFileSync(cursorAsConfig, JSON.stringify({ mcpServers: { everything: hostEntry, other: hostEntry } }));
 
+// SPEC §14: a 2026-07-28 server behind a bearer token; toolrun sends it from its token store (as after
+// `toolrun auth login`) or from a static Authorization header: the same server, the same token.
+const bearerToken = 'bench-token-0123456789';
+const oauthData = join(benchDir, 'data');
+const oauthConfig = join(benchDir, 'oauth.json');
+let bearerServer;
+const startBearerServer = async () => {
+  bearerServer = spawn(node, [v2Server], { env: { ...quietEnv, TRANSPORT: 'http', PORT: '0', REQUIRE_TOKEN: bearerToken }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    bearerServer.stderr.on('data', (chunk) => {
+      text += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]);
+    });
+    bearerServer.once('exit', () => reject(new Error(`the bearer server exited: ${text}`)));
+  });
+  writeFileSync(oauthConfig, JSON.stringify({ mcpServers: { stored: { url }, header: { url, headers: { Authorization: `Bearer ${bearerToken}` } } } }));
+  // The record `toolrun auth login` writes (src/auth/token-store.ts, auth-paths.ts), with a token valid for a day.
+  const authDir = join(oauthData, 'toolrun', 'auth');
+  mkdirSync(authDir, { recursive: true, mode: 0o700 });
+  const file = join(authDir, `stored-${createHash('sha256').update(url).digest('hex').slice(0, 12)}.json`);
+  const record = { version: 1, server: 'stored', serverUrl: url, tokens: { access_token: bearerToken, token_type: 'Bearer', expires_at: Date.now() + 86_400_000, obtained_at: Date.now() } };
+  writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+};
+const stopBearerServer = async () => bearerServer?.kill();
+
 const benchmarks = [
   { name: 'exec get_current_datetime (startup)', subject: [node, [bin, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
   { name: "exec math_eval expression='2+2'", subject: [node, [bin, 'exec', 'math_eval', 'expression=2+2']], baseline: nodeBaseline, target: 4 },
@@ -208,6 +236,15 @@ const benchmarks = [
     baseline: [node, [fileURLToPath(new URL('v2-add-client.mjs', import.meta.url))]],
     target: 1.1,
     runs: 11,
+  },
+  {
+    name: 'exec through a stored OAuth token (vs a static Authorization header, same server)',
+    subject: [node, [bin, '--config', oauthConfig, 'exec', 'stored:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
+    baseline: [node, [bin, '--config', oauthConfig, 'exec', 'header:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
+    target: 1.05,
+    runs: 15,
+    setup: startBearerServer,
+    teardown: stopBearerServer,
   },
   {
     // list must stay linear in the number of tools (SPEC §8): 10,000 tools in about a second.

@@ -81,7 +81,11 @@ Examples:
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
         else {
-          const headers = options.check ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', 'AUTH', 'COMMAND / URL'] : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
+          // AUTH only when a server is remote: stdio servers have no auth state.
+          const withAuth = rows.some((row) => row.transport !== 'stdio');
+          const headers = options.check
+            ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', ...(withAuth ? ['AUTH'] : []), 'COMMAND / URL']
+            : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
           const style = cli.terminal.outStyle;
           const table = rows.map((row) => {
             if (!options.check) return [row.name, row.transport, row.target];
@@ -100,7 +104,7 @@ Examples:
               count('prompts'),
               (connected && checked.protocol_version) || '-',
               connected ? `${Math.round(checked.connect_ms!)} ms` : '-',
-              describeAuth(auth.get(row.name)),
+              ...(withAuth ? [describeAuth(auth.get(row.name))] : []),
               checked.error ? `${row.target}  (${checked.error})` : row.target,
             ];
           });
