@@ -1,0 +1,29 @@
+import type { InlineLogin } from '../auth/inline-login.js';
+import type { CliContext } from './cli-context.js';
+import { openBrowser } from './open-browser.js';
+
+/**
+ * The login a command other than `auth login` may run when a remote server wants a token it does
+ * not have (SPEC §14): only when someone can answer the browser — `$BROWSER` names a program (CI
+ * and test harnesses consent that way), or stdin and stderr are a terminal. Otherwise undefined:
+ * the command never waits, it exits 4 naming `toolrun auth login SERVER`.
+ */
+export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'terminal'>, tty = Boolean(process.stdin.isTTY && process.stderr.isTTY)): InlineLogin | undefined {
+  if (!cli.env.BROWSER?.trim() && !tty) return undefined;
+  return async (server, scope) => {
+    // Loaded on this path only: most commands never log in.
+    const [{ loginToServer }, { TokenStore }] = await Promise.all([import('../auth/login-flow.js'), import('../auth/token-store.js')]);
+    await loginToServer({
+      server,
+      store: new TokenStore(cli.env),
+      scope,
+      signal: cli.signal,
+      openUrl: async (url) => {
+        // On stderr too: the browser may not open (a remote shell), and the person can copy it.
+        cli.terminal.error(`'${server.name}' needs an OAuth login${scope ? ` with scopes '${scope}'` : ''}: opening the browser on\n\n  ${url.href}\n`);
+        await openBrowser(url.href, cli.env);
+      },
+    });
+    cli.terminal.info(`logged in to ${server.name}; continuing`);
+  };
+}
