@@ -35,8 +35,8 @@ export interface OAuthFixture {
   asRequests: number;
   /** Makes the MCP server refuse every access token seen so far (revoked server-side). */
   rejectSeenTokens(): void;
-  /** Makes the authorization server grant no more than `mcp:read mcp:write`, whatever is asked (a re-authorization that cannot help). */
-  capScopes(capped: boolean): void;
+  /** Makes `admin_echo` answer 403 insufficient_scope whatever the token's scopes (a re-authorization that cannot help). */
+  refuseAdminAlways(refuse: boolean): void;
   /** 403 insufficient_scope answers given. */
   refusedForScope: number;
   close(): Promise<void>;
@@ -58,13 +58,13 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   const ttl = options.accessTokenTTL ?? 300;
   const fixture = { issuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0 };
-  let capped = false;
+  let refuseAdmin = false;
 
   const provider = new Provider(issuer, {
     clients: [{ client_id: CI_CLIENT.id, client_secret: CI_CLIENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
     scopes: ['openid', 'offline_access', ...RESOURCE_SCOPES],
     // The 2025-03-26 default endpoints, which a client without metadata assumes.
-    ...(sameOrigin && { routes: { authorization: '/authorize', token: '/token', registration: '/register' } }),
+    ...(discovery === 'default-endpoints' && { routes: { authorization: '/authorize', token: '/token', registration: '/register' } }),
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
@@ -95,7 +95,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     // The MCP server's own key fetch (jose) is not toolrun's doing.
     if (req.url !== '/jwks') fixture.asRequests++;
     if (discovery === 'default-endpoints' && req.url?.startsWith('/.well-known/')) res.writeHead(404).end();
-    else if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl, () => capped);
+    else if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl);
     else providerCallback(req, res);
   };
 
@@ -123,7 +123,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     seen.add(token!);
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     const message = body ? (JSON.parse(body.toString()) as { method?: string; params?: { name?: string } }) : undefined;
-    if (message?.method === 'tools/call' && message.params?.name === 'admin_echo' && !scopes.includes(ADMIN_SCOPE)) {
+    if (message?.method === 'tools/call' && message.params?.name === 'admin_echo' && (refuseAdmin || !scopes.includes(ADMIN_SCOPE))) {
       fixture.refusedForScope++;
       const challenge = `Bearer error="insufficient_scope", scope="${ADMIN_SCOPE}"${sameOrigin ? '' : `, resource_metadata="${metadataUrl}"`}`;
       res.writeHead(403, { 'www-authenticate': challenge, 'content-type': 'application/json' }).end('{"error":"insufficient_scope"}');
@@ -150,7 +150,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
 
   return Object.assign(fixture, {
     rejectSeenTokens: () => seen.forEach((token) => rejected.add(token)),
-    capScopes: (value: boolean) => void (capped = value),
+    refuseAdminAlways: (value: boolean) => void (refuseAdmin = value),
     close: async () => {
       const servers = sameOrigin ? [asServer] : [asServer, mcpServer];
       for (const server of servers) server.closeAllConnections();
@@ -160,22 +160,18 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
 }
 
 /** Login and consent without a person: the account `user`, every scope asked for, on the MCP resource. */
-async function consentAutomatically(provider: Provider, req: IncomingMessage, res: ServerResponse, resource: string, capped: () => boolean): Promise<void> {
+async function consentAutomatically(provider: Provider, req: IncomingMessage, res: ServerResponse, resource: string): Promise<void> {
   try {
     const details = await provider.interactionDetails(req, res);
     const grant = new provider.Grant({ accountId: 'user', clientId: String(details.params.client_id) });
-    const granted = capped() ? SCOPES : RESOURCE_SCOPES;
-    const scope = String(details.params.scope ?? SCOPES.join(' '))
-      .split(' ')
-      .filter((item) => !item.startsWith('mcp:') || granted.includes(item))
-      .join(' ');
+    const scope = String(details.params.scope ?? SCOPES.join(' '));
     // Listed in `scopes` too, so oidc-provider counts them as scopes of the grant as well as of the resource.
     grant.addOIDCScope(scope);
     grant.addResourceScope(
       resource,
       scope
         .split(' ')
-        .filter((item) => granted.includes(item))
+        .filter((item) => RESOURCE_SCOPES.includes(item))
         .join(' ') || SCOPES.join(' '),
     );
     const grantId = await grant.save();
