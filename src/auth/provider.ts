@@ -11,8 +11,9 @@ export interface ProviderOptions {
   server: AuthServer;
   store: TokenStore;
   /**
-   * `login`: `auth login` (a browser answers; discovery and registration done afresh). `connect`:
-   * any other command: stored tokens only, refreshed under the lock; never a browser, never a registration.
+   * `login`: `auth login`, or a login inline (a browser answers; discovery and registration done afresh).
+   * `connect`: stored tokens only, refreshed under the lock; never a browser, never a registration
+   * (AuthSession starts a `login` instead when someone can answer it).
    */
   mode: 'login' | 'connect';
   /** login: the loopback redirect listening now. */

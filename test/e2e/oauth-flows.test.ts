@@ -139,6 +139,15 @@ describe('a login inline in another command (SPEC §14: someone can answer the b
     expect(again.stdout.trim()).toBe('again');
   });
 
+  it('mcp doctor with $BROWSER and no token: the auth step says the connection logs in, and it does', async () => {
+    const home = dataHome();
+    const doctor = await toolrun(['mcp', 'doctor', 'oauthy'], home, { BROWSER });
+    expect(doctor.exitCode, doctor.stdout + doctor.stderr).toBe(0);
+    expect(doctor.stdout).toContain('no stored token: the connection logs in (a browser opens)');
+    expect(doctor.stdout).toContain('✔ initialize');
+    expect(storedRecord(home, 'oauthy').record.tokens.access_token).toBeTruthy();
+  });
+
   it('list logs in inline too', async () => {
     const home = dataHome();
     const list = await toolrun(['list', '--server', 'oauthy'], home, { BROWSER });
