@@ -33,7 +33,7 @@ export function authFetch(base: typeof fetch, session: AuthSession): typeof fetc
       const { error, scope } = challengeOf(response);
       if (error !== 'insufficient_scope') break;
       await response.body?.cancel();
-      sent = await session.afterInsufficientScope(scope);
+      sent = await session.afterInsufficientScope(sent, scope);
       response = await send(sent);
     }
     return response;

@@ -13,7 +13,8 @@ const MAX_INLINE_LOGINS = 2;
  * an authorization server that keeps refusing never starts a loop.
  */
 export class AuthSession {
-  private readonly asked = new Set<string>();
+  /** The logins started, by scope set: a request that meets one under way waits for it; one that ended is not started again. */
+  private readonly logins = new Map<string, { promise: Promise<void>; done: boolean }>();
 
   constructor(
     private readonly server: LoginTarget,
@@ -36,8 +37,10 @@ export class AuthSession {
   /** A 401 with a Bearer challenge to a request that carried `sent` (or no token). */
   async afterUnauthorized(sent: string | undefined, challengeScope: string | undefined): Promise<string> {
     const name = this.server.name;
-    if (this.provider && sent) {
+    if (this.provider) {
       try {
+        // A request sent before a concurrent login or refresh ended: the refreshed token, without a new refresh.
+        if (!sent) return (await this.token())!;
         return await this.provider.refreshAfter401(sent);
       } catch (error) {
         if (!(error instanceof AuthRequiredError)) throw error;
@@ -48,8 +51,11 @@ export class AuthSession {
   }
 
   /** A 403 `insufficient_scope`: authorize again with the stored scopes and the ones the challenge names. */
-  async afterInsufficientScope(challengeScope: string | undefined): Promise<string> {
+  async afterInsufficientScope(sent: string | undefined, challengeScope: string | undefined): Promise<string> {
     const name = this.server.name;
+    // Sent before a concurrent re-authorization ended: try the newer token first.
+    const current = this.provider?.current.tokens?.access_token;
+    if (current && current !== sent) return current;
     const stored = this.provider?.current.tokens?.scope ?? this.server.oauth?.scope ?? '';
     const union = [...new Set([...stored.split(' '), ...(challengeScope ?? '').split(' ')].filter(Boolean))].join(' ');
     const why = `'${name}' refused the token for lack of scope${challengeScope ? ` '${challengeScope}'` : ''} (HTTP 403 insufficient_scope)`;
@@ -64,11 +70,20 @@ export class AuthSession {
 
   private async reauthorize(why: AuthRequiredError, scope: string | undefined): Promise<string> {
     const key = scope ?? '';
-    if (!this.login || this.asked.has(key) || this.asked.size >= MAX_INLINE_LOGINS) throw why;
-    this.asked.add(key);
-    await this.login(this.server, scope);
-    this.provider = new StoredOAuthProvider({ server: this.server, store: this.store, mode: 'connect' });
-    const tokens = await this.provider.tokens();
+    let login = this.logins.get(key);
+    if (login?.done) throw why;
+    if (!login) {
+      const run = this.login;
+      if (!run || this.logins.size >= MAX_INLINE_LOGINS) throw why;
+      const started = { done: false, promise: Promise.resolve() };
+      started.promise = run(this.server, scope).then(() => {
+        this.provider = new StoredOAuthProvider({ server: this.server, store: this.store, mode: 'connect' });
+      });
+      void started.promise.finally(() => (started.done = true)).catch(() => {});
+      this.logins.set(key, (login = started));
+    }
+    await login.promise;
+    const tokens = await this.provider!.tokens();
     if (!tokens) throw why;
     return tokens.access_token;
   }

@@ -148,11 +148,16 @@ describe('a login inline in another command (SPEC §14: someone can answer the b
     expect(storedRecord(home, 'oauthy').record.tokens.access_token).toBeTruthy();
   });
 
-  it('list logs in inline too', async () => {
+  it('list logs in to every server at once (both eras, both fallbacks), each once', async () => {
     const home = dataHome();
-    const list = await toolrun(['list', '--server', 'oauthy'], home, { BROWSER });
+    const codesBefore = Object.fromEntries(Object.entries(fixtures).map(([name, fixture]) => [name, fixture.grants.authorization_code ?? 0]));
+    const list = await toolrun(['list'], home, { BROWSER });
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stdout).toContain('admin_echo');
+    for (const [name, fixture] of Object.entries(fixtures)) {
+      expect(list.stdout).toContain(`${name}:admin_echo`);
+      expect(storedRecord(home, name).record.tokens.access_token).toBeTruthy();
+      expect((fixture.grants.authorization_code ?? 0) - codesBefore[name]!).toBe(1);
+    }
   });
 });
 
