@@ -21,7 +21,8 @@ export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'termina
       openUrl: async (url) => {
         // On stderr too: the browser may not open (a remote shell), and the person can copy it.
         cli.terminal.error(`'${server.name}' needs an OAuth login${scope ? ` with scopes '${scope}'` : ''}: opening the browser on\n\n  ${url.href}\n`);
-        await openBrowser(url.href, cli.env);
+        // No opener (a bare server, a container): the person at the terminal opens the URL shown; the login waits for it.
+        await openBrowser(url.href, cli.env).catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
       },
     });
     cli.terminal.info(`logged in to ${server.name}; continuing`);
