@@ -1,3 +1,4 @@
+import { AuthRequiredError } from '../auth/auth-errors.js';
 import type { InlineLogin } from '../auth/inline-login.js';
 import type { CliContext } from './cli-context.js';
 import { openBrowser } from './open-browser.js';
@@ -21,8 +22,15 @@ export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'termina
       openUrl: async (url) => {
         // On stderr too: the browser may not open (a remote shell), and the person can copy it.
         cli.terminal.error(`'${server.name}' needs an OAuth login${scope ? ` with scopes '${scope}'` : ''}: opening the browser on\n\n  ${url.href}\n`);
-        // No opener (a bare server, a container): the person at the terminal opens the URL shown; the login waits for it.
-        await openBrowser(url.href, cli.env).catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
+        const opened = openBrowser(url.href, cli.env);
+        // $BROWSER that cannot start fails the login; no platform opener on a terminal (a bare server, a
+        // container) does not: the person there opens the URL shown, and the login waits for it.
+        const browser = cli.env.BROWSER?.trim();
+        if (browser)
+          await opened.catch((error: Error) => {
+            throw new AuthRequiredError(server.name, `$BROWSER (${browser}) could not be started for the OAuth login of '${server.name}'`, { cause: error });
+          });
+        else await opened.catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
       },
     });
     cli.terminal.info(`logged in to ${server.name}; continuing`);

@@ -139,6 +139,15 @@ describe('a login inline in another command (SPEC §14: someone can answer the b
     expect(again.stdout.trim()).toBe('again');
   });
 
+  it('a $BROWSER that cannot start ends the command at once with exit 4 naming toolrun auth login (no wait for a callback)', async () => {
+    const started = performance.now();
+    const exec = await toolrun(['exec', 'oauthy:echo', 'message=hi'], dataHome(), { BROWSER: '/nonexistent/browser' });
+    expect(exec.exitCode, exec.stderr).toBe(4);
+    expect(exec.stderr).toContain("$BROWSER (/nonexistent/browser) could not be started for the OAuth login of 'oauthy'");
+    expect(exec.stderr).toContain('toolrun auth login oauthy');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it('mcp doctor with $BROWSER and no token: the auth step says the connection logs in, and it does', async () => {
     const home = dataHome();
     const doctor = await toolrun(['mcp', 'doctor', 'oauthy'], home, { BROWSER });
