@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
+import { allowInlineLogin } from './auth/inline-login.js';
 import type { CliContext, CommandAction, GlobalOptions } from './cli-support/cli-context.js';
+import { inlineLoginFor } from './cli-support/inline-login.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerHostsCommand } from './commands/hosts.js';
@@ -72,6 +74,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       readStdin: () => readAllStdin(abort.signal),
       onExit: (cleanup) => cleanups.push(cleanup),
     };
+    allowInlineLogin(inlineLoginFor(cli));
     const onSignal = (signal: NodeJS.Signals) => {
       if (abort.signal.aborted) {
         // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of

@@ -2,8 +2,8 @@ import { ToolrunError } from '../errors.js';
 
 /**
  * A remote server wants an OAuth token toolrun does not have (none stored, the refresh token
- * refused, or more scopes needed). Only `toolrun auth login` opens a browser, so every other
- * command stops at once with exit 4 and names that command (SPEC §14).
+ * refused, or more scopes needed) and no one can answer a browser (no `$BROWSER`, no terminal), so
+ * the command stops at once with exit 4 and names `toolrun auth login` (SPEC §14).
  */
 export class AuthRequiredError extends ToolrunError {
   readonly code = 'AUTH_REQUIRED';

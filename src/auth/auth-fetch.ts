@@ -1,31 +1,60 @@
-import { AuthRequiredError } from './auth-errors.js';
+import type { AuthSession } from './auth-session.js';
 import type { StoredOAuthProvider } from './provider.js';
+import { parseBearerChallenge } from './www-authenticate.js';
 
 /**
- * The fetch a remote transport uses when OAuth may be involved. With a provider, a 401 to a request
- * that carried its token is answered here, once: refresh under the cross-process lock (or take the
- * token another process refreshed), then the same request again. The SDK's own 401 handling would
- * refresh without a lock, or start a browser flow an `exec` cannot finish. Without a provider (no
- * `oauth` in the entry, nothing stored), a 401 with a Bearer challenge becomes "run toolrun auth
- * login SERVER" at once, before any discovery request.
+ * The fetch a remote transport uses when OAuth may be involved, in both protocol eras. The token is
+ * added here; a 401 to a request is answered here, once: refresh under the cross-process lock (or
+ * take the token another process refreshed), or a login when nothing is stored, then the same
+ * request again. A 403 `insufficient_scope` asks for the union of scopes the same way. The SDK's
+ * own handling would refresh without a lock, or start a browser flow an `exec` cannot finish. When
+ * no browser can be answered, the session throws "run toolrun auth login SERVER" at once, before
+ * any discovery request. client_credentials is the SDK's: it needs no person.
  */
-export function authFetch(base: typeof fetch, serverName: string, provider: StoredOAuthProvider | undefined): typeof fetch {
+export function authFetch(base: typeof fetch, session: AuthSession): typeof fetch {
   return async (input, init) => {
-    // The 2026-07-28 transport takes no provider: the header is added here for it.
-    if (provider && !bearerOf(init?.headers)) {
-      const tokens = await provider.tokens();
-      if (tokens) init = { ...init, headers: withBearer(init?.headers, tokens.access_token) };
+    const provider: StoredOAuthProvider | undefined = session.provider;
+    if (provider?.grant === 'client_credentials') return clientCredentialsFetch(base, provider, input, init);
+    let sent = bearerOf(init?.headers) ?? (await session.token());
+    const send = (token: string | undefined) => base(input, token ? { ...init, headers: withBearer(init?.headers, token) } : init);
+    let response = await send(sent);
+    if (isBearerChallenge(response, 401)) {
+      const { scope } = challengeOf(response);
+      await response.body?.cancel();
+      sent = await session.afterUnauthorized(sent, scope);
+      response = await send(sent);
+      if (isBearerChallenge(response, 401)) {
+        await response.body?.cancel();
+        throw session.refused();
+      }
     }
-    const response = await base(input, init);
-    if (response.status !== 401 || !/^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '')) return response;
-    // client_credentials: the SDK's auth() gets a new token with the client's secret, no person needed.
-    if (provider?.grant === 'client_credentials') return response;
-    await response.body?.cancel();
-    const sent = bearerOf(init?.headers);
-    if (!provider || !sent) throw new AuthRequiredError(serverName, `'${serverName}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no token is stored`);
-    const fresh = await provider.refreshAfter401(sent);
-    return base(input, { ...init, headers: withBearer(init?.headers, fresh) });
+    // Bounded by the session: a scope set it already asked for is not asked again.
+    while (isBearerChallenge(response, 403)) {
+      const { error, scope } = challengeOf(response);
+      if (error !== 'insufficient_scope') break;
+      await response.body?.cancel();
+      sent = await session.afterInsufficientScope(sent, scope);
+      response = await send(sent);
+    }
+    return response;
   };
+}
+
+async function clientCredentialsFetch(base: typeof fetch, provider: StoredOAuthProvider, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+  // The 2026-07-28 transport takes no provider: the header is added here for it.
+  if (!bearerOf(init?.headers)) {
+    const tokens = await provider.tokens();
+    if (tokens) init = { ...init, headers: withBearer(init?.headers, tokens.access_token) };
+  }
+  return base(input, init);
+}
+
+function challengeOf(response: Response): { error?: string; scope?: string } {
+  return parseBearerChallenge(response.headers.get('www-authenticate'))?.params ?? {};
+}
+
+function isBearerChallenge(response: Response, status: number): boolean {
+  return response.status === status && /^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '');
 }
 
 function bearerOf(headers: RequestInit['headers']): string | undefined {

@@ -41,7 +41,7 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   const keptPort = portOf(store.read(server.name, server.url)?.redirectUrl);
   const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0);
   try {
-    const provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, onAuthorizationUrl: options.openUrl });
+    const provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: options.openUrl });
     const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
     if (started === 'AUTHORIZED') return provider.current;
     const redirected = await firstOf([listener.received, ...(options.pastedUrl ? [options.pastedUrl.then(parsePasted)] : [])], options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);

@@ -11,12 +11,15 @@ export interface ProviderOptions {
   server: AuthServer;
   store: TokenStore;
   /**
-   * `login`: `auth login` (a browser answers; discovery and registration done afresh). `connect`:
-   * any other command: stored tokens only, refreshed under the lock; never a browser, never a registration.
+   * `login`: `auth login`, or a login inline (a browser answers; discovery and registration done afresh).
+   * `connect`: stored tokens only, refreshed under the lock; never a browser, never a registration
+   * (AuthSession starts a `login` instead when someone can answer it).
    */
   mode: 'login' | 'connect';
   /** login: the loopback redirect listening now. */
   redirectUrl?: string;
+  /** login: the scopes asked for (a registration limited to fewer is not reused). */
+  scope?: string;
   /** login: opens or shows the authorization URL. */
   onAuthorizationUrl?: (url: URL) => Promise<void>;
 }
@@ -78,6 +81,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (this.options.server.oauth?.clientId || !client) return client;
     // A registration that does not know this login's redirect is of no use: register again.
     if (this.options.mode === 'login' && this.record.redirectUrl !== this.redirectUrl) return undefined;
+    // Nor one registered for fewer scopes than this login asks for (a 403 insufficient_scope's union): invalid_scope otherwise.
+    if (this.options.mode === 'login' && !registeredFor(client, this.options.scope)) return undefined;
     return client;
   }
 
@@ -158,4 +163,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private persist(): void {
     this.options.store.write(this.record);
   }
+}
+
+/** Whether a dynamic registration allows `scope`: yes when either is unrestricted. */
+function registeredFor(client: OAuthClientInformationMixed, scope: string | undefined): boolean {
+  const registered = (client as { scope?: string }).scope;
+  if (!scope || !registered) return true;
+  const allowed = new Set(registered.split(' '));
+  return scope.split(' ').every((item) => allowed.has(item));
 }

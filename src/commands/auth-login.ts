@@ -15,7 +15,7 @@ export interface AuthLoginOptions {
   scope?: string;
 }
 
-/** `toolrun auth login SERVER`: the one command that opens a browser (SPEC §14). */
+/** `toolrun auth login SERVER`: a login on request (other commands log in inline only when someone can answer the browser, SPEC §14). */
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
   const spec = await remoteServer(cli, name);
   const store = new TokenStore(cli.env);

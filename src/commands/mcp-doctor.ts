@@ -1,3 +1,4 @@
+import { currentInlineLogin } from '../auth/inline-login.js';
 import type { Command } from 'commander';
 import type { DoctorReport } from '../doctor/doctor-types.js';
 import { describeThrown, ExitCode, UsageError } from '../errors.js';
@@ -75,6 +76,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
       localToolNames,
       call,
       authProbe: options.authProbe,
+      loginInline: currentInlineLogin() !== undefined,
       lookupToken: async (server, url) => {
         const [{ TokenStore }, { storedTokenSummary }] = await Promise.all([import('../auth/token-store.js'), import('../auth/token-summary.js')]);
         const raw = opened.config.servers[server];

@@ -17,6 +17,8 @@ export interface AuthStepOptions {
    * store was asked (then doctor connects anyway and lets the server say).
    */
   storedToken?: StoredTokenSummary | null;
+  /** With no token stored, the connection logs in (someone can answer the browser). */
+  loginInline?: boolean;
 }
 
 /**
@@ -62,9 +64,10 @@ export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOp
     trace.registration!
   ];
   const chain = `authorization required: issuer ${trace.issuer} · PKCE S256 · ${registration}${options.probe ? ' (probed)' : ''}${trace.scopes?.length ? ` · scopes ${trace.scopes.join(' ')}` : ''}`;
-  const token = options.storedToken === undefined ? '' : options.storedToken ? ` · ${describeToken(options.storedToken)}` : ` · no stored token: toolrun auth login ${options.server}`;
+  const noToken = options.loginInline ? ' · no stored token: the connection logs in (a browser opens)' : ` · no stored token: toolrun auth login ${options.server}`;
+  const token = options.storedToken === undefined ? '' : options.storedToken ? ` · ${describeToken(options.storedToken)}` : noToken;
   set('auth', 'ok', `${chain}${token}`, { details: [...details, ...trace.notes.map((note) => `note: ${note}`)], data });
-  return { connect: options.storedToken !== null, trace };
+  return { connect: options.storedToken !== null || options.loginInline === true, trace };
 }
 
 /** One line per request: stage, method, URL (its query left out: a probe's is long and says nothing new), what came back, time. */

@@ -49,6 +49,8 @@ export interface DoctorOptions {
   authProbe?: boolean;
   /** The token store's word on a server (null: no token); without it, doctor connects and lets the server say. */
   lookupToken?: (server: string, url: string) => Promise<StoredTokenSummary | null | undefined>;
+  /** Someone can answer a browser ($BROWSER, or a terminal): with no token stored, the connection logs in instead of stopping. */
+  loginInline?: boolean;
   /** Progress, for a spinner: called when a step starts. */
   onStep?: (id: DoctorStepId) => void;
 }

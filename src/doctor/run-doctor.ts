@@ -50,7 +50,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     const clientId = (raw as { oauth?: { clientId?: unknown } }).oauth?.clientId;
     const auth = await reportAuthStep(
       spec,
-      { server: options.server, timeoutMs: spec.connectTimeoutMs, signal: options.signal, probe: options.authProbe, clientId: typeof clientId === 'string' ? clientId : undefined, storedToken },
+      {
+        server: options.server,
+        timeoutMs: spec.connectTimeoutMs,
+        signal: options.signal,
+        probe: options.authProbe,
+        clientId: typeof clientId === 'string' ? clientId : undefined,
+        storedToken,
+        loginInline: options.loginInline,
+      },
       set,
     );
     if (!auth.connect) {

@@ -3,7 +3,10 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { withDeleteStatus } from './remote-session.js';
 
-/** A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its OAuth tokens (SPEC §14). */
+/**
+ * A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its
+ * OAuth tokens (SPEC §14): the wrapped fetch adds them; the SDK gets a provider for client_credentials only.
+ */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
   const { url, headers } = remoteTarget(spec);
   const requestInit: RequestInit = { headers };

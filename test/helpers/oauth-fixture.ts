@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -12,7 +13,19 @@ import { z } from 'zod';
  * (the SDK's, over Streamable HTTP) that is a protected resource: RFC 9728 metadata, a 401 with a
  * `WWW-Authenticate: Bearer resource_metadata=…` challenge unless the bearer is a JWT the
  * authorization server signed for it. Both on 127.0.0.1, in the test's process.
+ *
+ * Options: `era: 'modern'` serves the MCP side with the v2 server package, 2026-07-28 only;
+ * `discovery` drops RFC 9728 for the 2025-03-26 fallbacks (the authorization server at the MCP
+ * server's origin, its metadata at the root, or no metadata at all: /authorize, /token, /register).
+ * The tool `admin_echo` needs the scope `mcp:admin` (a 403 `insufficient_scope` otherwise), which
+ * the protected resource metadata does not list: only that challenge asks for it.
  */
+export interface OAuthFixtureOptions {
+  accessTokenTTL?: number;
+  era?: 'legacy' | 'modern';
+  discovery?: 'protected-resource' | 'origin-metadata' | 'default-endpoints';
+}
+
 export interface OAuthFixture {
   issuer: string;
   mcpUrl: string;
@@ -22,24 +35,36 @@ export interface OAuthFixture {
   asRequests: number;
   /** Makes the MCP server refuse every access token seen so far (revoked server-side). */
   rejectSeenTokens(): void;
+  /** Makes `admin_echo` answer 403 insufficient_scope whatever the token's scopes (a re-authorization that cannot help). */
+  refuseAdminAlways(refuse: boolean): void;
+  /** 403 insufficient_scope answers given. */
+  refusedForScope: number;
   close(): Promise<void>;
 }
 
 export const CI_CLIENT = { id: 'ci-client', secret: 'ci-secret-4f1d9a' };
 const SCOPES = ['mcp:read', 'mcp:write'];
+const ADMIN_SCOPE = 'mcp:admin';
+const RESOURCE_SCOPES = [...SCOPES, ADMIN_SCOPE];
 
-export async function startOAuthFixture(options: { accessTokenTTL?: number } = {}): Promise<OAuthFixture> {
+export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OAuthFixture> {
+  const discovery = options.discovery ?? 'protected-resource';
+  // The 2025-03-26 fallbacks: one origin for the MCP server and its authorization server.
+  const sameOrigin = discovery !== 'protected-resource';
   const asServer = createServer();
-  const mcpServer = createServer();
-  const [asPort, mcpPort] = await Promise.all([listen(asServer), listen(mcpServer)]);
+  const mcpServer = sameOrigin ? asServer : createServer();
+  const [asPort, mcpPort] = sameOrigin ? await listen(asServer).then((port) => [port, port]) : await Promise.all([listen(asServer), listen(mcpServer)]);
   const issuer = `http://127.0.0.1:${asPort}`;
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   const ttl = options.accessTokenTTL ?? 300;
-  const fixture = { issuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0 };
+  const fixture = { issuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0 };
+  let refuseAdmin = false;
 
   const provider = new Provider(issuer, {
     clients: [{ client_id: CI_CLIENT.id, client_secret: CI_CLIENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
-    scopes: ['openid', 'offline_access', ...SCOPES],
+    scopes: ['openid', 'offline_access', ...RESOURCE_SCOPES],
+    // The 2025-03-26 default endpoints, which a client without metadata assumes.
+    ...(discovery === 'default-endpoints' && { routes: { authorization: '/authorize', token: '/token', registration: '/register' } }),
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
@@ -50,7 +75,7 @@ export async function startOAuthFixture(options: { accessTokenTTL?: number } = {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== mcpUrl) throw new Error(`unknown resource ${resource}`);
-          return { scope: SCOPES.join(' '), audience: mcpUrl, accessTokenTTL: ttl, accessTokenFormat: 'jwt' };
+          return { scope: RESOURCE_SCOPES.join(' '), audience: mcpUrl, accessTokenTTL: ttl, accessTokenFormat: 'jwt' };
         },
       },
     },
@@ -66,48 +91,70 @@ export async function startOAuthFixture(options: { accessTokenTTL?: number } = {
     fixture.grants[type] = (fixture.grants[type] ?? 0) + 1;
   });
   const providerCallback = provider.callback();
-  asServer.on('request', (req, res) => {
+  const serveAs = (req: IncomingMessage, res: ServerResponse) => {
     // The MCP server's own key fetch (jose) is not toolrun's doing.
     if (req.url !== '/jwks') fixture.asRequests++;
-    if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl);
+    if (discovery === 'default-endpoints' && req.url?.startsWith('/.well-known/')) res.writeHead(404).end();
+    else if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl);
     else providerCallback(req, res);
-  });
+  };
 
   const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const seen = new Set<string>();
   const rejected = new Set<string>();
   const metadataUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
-  mcpServer.on('request', (req, res) => {
-    void (async () => {
-      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+  const serveResource = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+      if (sameOrigin) res.writeHead(404).end();
+      else
         res
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: SCOPES, bearer_methods_supported: ['header'] }));
-        return;
-      }
-      const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!token || rejected.has(token) || !(await verifies(token))) {
-        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"`, 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
-        return;
-      }
-      seen.add(token);
-      await serveMcp(req, res);
-    })();
-  });
-  const verifies = async (token: string) => {
+      return;
+    }
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const scopes = token && !rejected.has(token) ? await scopesOf(token) : undefined;
+    if (!scopes) {
+      // 2025-03-26 had no resource_metadata: the challenge names the scopes only.
+      const challenge = sameOrigin ? `Bearer scope="${SCOPES.join(' ')}"` : `Bearer resource_metadata="${metadataUrl}"`;
+      res.writeHead(401, { 'www-authenticate': challenge, 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+      return;
+    }
+    seen.add(token!);
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const message = body ? (JSON.parse(body.toString()) as { method?: string; params?: { name?: string } }) : undefined;
+    if (message?.method === 'tools/call' && message.params?.name === 'admin_echo' && (refuseAdmin || !scopes.includes(ADMIN_SCOPE))) {
+      fixture.refusedForScope++;
+      const challenge = `Bearer error="insufficient_scope", scope="${ADMIN_SCOPE}"${sameOrigin ? '' : `, resource_metadata="${metadataUrl}"`}`;
+      res.writeHead(403, { 'www-authenticate': challenge, 'content-type': 'application/json' }).end('{"error":"insufficient_scope"}');
+      return;
+    }
+    if (options.era === 'modern') await serveModernMcp(req, res, body);
+    else await serveMcp(req, res, message);
+  };
+  if (sameOrigin)
+    asServer.on('request', (req, res) => void (req.url?.startsWith('/mcp') || req.url?.startsWith('/.well-known/oauth-protected-resource') ? serveResource(req, res) : serveAs(req, res)));
+  else {
+    asServer.on('request', serveAs);
+    mcpServer.on('request', (req, res) => void serveResource(req, res));
+  }
+  /** The token's scopes when the authorization server signed it for this resource, else undefined. */
+  const scopesOf = async (token: string) => {
     try {
-      await jwtVerify(token, jwks, { issuer, audience: mcpUrl });
-      return true;
+      const { payload } = await jwtVerify(token, jwks, { issuer, audience: mcpUrl });
+      return String(payload.scope ?? '').split(' ');
     } catch {
-      return false;
+      return undefined;
     }
   };
 
   return Object.assign(fixture, {
     rejectSeenTokens: () => seen.forEach((token) => rejected.add(token)),
+    refuseAdminAlways: (value: boolean) => void (refuseAdmin = value),
     close: async () => {
-      for (const server of [asServer, mcpServer]) server.closeAllConnections();
-      await Promise.all([asServer, mcpServer].map((server) => new Promise((resolve) => server.close(resolve))));
+      const servers = sameOrigin ? [asServer] : [asServer, mcpServer];
+      for (const server of servers) server.closeAllConnections();
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   });
 }
@@ -124,7 +171,7 @@ async function consentAutomatically(provider: Provider, req: IncomingMessage, re
       resource,
       scope
         .split(' ')
-        .filter((item) => SCOPES.includes(item))
+        .filter((item) => RESOURCE_SCOPES.includes(item))
         .join(' ') || SCOPES.join(' '),
     );
     const grantId = await grant.save();
@@ -134,17 +181,47 @@ async function consentAutomatically(provider: Provider, req: IncomingMessage, re
   }
 }
 
-/** A stateless MCP server with one tool, `echo`, new for each request (the SDK's stateless pattern). */
-async function serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** A stateless MCP server with two tools, `echo` and `admin_echo`, new for each request (the SDK's stateless pattern). */
+async function serveMcp(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
   const server = new McpServer({ name: 'oauth-fixture', version: '1.0.0' });
   server.registerTool('echo', { description: 'Echoes the message', inputSchema: { message: z.string() } }, ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+  server.registerTool('admin_echo', { description: 'Echoes the message (scope mcp:admin)', inputSchema: { message: z.string() } }, ({ message }) => ({
+    content: [{ type: 'text', text: `admin: ${message}` }],
+  }));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
     void transport.close();
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, parsedBody);
+}
+
+/** The same tools in the 2026-07-28 era only (the v2 server package's fetch handler, 2025 handshakes refused). */
+async function serveModernMcp(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): Promise<void> {
+  const { createMcpHandler, McpServer: ModernServer } = await import('@modelcontextprotocol/server');
+  const handler = createMcpHandler(
+    () => {
+      const server = new ModernServer({ name: 'oauth-fixture-v2', version: '2.0.0' }, { capabilities: { tools: {} } });
+      server.registerTool('echo', { description: 'Echoes the message', inputSchema: z.object({ message: z.string() }) }, async ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+      server.registerTool('admin_echo', { description: 'Echoes the message (scope mcp:admin)', inputSchema: z.object({ message: z.string() }) }, async ({ message }) => ({
+        content: [{ type: 'text', text: `admin: ${message}` }],
+      }));
+      return server;
+    },
+    { legacy: 'reject' },
+  );
+  const headers = Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]));
+  const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
+  else res.end();
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 function listen(server: Server): Promise<number> {

@@ -1,0 +1,38 @@
+import { AuthRequiredError } from '../auth/auth-errors.js';
+import type { InlineLogin } from '../auth/inline-login.js';
+import type { CliContext } from './cli-context.js';
+import { openBrowser } from './open-browser.js';
+
+/**
+ * The login a command other than `auth login` may run when a remote server wants a token it does
+ * not have (SPEC §14): only when someone can answer the browser — `$BROWSER` names a program (CI
+ * and test harnesses consent that way), or stdin and stderr are a terminal. Otherwise undefined:
+ * the command never waits, it exits 4 naming `toolrun auth login SERVER`.
+ */
+export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'terminal'>, tty = Boolean(process.stdin.isTTY && process.stderr.isTTY)): InlineLogin | undefined {
+  if (!cli.env.BROWSER?.trim() && !tty) return undefined;
+  return async (server, scope) => {
+    // Loaded on this path only: most commands never log in.
+    const [{ loginToServer }, { TokenStore }] = await Promise.all([import('../auth/login-flow.js'), import('../auth/token-store.js')]);
+    await loginToServer({
+      server,
+      store: new TokenStore(cli.env),
+      scope,
+      signal: cli.signal,
+      openUrl: async (url) => {
+        // On stderr too: the browser may not open (a remote shell), and the person can copy it.
+        cli.terminal.error(`'${server.name}' needs an OAuth login${scope ? ` with scopes '${scope}'` : ''}: opening the browser on\n\n  ${url.href}\n`);
+        const opened = openBrowser(url.href, cli.env);
+        // $BROWSER that cannot start fails the login; no platform opener on a terminal (a bare server, a
+        // container) does not: the person there opens the URL shown, and the login waits for it.
+        const browser = cli.env.BROWSER?.trim();
+        if (browser)
+          await opened.catch((error: Error) => {
+            throw new AuthRequiredError(server.name, `$BROWSER (${browser}) could not be started for the OAuth login of '${server.name}'`, { cause: error });
+          });
+        else await opened.catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
+      },
+    });
+    cli.terminal.info(`logged in to ${server.name}; continuing`);
+  };
+}
