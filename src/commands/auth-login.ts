@@ -4,7 +4,8 @@ import { TokenStore } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { openBrowser } from '../cli-support/open-browser.js';
 import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
-import { ExitCode, UnknownServerError, UsageError } from '../errors.js';
+import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../errors.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 import { describeRecord, recordSummary } from './auth-status.js';
 import { loadCliConfig } from './load-cli-config.js';
 
@@ -19,25 +20,45 @@ export interface AuthLoginOptions {
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
   const spec = await remoteServer(cli, name);
   const store = new TokenStore(cli.env);
-  const record = await loginToServer({
-    server: spec,
-    store,
-    callbackPort: options.callbackPort,
-    scope: options.scope,
-    signal: cli.signal,
-    openUrl: async (url) => {
-      if (!options.browser) {
-        cli.terminal.error(`Open this URL in a browser, then come back (or paste the URL it redirects to here):\n\n  ${url.href}\n`);
-        return;
-      }
-      cli.terminal.info(`opening the browser on ${url.origin}${url.pathname} …`);
-      await openBrowser(url.href, cli.env);
-    },
-    pastedUrl: options.browser ? undefined : firstPastedLine(cli.signal),
-  });
+  const record = await reachable(spec.url, () =>
+    loginToServer({
+      server: spec,
+      store,
+      callbackPort: options.callbackPort,
+      scope: options.scope,
+      signal: cli.signal,
+      openUrl: async (url) => {
+        if (!options.browser) {
+          cli.terminal.error(`Open this URL in a browser, then come back (or paste the URL it redirects to here):\n\n  ${url.href}\n`);
+          return;
+        }
+        cli.terminal.info(`opening the browser on ${url.origin}${url.pathname} …`);
+        await openBrowser(url.href, cli.env);
+      },
+      pastedUrl: options.browser ? undefined : firstPastedLine(cli.signal),
+    }),
+  );
   if (cli.globals.json) await cli.terminal.resultJson({ success: true, ...recordSummary(record) });
   else await cli.terminal.result(`logged in to ${name} (${describeRecord(record)})`);
   return ExitCode.OK;
+}
+
+/**
+ * A server or authorization server that does not answer is the network's failure, exit 4 with
+ * what failed (fetch's own message is only "fetch failed": the reason is in its cause).
+ */
+async function reachable<T>(serverUrl: string, login: () => Promise<T>): Promise<T> {
+  try {
+    return await login();
+  } catch (error) {
+    if (!(error instanceof TypeError) || error.message !== 'fetch failed') throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? 'no answer';
+    throw new ToolrunError(
+      'unreachable',
+      `cannot log in to ${maskSecrets(serverUrl)}: a request of the login got no answer (${why}); check that the server and its authorization server are up and the URL is right`,
+    );
+  }
 }
 
 async function remoteServer(cli: CliContext, name: string): Promise<RemoteServerSpec> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { parsePositiveInteger } from './parse-number-option.js';
+import { parsePort } from './parse-number-option.js';
 
 /** `toolrun auth login|status|logout`: OAuth for remote servers (SPEC §14). The flow loads only here. */
 export function registerAuthCommands(program: Command, run: CommandRunner): void {
@@ -25,7 +25,7 @@ Examples:
     .description('log in to a remote server: a browser opens on its authorization page, tokens are stored')
     .argument('<server>', 'a remote server of the config')
     .option('--no-browser', 'print the URL on stderr instead; paste the redirected URL on stdin (SSH, containers, WSL)')
-    .option('--callback-port <port>', 'the loopback redirect port (default: the one kept with the registration, else a free one)', parsePositiveInteger)
+    .option('--callback-port <port>', 'the loopback redirect port (default: the one kept with the registration, else a free one)', parsePort)
     .option('--scope <scopes>', 'scopes to ask for, space-separated (default: what the server asks for)')
     .addHelpText(
       'after',

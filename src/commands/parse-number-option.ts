@@ -20,6 +20,13 @@ export function parsePositiveNumber(value: string): number {
   return number;
 }
 
+/** A TCP port (--callback-port): 1 to 65535. */
+export function parsePort(value: string): number {
+  const number = parsePositiveInteger(value);
+  if (number > 65_535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got '${value}'.`);
+  return number;
+}
+
 /** A timeout in ms (--timeout): a positive whole number a timer can wait for. */
 export function parseTimerMilliseconds(value: string): number {
   const number = parsePositiveInteger(value);

@@ -116,6 +116,18 @@ describe('OAuth for remote servers (SPEC §14)', () => {
     expect(after.stdout + after.stderr).not.toContain(record.tokens.access_token);
   });
 
+  it('auth login of a server that does not answer: exit 4 naming the URL and the cause; a port out of range: exit 2', async () => {
+    const home = dataHome();
+    const config = join(folder, 'down.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { down: { url: 'http://127.0.0.1:47555/mcp' } } }));
+    const down = await runToolrun(['--config', config, 'auth', 'login', 'down'], { env: { XDG_DATA_HOME: home, BROWSER: BROWSER } });
+    expect(down.exitCode).toBe(4);
+    expect(down.stderr).toContain('✖ cannot log in to http://127.0.0.1:47555/mcp: a request of the login got no answer (ECONNREFUSED)');
+    const port = await toolrun(['auth', 'login', 'oauthy', '--callback-port', '99999'], home);
+    expect(port.exitCode).toBe(2);
+    expect(port.stderr).toContain('expected a port from 1 to 65535');
+  });
+
   it('without a token, a terminal or $BROWSER: exit 4 at once, naming toolrun auth login SERVER, before any discovery', async () => {
     const home = dataHome();
     const before = fixture.asRequests;
