@@ -24,7 +24,8 @@ Examples:
     )
     .action(() =>
       run(async (cli) => {
-        if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError('hosts lists every host: it takes neither --host nor --config');
+        if (cli.globals.host !== undefined || cli.globals.config !== undefined || cli.globals.terminalEnv)
+          throw new UsageError('hosts lists every host: it takes none of --host, --config and --terminal-env');
         const { showHosts } = await import('./show-hosts.js');
         return showHosts(cli.terminal, cli.env, cli.cwd);
       }),

@@ -81,5 +81,8 @@ describe('host-faithful spawn (--host)', () => {
     const result = await runToolrun(['--terminal-env', 'list']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--terminal-env goes with --host');
+    const hosts = await runToolrun(['--terminal-env', 'hosts']);
+    expect(hosts.exitCode).toBe(2);
+    expect(hosts.stderr).toContain('hosts lists every host: it takes none of --host, --config and --terminal-env');
   });
 });
