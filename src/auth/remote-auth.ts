@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { authFetch } from './auth-fetch.js';
+import { hasAuthorizationHeader } from './own-credentials.js';
 import { AuthSession } from './auth-session.js';
 import { currentInlineLogin } from './inline-login.js';
 import { StoredOAuthProvider } from './provider.js';
@@ -31,7 +32,7 @@ export function remoteAuth(server: AuthServer, headers: Record<string, string>, 
 const decided = new WeakMap<AuthServer, RemoteAuth | undefined>();
 
 function decideRemoteAuth(server: AuthServer, headers: Record<string, string>, env: NodeJS.ProcessEnv): RemoteAuth | undefined {
-  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  if (hasAuthorizationHeader(headers)) return undefined;
   const store = new TokenStore(env);
   const stored = server.oauth || existsSync(store.pathOf(server.name, server.url));
   const provider = stored ? new StoredOAuthProvider({ server, store, mode: 'connect' }) : undefined;

@@ -243,11 +243,6 @@ function answered(answer: BoundedAnswer | { error: string }): string {
 
 export type { AuthStage, AuthStageName } from './auth-tracer.js';
 
-/** Whether an entry brings its own credentials (an Authorization header, or user:password in the URL): then there is no OAuth flow to trace. */
-export function sendsOwnAuthorization(url: string, headers: Record<string, string>): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization') || /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*@/i.test(url);
-}
-
 /** The auth state of a server in one word, for `mcp list --check`: none, required, broken (with the rule), or unknown. */
 export function summarizeAuth(trace: AuthTrace): { state: 'none' | 'required' | 'broken' | 'unknown'; rule?: string; issuer?: string } {
   if (trace.outcome === 'broken') return { state: 'broken', rule: trace.rule!.id };

@@ -124,8 +124,9 @@ async function traceRemoteAuth(config: ToolrunConfig, env: NodeJS.ProcessEnv, si
   const remote = Object.values(config.servers).filter((server) => server.transport !== 'stdio');
   const states = new Map<string, AuthSummary>();
   if (remote.length === 0) return states;
-  const [{ traceAuth, sendsOwnAuthorization, summarizeAuth }, { resolveServer }, { mapWithLimit, parallelStartLimit }] = await Promise.all([
+  const [{ traceAuth, summarizeAuth }, { sendsOwnAuthorization }, { resolveServer }, { mapWithLimit, parallelStartLimit }] = await Promise.all([
     import('../auth/trace-auth.js'),
+    import('../auth/own-credentials.js'),
     import('../config/resolve-server.js'),
     import('../process/parallel-starts.js'),
   ]);

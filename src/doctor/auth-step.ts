@@ -1,4 +1,5 @@
 import type { RemoteServerSpec } from '../config/resolve-server.js';
+import { sendsOwnAuthorization } from '../auth/own-credentials.js';
 import type { AuthStage, AuthTrace } from '../auth/trace-auth.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
@@ -28,7 +29,7 @@ export interface AuthStepOptions {
  */
 export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOptions, set: SetStep): Promise<{ connect: boolean; trace?: AuthTrace }> {
   // Loaded here: only doctor of a remote server traces authorization.
-  const { sendsOwnAuthorization, traceAuth } = await import('../auth/trace-auth.js');
+  const { traceAuth } = await import('../auth/trace-auth.js');
   if (sendsOwnAuthorization(spec.url, spec.headers)) {
     set('auth', 'ok', 'the entry sends its own Authorization header: no OAuth flow to trace', { data: { outcome: 'static-credentials' } });
     return { connect: true };

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { hasAuthorizationHeader } from '../auth/own-credentials.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { withDeleteStatus } from './remote-session.js';
@@ -42,8 +43,7 @@ export function remoteTarget(spec: RemoteServerSpec): { url: URL; headers: Recor
   // fetch refuses a URL with credentials ("Request cannot be constructed…"); curl and browsers send
   // them as Basic auth, which is what `http://user:pass@host` means. A configured Authorization wins.
   if (url.username || url.password) {
-    const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-    if (!hasAuthorization) headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    if (!hasAuthorizationHeader(headers)) headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     url.username = '';
     url.password = '';
   }
