@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, startRedis, type RunningBackend } from '../helpers/databases.js';
+import { describe, expect, it } from 'vitest';
+import { useBackends } from '../helpers/databases.js';
 import { runClean } from '../helpers/processes.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { writeTempConfig } from '../helpers/temp-config.js';
@@ -16,19 +16,12 @@ const REDIS_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server
 type Step = { id: string; status: string; finding: string; fix?: string; data: Record<string, unknown> };
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
 
-let postgres: RunningBackend | undefined;
-let redis: RunningBackend | undefined;
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-});
+const backends = useBackends();
 
 describe('server-postgres against a PostgreSQL that refuses it', () => {
   it('a wrong password: doctor and mcp list --check give the fix', async (context) => {
-    if (!postgres) return context.skip();
-    const url = postgres.url.replace(/:[^:@]+@/, ':wrong-password@');
+    if (!backends.postgres) return context.skip();
+    const url = backends.postgres.url.replace(/:[^:@]+@/, ':wrong-password@');
     const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [POSTGRES_SERVER, url] } } });
     const fix = "fix the user or password in the server's database URL (or its settings); they must match the database's";
     const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
@@ -41,8 +34,8 @@ describe('server-postgres against a PostgreSQL that refuses it', () => {
   });
 
   it('a database that does not exist: the fix names it', async (context) => {
-    if (!postgres) return context.skip();
-    const url = postgres.url.replace(/\/postgres$/, '/toolrun_nope');
+    if (!backends.postgres) return context.skip();
+    const url = backends.postgres.url.replace(/\/postgres$/, '/toolrun_nope');
     const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [POSTGRES_SERVER, url] } } });
     const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
     expect(doctor.exitCode).toBe(1);
@@ -52,8 +45,8 @@ describe('server-postgres against a PostgreSQL that refuses it', () => {
 
 describe('server-redis against a Redis that refuses its password', () => {
   it('a password Redis does not want: named at once, not retried, not a 10 s hang', async (context) => {
-    if (!redis) return context.skip();
-    const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, redis.url.replace('redis://', 'redis://:sesame@')] } } });
+    if (!backends.redis) return context.skip();
+    const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, backends.redis.url.replace('redis://', 'redis://:sesame@')] } } });
     const startedAt = Date.now();
     const result = await runClean(['--config', config, 'exec', 'cache:get', 'key=a']);
     expect(result.exitCode).toBe(4);
@@ -66,17 +59,17 @@ describe('server-redis against a Redis that refuses its password', () => {
   });
 
   it('a wrong password (WRONGPASS): the same, with the fix for it', async (context) => {
-    if (!redis) return context.skip();
-    execFileSync('redis-cli', ['-p', String(redis.port), 'CONFIG', 'SET', 'requirepass', 'right-password']);
+    if (!backends.redis) return context.skip();
+    execFileSync('redis-cli', ['-p', String(backends.redis.port), 'CONFIG', 'SET', 'requirepass', 'right-password']);
     try {
-      const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, redis.url.replace('redis://', 'redis://:wrong-password@')] } } });
+      const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, backends.redis.url.replace('redis://', 'redis://:wrong-password@')] } } });
       const result = await runClean(['--config', config, 'exec', 'cache:get', 'key=a']);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'cache'");
       expect(result.stderr).toContain('  Reason: Redis refused the user or password the server gave (WRONGPASS)');
       expect(result.stderr).toContain("  Check: fix the password (and user) given in the Redis URL, or in the server's settings");
     } finally {
-      execFileSync('redis-cli', ['-p', String(redis.port), '-a', 'right-password', '--no-auth-warning', 'CONFIG', 'SET', 'requirepass', '']);
+      execFileSync('redis-cli', ['-p', String(backends.redis.port), '-a', 'right-password', '--no-auth-warning', 'CONFIG', 'SET', 'requirepass', '']);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, startRedis, type RunningBackend } from '../helpers/databases.js';
+import { describe, expect, it } from 'vitest';
+import { useBackends } from '../helpers/databases.js';
 import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
 import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
@@ -60,14 +60,7 @@ describe('exec ends a server that ignores stdin EOF soon after it goes idle', ()
 });
 
 describe('the real servers that ignore stdin EOF: exec exits promptly and leaves nothing running', () => {
-  let postgres: RunningBackend | undefined;
-  let redis: RunningBackend | undefined;
-  beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([postgres?.stop(), redis?.stop()]);
-  });
+  const backends = useBackends();
 
   /** Runs exec and measures from its result on stdout to its exit (the server's shutdown). */
   async function afterResult(entry: Record<string, unknown>, args: string[]) {
@@ -82,8 +75,8 @@ describe('the real servers that ignore stdin EOF: exec exits promptly and leaves
   }
 
   it('server-postgres after a query (its pool keeps a connection open)', async (context) => {
-    if (!postgres) return context.skip();
-    const { result, shutdownMs } = await afterResult({ command: process.execPath, args: [POSTGRES_SERVER, postgres.url] }, ['db:query', 'sql=select 41 + 1 as answer']);
+    if (!backends.postgres) return context.skip();
+    const { result, shutdownMs } = await afterResult({ command: process.execPath, args: [POSTGRES_SERVER, backends.postgres.url] }, ['db:query', 'sql=select 41 + 1 as answer']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ answer: 42 }]);
     // 1.1 s and more before: the stdin grace, then SIGTERM.
@@ -91,8 +84,8 @@ describe('the real servers that ignore stdin EOF: exec exits promptly and leaves
   });
 
   it('server-redis after a get', async (context) => {
-    if (!redis) return context.skip();
-    const { result, shutdownMs } = await afterResult({ command: process.execPath, args: [REDIS_SERVER, redis.url] }, ['db:get', 'key=toolrun-none']);
+    if (!backends.redis) return context.skip();
+    const { result, shutdownMs } = await afterResult({ command: process.execPath, args: [REDIS_SERVER, backends.redis.url] }, ['db:get', 'key=toolrun-none']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('Key not found: toolrun-none');
     expect(shutdownMs).toBeLessThan(900);

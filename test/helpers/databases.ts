@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 // Real backends for the servers that need one (server-postgres, server-redis), started on 127.0.0.1
 // on a free port for one test file. A machine without them gets `undefined` and a line on stderr
@@ -152,4 +153,19 @@ export async function startRedis(): Promise<RunningBackend | undefined> {
       await exited;
     },
   };
+}
+
+/**
+ * PostgreSQL and Redis for the tests around the call (a file, or a describe block): started before
+ * them, stopped after; a backend missing here stays undefined (its start already said why).
+ */
+export function useBackends(): { readonly postgres?: RunningBackend; readonly redis?: RunningBackend } {
+  const backends: { postgres?: RunningBackend; redis?: RunningBackend } = {};
+  beforeAll(async () => {
+    [backends.postgres, backends.redis] = await Promise.all([startPostgres(), startRedis()]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([backends.postgres?.stop(), backends.redis?.stop()]);
+  });
+  return backends;
 }
