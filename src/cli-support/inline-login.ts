@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { AuthRequiredError } from '../auth/auth-errors.js';
 import type { InlineLogin } from '../auth/inline-login.js';
 import type { CliContext } from './cli-context.js';
@@ -9,7 +10,8 @@ import { openBrowser } from './open-browser.js';
  * and test harnesses consent that way), or stdin and stderr are a terminal. Otherwise undefined:
  * the command never waits, it exits 4 naming `toolrun auth login SERVER`.
  */
-export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'terminal'>, tty = Boolean(process.stdin.isTTY && process.stderr.isTTY)): InlineLogin | undefined {
+// isatty on the descriptors, not process.stdin/stderr.isTTY: touching those builds the streams, on every command's startup.
+export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'terminal'>, tty = isatty(0) && isatty(2)): InlineLogin | undefined {
   if (!cli.env.BROWSER?.trim() && !tty) return undefined;
   return async (server, scope) => {
     // Loaded on this path only: most commands never log in.

@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
-
 /**
  * Opens `url` in a browser, never through a shell (the URL is one argument, whatever it holds):
  * `$BROWSER URL` when BROWSER is set, as git, gh and Python's webbrowser do (CI and test harnesses
  * consent that way), else the platform's opener. Resolves once the opener started; a browser that
  * is never answered is the login's timeout to report.
  */
-export function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
   const [command, args] = openerCommand(url, env);
+  // Loaded here: every command's startup imports this file (inline logins), and node:child_process costs ~2 ms to load.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: process.platform !== 'win32', env });
     child.once('error', (error: NodeJS.ErrnoException) =>
