@@ -28,6 +28,7 @@ export function authFetch(base: typeof fetch, session: AuthSession): typeof fetc
         throw session.refused();
       }
     }
+    if (response.status !== 401) session.noteAccepted(sent);
     // Bounded by the session: a scope set it already asked for is not asked again.
     while (isBearerChallenge(response, 403)) {
       const { error, scope } = challengeOf(response);

@@ -3,8 +3,12 @@ import type { InlineLogin, LoginTarget } from './inline-login.js';
 import { StoredOAuthProvider } from './provider.js';
 import type { TokenStore } from './token-store.js';
 
-/** Re-authorizations one command may start for one server: a first login, then one for more scopes. */
-const MAX_INLINE_LOGINS = 2;
+/**
+ * Re-authorizations one command may start for one server: a first login, one for more scopes, and one
+ * after the server stopped accepting a token it had accepted (revoked, or moved to another
+ * authorization server: SEP-2352).
+ */
+const MAX_INLINE_LOGINS = 3;
 
 /**
  * The access token of one remote server for one command: the stored one (refreshed under the lock
@@ -15,6 +19,9 @@ const MAX_INLINE_LOGINS = 2;
 export class AuthSession {
   /** The logins started, by scope set: a request that meets one under way waits for it; one that ended is not started again. */
   private readonly logins = new Map<string, { promise: Promise<void>; done: boolean }>();
+  private loginsStarted = 0;
+  /** Tokens the server answered with something other than 401: refusing one later means something changed on its side. */
+  private readonly accepted = new Set<string>();
 
   constructor(
     private readonly server: LoginTarget,
@@ -23,15 +30,24 @@ export class AuthSession {
     private readonly login: InlineLogin | undefined,
   ) {}
 
-  /** The token to send with a request; undefined when nothing is stored (the server may not need one). */
+  /**
+   * The token to send with a request; undefined when nothing usable is stored and someone can log in:
+   * the request goes without one, and the server's 401 challenge names the scopes to ask for. With
+   * no one to log in, AuthRequiredError at once (exit 4 naming `toolrun auth login SERVER`).
+   */
   async token(): Promise<string | undefined> {
     if (!this.provider) return undefined;
     try {
       return (await this.provider.tokens())?.access_token;
     } catch (error) {
-      if (!(error instanceof AuthRequiredError)) throw error;
-      return this.reauthorize(error, undefined);
+      if (!(error instanceof AuthRequiredError) || !this.login) throw error;
+      return undefined;
     }
+  }
+
+  /** The server answered a request that carried `token` with something other than a 401. */
+  noteAccepted(token: string | undefined): void {
+    if (token) this.accepted.add(token);
   }
 
   /** A 401 with a Bearer challenge to a request that carried `sent` (or no token). */
@@ -39,12 +55,14 @@ export class AuthSession {
     const name = this.server.name;
     if (this.provider) {
       try {
-        // A request sent before a concurrent login or refresh ended: the refreshed token, without a new refresh.
-        if (!sent) return (await this.token())!;
-        return await this.provider.refreshAfter401(sent);
+        if (sent) return await this.provider.refreshAfter401(sent);
+        // Sent without a token: one a concurrent login or refresh got meanwhile, else a login.
+        const current = await this.token();
+        if (current) return current;
+        throw new AuthRequiredError(name, `'${name}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no usable token is stored`);
       } catch (error) {
         if (!(error instanceof AuthRequiredError)) throw error;
-        return this.reauthorize(error, challengeScope);
+        return this.reauthorize(error, challengeScope, sent !== undefined && this.accepted.has(sent));
       }
     }
     return this.reauthorize(new AuthRequiredError(name, `'${name}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no token is stored`), challengeScope);
@@ -68,13 +86,19 @@ export class AuthSession {
     return new AuthRequiredError(name, `'${name}' refused the OAuth token toolrun just got (HTTP 401 again)`);
   }
 
-  private async reauthorize(why: AuthRequiredError, scope: string | undefined): Promise<string> {
+  /**
+   * A login for `scope`, or the one under way. A scope set already asked for is not asked again (no
+   * loop with a server that keeps refusing), unless `acceptedBefore`: the refused token had worked in
+   * this command, so the server changed its mind (a revoked token, a new authorization server).
+   */
+  private async reauthorize(why: AuthRequiredError, scope: string | undefined, acceptedBefore = false): Promise<string> {
     const key = scope ?? '';
     let login = this.logins.get(key);
-    if (login?.done) throw why;
-    if (!login) {
+    if (login?.done && !acceptedBefore) throw why;
+    if (!login || login.done) {
       const run = this.login;
-      if (!run || this.logins.size >= MAX_INLINE_LOGINS) throw why;
+      if (!run || this.loginsStarted >= MAX_INLINE_LOGINS) throw why;
+      this.loginsStarted++;
       const started = { done: false, promise: Promise.resolve() };
       started.promise = run(this.server, scope).then(() => {
         this.provider = new StoredOAuthProvider({ server: this.server, store: this.store, mode: 'connect' });

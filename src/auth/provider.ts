@@ -72,6 +72,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     } as OAuthClientMetadata;
   }
 
+  /** The entry's Client ID Metadata Document: the SDK uses it as the client_id where the authorization server supports it. */
+  get clientMetadataUrl(): string | undefined {
+    return this.options.server.oauth?.clientMetadataUrl;
+  }
+
   state(): string {
     return this.stateValue;
   }

@@ -41,6 +41,8 @@ export interface OAuthSettings {
   grant?: 'authorization_code' | 'client_credentials';
   /** The loopback redirect's port for `auth login` (default: the one kept with the registration, else a free one). */
   callbackPort?: number;
+  /** A Client ID Metadata Document's https URL: the client_id where the authorization server supports them (no registration). */
+  clientMetadataUrl?: string;
 }
 
 export interface RawRemoteServer {

@@ -82,6 +82,7 @@ function resolveOAuth(raw: OAuthSettings, expand: (value: string, field: string)
   const resolved: OAuthSettings = { ...raw };
   if (raw.clientId !== undefined) resolved.clientId = expand(raw.clientId, 'clientId');
   if (raw.scope !== undefined) resolved.scope = expand(raw.scope, 'scope');
+  if (raw.clientMetadataUrl !== undefined) resolved.clientMetadataUrl = expand(raw.clientMetadataUrl, 'clientMetadataUrl');
   if (raw.clientSecret !== undefined) {
     resolved.clientSecret = expand(raw.clientSecret, 'clientSecret');
     rememberSecret(resolved.clientSecret);

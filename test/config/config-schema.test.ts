@@ -65,8 +65,24 @@ describe('toolrun.schema.json', () => {
       'must be "object" (tool arguments are an object), found "array"',
     ],
     [{ mcpServers: { a: { command: 'x' } }, servers: { a: { command: 'y' } } }, 'servers.a', "server 'a' is defined in both mcpServers and servers; keep one"],
+    [
+      { mcpServers: { a: { url: 'https://x/mcp', oauth: { clientMetadataUrl: 'http://example.com/client.json' } } } },
+      'mcpServers.a.oauth.clientMetadataUrl',
+      'must be an https URL with a path, such as "https://example.com/toolrun-client.json" (a Client ID Metadata Document), found "http://example.com/client.json"',
+    ],
+    [
+      { mcpServers: { a: { url: 'https://x/mcp', oauth: { clientMetadataUrl: 'https://example.com/' } } } },
+      'mcpServers.a.oauth.clientMetadataUrl',
+      'must be an https URL with a path, such as "https://example.com/toolrun-client.json" (a Client ID Metadata Document), found "https://example.com/"',
+    ],
   ])("says what is wrong with %j in toolrun's words, at its JSON path", (config, path, message) => {
     expect(checkConfig(config, null, FIXTURES).problems).toEqual([{ path, message }]);
+  });
+
+  it('accepts a Client ID Metadata Document URL in oauth', () => {
+    const config = { mcpServers: { a: { url: 'https://x/mcp', oauth: { clientMetadataUrl: 'https://example.com/oauth/toolrun.json', callbackPort: 8765 } } } };
+    expect(checkConfig(config, null, FIXTURES).problems).toEqual([]);
+    expect(validate(config)).toBe(true);
   });
 
   it('ignores a disabled entry, whatever else it holds', () => {
