@@ -82,7 +82,8 @@ async function firstOf<T>(promises: Array<Promise<T>>, timeoutMs: number, signal
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new AuthFlowError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    if (signal?.aborted) reject(signal.reason);
+    else signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
   try {
     return await Promise.race([...promises, timeout]);

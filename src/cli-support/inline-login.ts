@@ -16,18 +16,19 @@ export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'termina
   return async (server, scope) => {
     // Loaded on this path only: most commands never log in.
     const [{ loginToServer }, { TokenStore }] = await Promise.all([import('../auth/login-flow.js'), import('../auth/token-store.js')]);
+    const browser = cli.env.BROWSER?.trim();
+    const login = browserAbort(cli.signal);
     await loginToServer({
       server,
       store: new TokenStore(cli.env),
       scope,
-      signal: cli.signal,
+      signal: login.signal,
       openUrl: async (url) => {
         // On stderr too: the browser may not open (a remote shell), and the person can copy it.
         cli.terminal.error(`'${server.name}' needs an OAuth login${scope ? ` with scopes '${scope}'` : ''}: opening the browser on\n\n  ${url.href}\n`);
-        const opened = openBrowser(url.href, cli.env);
+        const opened = openBrowser(url.href, cli.env, (why) => login.abort(new AuthRequiredError(server.name, `$BROWSER (${browser}) ${why} before the OAuth login of '${server.name}' ended`)));
         // $BROWSER that cannot start fails the login; no platform opener on a terminal (a bare server, a
         // container) does not: the person there opens the URL shown, and the login waits for it.
-        const browser = cli.env.BROWSER?.trim();
         if (browser)
           await opened.catch((error: Error) => {
             throw new AuthRequiredError(server.name, `$BROWSER (${browser}) could not be started for the OAuth login of '${server.name}'`, { cause: error });
@@ -37,4 +38,12 @@ export function inlineLoginFor(cli: Pick<CliContext, 'env' | 'signal' | 'termina
     });
     cli.terminal.info(`logged in to ${server.name}; continuing`);
   };
+}
+
+/** An AbortController that also follows `parent` (Ctrl-C): a failed $BROWSER ends the login without ending the command. */
+export function browserAbort(parent: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
+  return controller;
 }

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { loginToServer } from '../auth/login-flow.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
+import { browserAbort } from '../cli-support/inline-login.js';
 import { openBrowser } from '../cli-support/open-browser.js';
 import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
 import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../errors.js';
@@ -20,20 +21,21 @@ export interface AuthLoginOptions {
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
   const spec = await remoteServer(cli, name);
   const store = new TokenStore(cli.env);
+  const login = browserAbort(cli.signal);
   const record = await reachable(spec.url, () =>
     loginToServer({
       server: spec,
       store,
       callbackPort: options.callbackPort,
       scope: options.scope,
-      signal: cli.signal,
+      signal: login.signal,
       openUrl: async (url) => {
         if (!options.browser) {
           cli.terminal.error(`Open this URL in a browser, then come back (or paste the URL it redirects to here):\n\n  ${url.href}\n`);
           return;
         }
         cli.terminal.info(`opening the browser on ${url.origin}${url.pathname} …`);
-        await openBrowser(url.href, cli.env);
+        await openBrowser(url.href, cli.env, (why) => login.abort(new ToolrunError('unreachable', `$BROWSER (${cli.env.BROWSER!.trim()}) ${why} before the login ended; fix it, or use --no-browser`)));
       },
       pastedUrl: options.browser ? undefined : firstPastedLine(cli.signal),
     }),

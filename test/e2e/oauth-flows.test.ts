@@ -148,6 +148,18 @@ describe('a login inline in another command (SPEC §14: someone can answer the b
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
+  it('a $BROWSER that fails (exit status not 0) ends the login at once: exec and auth login exit 4 saying so, no wait for the callback', async () => {
+    const started = performance.now();
+    const exec = await toolrun(['exec', 'oauthy:echo', 'message=hi'], dataHome(), { BROWSER: '/bin/false' });
+    expect(exec.exitCode, exec.stderr).toBe(4);
+    expect(exec.stderr).toContain("$BROWSER (/bin/false) exited with status 1 before the OAuth login of 'oauthy' ended");
+    expect(exec.stderr).toContain('toolrun auth login oauthy');
+    const login = await toolrun(['auth', 'login', 'oauthy'], dataHome(), { BROWSER: '/bin/false' });
+    expect(login.exitCode, login.stderr).toBe(4);
+    expect(login.stderr).toContain('$BROWSER (/bin/false) exited with status 1 before the login ended; fix it, or use --no-browser');
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('mcp doctor with $BROWSER and no token: the auth step says the connection logs in, and it does', async () => {
     const home = dataHome();
     const doctor = await toolrun(['mcp', 'doctor', 'oauthy'], home, { BROWSER });
