@@ -157,6 +157,10 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
+    .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
+    .addOption(askBackOption('--elicit <action>', 'answer every elicitation: accept (defaults plus --answer values), decline or cancel').choices(['accept', 'decline', 'cancel']))
+    .addOption(askBackOption('--sampling-reply <text>', 'advertise sampling and answer every sampling request with TEXT'))
+    .addOption(askBackOption('--root <dir>', 'advertise roots and offer DIR as one (repeatable)').argParser(collect))
     .version(readVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
@@ -208,6 +212,13 @@ function readGlobals(program: Command): GlobalOptions {
     protocol?: string;
     session?: boolean;
     cache?: boolean;
+    answer?: string[];
+    answers?: string;
+    elicit?: 'accept' | 'decline' | 'cancel';
+    samplingReply?: string;
+    sampling?: string;
+    samplingCommand?: string;
+    root?: string[];
   }>();
   return {
     config: options.config,
@@ -221,7 +232,25 @@ function readGlobals(program: Command): GlobalOptions {
     protocol: options.protocol,
     session: options.session !== false,
     cache: options.cache !== false,
+    askBack: {
+      answer: options.answer ?? [],
+      answers: options.answers,
+      elicit: options.elicit,
+      samplingReply: options.samplingReply,
+      sampling: options.sampling,
+      samplingCommand: options.samplingCommand,
+      root: options.root ?? [],
+    },
   };
+}
+
+/** The options of SPEC §15, grouped apart in --help. */
+function askBackOption(flags: string, description: string): Option {
+  return new Option(flags, description).helpGroup('Servers that ask back (elicitation, sampling, roots):');
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 async function reportError(error: unknown, terminal: Terminal, json: boolean): Promise<number> {

@@ -18,6 +18,23 @@ export interface GlobalOptions {
   session: boolean;
   /** false with `--no-cache`: never use the tool index cache (SPEC §12). */
   cache: boolean;
+  /** How servers that ask back are answered (SPEC §15). */
+  askBack: AskBackFlags;
+}
+
+/** The flags of SPEC §15, as given. */
+export interface AskBackFlags {
+  /** `--answer field=value`, in order. */
+  answer: string[];
+  /** `--answers FILE`: scripted elicitation rounds. */
+  answers?: string;
+  /** `--elicit`: every elicitation answered this way. */
+  elicit?: 'accept' | 'decline' | 'cancel';
+  samplingReply?: string;
+  sampling?: string;
+  samplingCommand?: string;
+  /** `--root DIR`, in order. */
+  root: string[];
 }
 
 /** What a command's action gets: the parsed globals, the terminal, and the process's surroundings. */

@@ -65,7 +65,8 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
   cli.onExit(async () => {
     spinner?.stop();
   });
-  const { mapWithLimit, parallelStartLimit } = await import('../process/parallel-starts.js');
+  const [{ mapWithLimit, parallelStartLimit }, { askBackFor }] = await Promise.all([import('../process/parallel-starts.js'), import('../cli-support/ask-back-for.js')]);
+  const askBack = askBackFor(cli);
   // Each diagnosis ends its server: a bounded number at a time keeps --all safe for any config.
   const reports: DoctorReport[] = await mapWithLimit(names, parallelStartLimit(), (name) =>
     runDoctor({
@@ -77,6 +78,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
       call,
       authProbe: options.authProbe,
       loginInline: currentInlineLogin() !== undefined,
+      askBack,
       lookupToken: async (server, url) => {
         const [{ TokenStore }, { storedTokenSummary }] = await Promise.all([import('../auth/token-store.js'), import('../auth/token-summary.js')]);
         const raw = opened.config.servers[server];

@@ -75,11 +75,12 @@ export async function openTools(
     }
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
     const ready = options.useSession ? await heldConnections(cli, config, pending) : [];
-    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }] = await Promise.all([
+    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }] = await Promise.all([
       import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),
       import('../scan/pollution-pattern.js'),
       import('../output/format-server-log.js'),
+      import('../cli-support/ask-back-for.js'),
     ]);
     const { connections, failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
@@ -88,6 +89,7 @@ export async function openTools(
       registerTools: connectOptions.registerTools,
       ready,
       hooks: {
+        askBack: askBackFor(cli),
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
           const key = `${server}\0${pollutionPattern(text)}`;

@@ -1,3 +1,4 @@
+import type { AskBack } from '../mcp/ask-back.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
@@ -53,4 +54,6 @@ export interface DoctorOptions {
   loginInline?: boolean;
   /** Progress, for a spinner: called when a step starts. */
   onStep?: (id: DoctorStepId) => void;
+  /** How a server that asks back is answered: the same capabilities as exec, so the server shows doctor what exec sees. */
+  askBack?: AskBack;
 }

@@ -75,7 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   let failure: ConnectFailure | undefined;
   try {
     // Patient: the shutdown step judges whether the server exits when its stdin closes.
-    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, hooks: { patientShutdown: true } });
+    connection = await openSession(spec, options.config.retry, { logger: options.logger, signal: options.signal, stdoutScan: scan, hooks: { patientShutdown: true, askBack: options.askBack } });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     failure = error.failure;

@@ -17,6 +17,7 @@ import { openClient, type HandshakeProgress } from './open-client.js';
 import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
 import { serverEnvironment } from '../process/launch-environment.js';
+import type { AskBack } from './ask-back.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -36,6 +37,8 @@ export interface ConnectHooks {
   patientShutdown?: boolean;
   /** Ctrl-C: ends the attempt at once, the server politely. */
   signal?: AbortSignal;
+  /** How a server that asks back is answered (SPEC §15): elicitation, sampling, roots. */
+  askBack?: AskBack;
 }
 
 /** Thrown by one failed attempt, classified once (classify-attempt.ts): the cause says what to do. */
@@ -151,7 +154,7 @@ async function initialize(
   };
   if (stdio) stdio.closeOnRequest = false;
   try {
-    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running }, progress);
+    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running, askBack: hooks.askBack }, progress);
   } catch (error) {
     return fail(error, progress.phase);
   }

@@ -4,6 +4,7 @@ import { readVersion } from '../version.js';
 import { withProgress, type McpClient, type McpRequestOptions } from './mcp-client.js';
 import type { NegotiatingTransport } from './negotiating-transport.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
+import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
 
 /** Results are checked by toolrun itself (list-tools.ts), so the request's schema takes anything. */
 const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (value: unknown) => ({ value }) } } as const;
@@ -30,13 +31,20 @@ function inLegacyTerms(error: unknown): never {
 }
 
 export async function connectModernClient(
+  server: string,
   transport: NegotiatingTransport,
   discover: Record<string, unknown>,
   choice: EraChoice,
-  options: { signal?: AbortSignal; timeout?: number },
+  options: { signal?: AbortSignal; timeout?: number; askBack?: AskBack },
 ): Promise<McpClient> {
   const { Client } = await v2Client;
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, versionNegotiation: { mode: { pin: choice.version } } });
+  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: clientCapabilitiesOf(options.askBack) as never, versionNegotiation: { mode: { pin: choice.version } } });
+  // The same handlers answer an input_required round's embedded requests (the v2 client's multi-round-trip driver).
+  installAskBack(
+    (method, handler) => client.setRequestHandler(method, (request: { params?: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) => handler(request, ctx.mcpReq.signal) as never),
+    options.askBack,
+    server,
+  );
   client.onerror = () => {};
   // The two SDKs' Transport types differ only in their generics; the wire contract is the same.
   await client.connect(transport as never, { prior: { kind: 'modern', discover: discover as never }, signal: options.signal, timeout: options.timeout });

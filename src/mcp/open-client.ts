@@ -8,6 +8,7 @@ import { NegotiatingTransport } from './negotiating-transport.js';
 import { createModernHttpTransport, remoteTarget } from './remote-transport.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { ToolrunError } from '../errors.js';
+import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
 export class ProtocolEraError extends ToolrunError {
@@ -24,6 +25,8 @@ export interface OpenClientOptions {
   timeout: number;
   /** Resolves once the server itself runs (after an npx-style install): the probe's silence counts from then. */
   serverRunning?: Promise<void>;
+  /** How a server that asks back (elicitation, sampling, roots) is answered; what is absent is not advertised. */
+  askBack?: AskBack;
 }
 
 /** Which request toolrun was waiting for when an attempt failed: set as the handshake goes. */
@@ -44,7 +47,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     if (setting !== 'auto' && eraOfVersion(setting) === 'modern') throw new ProtocolEraError(`protocol ${setting} is not spoken over the SSE transport; use "type": "http"`);
     if (setting !== 'auto') negotiating.initializeVersion = setting;
     const how = setting === 'auto' ? 'initialize (the SSE transport predates server/discover)' : `fixed by ${fixedBy}: initialize asked for ${setting}`;
-    return openLegacy(negotiating, { chosenBy, how, fixed: setting === 'auto' ? undefined : setting, probed: false }, options, progress);
+    return openLegacy(spec.name, negotiating, { chosenBy, how, fixed: setting === 'auto' ? undefined : setting, probed: false }, options, progress);
   }
   progress.phase = 'server/discover';
   // Loaded while the server starts and answers the probe, not after: its load is most of what a
@@ -63,7 +66,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     if (setting !== 'auto')
       throw new ProtocolEraError(`protocol is fixed to ${setting} by ${fixedBy}, but the server does not speak it (${outcome.how.replace(/, then initialize$/, '')}); set it to "auto"`);
     try {
-      return await openLegacy(negotiating, { chosenBy, how: outcome.how, probed: true }, options, progress);
+      return await openLegacy(spec.name, negotiating, { chosenBy, how: outcome.how, probed: true }, options, progress);
     } catch (error) {
       // A modern-only server whose discover answer came after the probe gave up (a slow start).
       if (!modernVersionsOfRefusal(error) || remote) throw error;
@@ -83,23 +86,31 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   };
   const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote, spec as RemoteServerSpec)) : negotiating;
   const { connectModernClient } = await modernClientModule;
-  return connectModernClient(modernTransport, outcome.discover, choice, options);
+  return connectModernClient(spec.name, modernTransport, outcome.discover, choice, options);
 }
 
 async function openLegacy(
+  server: string,
   transport: NegotiatingTransport,
   choice: { chosenBy: EraChoice['chosenBy']; how: string; fixed?: string; probed: boolean },
   options: OpenClientOptions,
   progress: HandshakeProgress,
 ): Promise<McpClient> {
   progress.phase = 'initialize';
-  const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }] = await Promise.all([
+  const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
     import('../schema/compile-schema.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
   ]);
   // The SDK's validator, with an Ajv whose schema warnings toolrun collects (not raw lines on stderr).
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: {}, jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()) });
+  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: clientCapabilitiesOf(options.askBack), jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()) });
+  const requestSchemas = { 'elicitation/create': types.ElicitRequestSchema, 'sampling/createMessage': types.CreateMessageRequestSchema, 'roots/list': types.ListRootsRequestSchema } as const;
+  installAskBack(
+    (method, handler) => client.setRequestHandler(requestSchemas[method] as typeof types.ElicitRequestSchema, (request, extra) => handler(request, extra.signal) as never),
+    options.askBack,
+    server,
+  );
   // The SDK reports transport-level trouble here; toolrun reports it through the attempt's outcome.
   client.onerror = () => {};
   await client.connect(transport, { signal: options.signal, timeout: options.timeout });

@@ -30,7 +30,18 @@ export async function runFastWarmExec(args: FastExecArgs, env: NodeJS.ProcessEnv
   const cleanups: Array<() => Promise<void>> = [];
   const terminal = await Terminal.create({ json: args.json, verbose: args.verbose, quiet: args.quiet, noColorFlag: !args.color, env, stdout: process.stdout, stderr: process.stderr });
   const cli: CliContext = {
-    globals: { config: args.config, json: args.json, verbose: args.verbose, quiet: args.quiet, color: args.color, timeout: args.timeout, session: true, cache: true, terminalEnv: false },
+    globals: {
+      config: args.config,
+      json: args.json,
+      verbose: args.verbose,
+      quiet: args.quiet,
+      color: args.color,
+      timeout: args.timeout,
+      session: true,
+      cache: true,
+      terminalEnv: false,
+      askBack: { answer: [], root: [] },
+    },
     terminal,
     env,
     cwd: process.cwd(),

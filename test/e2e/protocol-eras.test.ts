@@ -98,7 +98,7 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(protocols).toEqual({ dual: '2026-07-28 modern', modern: '2026-07-28 modern', dualhttp: '2026-07-28 modern', modernhttp: '2026-07-28 modern', everything: '2025-11-25 legacy' });
     const table = await runToolrun(['--config', config, 'mcp', 'list', '--check']);
     expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+RESOURCES\s+PROMPTS\s+PROTOCOL\s+CONNECT\s+AUTH\s+COMMAND \/ URL$/);
-    expect(table.stdout).toMatch(/\neverything\s+stdio\s+✔ ok\s+13\s+7\s+4\s+2025-11-25\s+\d+ ms /);
+    expect(table.stdout).toMatch(/\neverything\s+stdio\s+✔ ok\s+15\s+7\s+4\s+2025-11-25\s+\d+ ms /);
   });
 
   it('--protocol fixes a 2025 revision: a dual-era server answers initialize with it', async () => {
