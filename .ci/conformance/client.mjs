@@ -3,7 +3,8 @@
 //   client.mjs SERVER_URL   with MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT,
 //   MCP_CONFORMANCE_PROTOCOL_VERSION) in the environment.
 // Each scenario becomes what a user would type: a config naming the mock server, then an ordinary
-// toolrun command (`exec`, `list`) from the built CLI, with a fresh token store. Logins are consented
+// toolrun command (`exec`, `list`) from the built CLI, or a short script of them (SCRIPTS), with a
+// fresh token store. Logins are consented
 // through $BROWSER, as a CI job would do it (fixtures/oauth-browser.js follows the authorization
 // server's redirects to toolrun's loopback callback). toolrun's exit code is passed through.
 import { spawnSync } from 'node:child_process';
@@ -25,10 +26,36 @@ const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-m
 /** The toolrun command for each scenario; a scenario not named here lists the server's tools. */
 function commandFor(name) {
   if (name === 'tools_call') return ['exec', `${SERVER}:add_numbers`, 'a=2', 'b=3'];
+  if (name === 'sse-retry') return ['exec', `${SERVER}:test_reconnection`];
   if (['auth/pre-registration', 'auth/client-credentials-basic', 'auth/client-credentials-jwt'].includes(name)) return ['list', '--server', SERVER];
   if (name.startsWith('auth/')) return ['exec', `${SERVER}:test-tool`];
   return ['list', '--server', SERVER];
 }
+
+/**
+ * Scenarios that take more than one command, as a script would run them: each step gets what the
+ * ones before it printed (`toolrun` runs one toolrun command and returns its stdout).
+ */
+const SCRIPTS = {
+  // Calls each tool of the context with its arguments as given (a null, which its schema refuses, with --no-validate).
+  'http-custom-headers': (toolrun) => {
+    for (const call of context.toolCalls ?? []) {
+      const unchecked = Object.values(call.arguments).includes(null) ? ['--no-validate'] : [];
+      toolrun(['exec', `${SERVER}:${call.name}`, ...unchecked, '--args', JSON.stringify(call.arguments)]);
+    }
+  },
+  // Calls every tool toolrun lists (a smoke test of the server): the invalid ones must not be listed.
+  'http-invalid-tool-headers': (toolrun) => {
+    for (const tool of JSON.parse(toolrun(['--json', 'list', '--server', SERVER])).tools ?? []) toolrun(['exec', `${tool.server}:${tool.name}`, '--no-validate']);
+  },
+  // Echoes the inputSchema (`parameters`) toolrun listed for the focal tool back through the echo tool.
+  'json-schema-2020-12-preservation': (toolrun) => {
+    const tools = JSON.parse(toolrun(['--json', 'list', '--server', SERVER])).tools ?? [];
+    const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('json_schema_2020_12_tool is not listed');
+    toolrun(['exec', `${SERVER}:json_schema_echo`, '--args', JSON.stringify({ schema: focal.parameters })]);
+  },
+};
 
 /** The server's entry, as a user would write it for this kind of server. */
 function entryFor(name) {
@@ -45,10 +72,21 @@ try {
   const config = join(folder, 'toolrun.config.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: entryFor(scenario) } }, null, 2));
   const env = { ...process.env, XDG_DATA_HOME: join(folder, 'data'), BROWSER: join(root, 'fixtures/oauth-browser.js'), NO_COLOR: '1' };
-  const args = [join(root, 'bin/toolrun.js'), '--config', config, ...commandFor(scenario)];
-  process.stderr.write(`$ toolrun --config ${config} ${commandFor(scenario).join(' ')}\n`);
-  const run = spawnSync(process.execPath, args, { env, stdio: 'inherit' });
-  process.exitCode = run.status ?? 1;
+  /** Runs one toolrun command; its stdout is returned (and shown), a failure ends the scenario. */
+  const toolrun = (command) => {
+    process.stderr.write(`$ toolrun --config ${config} ${command.join(' ')}\n`);
+    const run = spawnSync(process.execPath, [join(root, 'bin/toolrun.js'), '--config', config, ...command], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    process.stdout.write(run.stdout ?? '');
+    if (run.status !== 0) throw Object.assign(new Error(`toolrun exited with ${run.status}`), { status: run.status });
+    return run.stdout;
+  };
+  try {
+    if (SCRIPTS[scenario]) SCRIPTS[scenario](toolrun);
+    else toolrun(commandFor(scenario));
+  } catch (error) {
+    if (error.status === undefined) process.stderr.write(`${error.message}\n`);
+    process.exitCode = error.status ?? 1;
+  }
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

@@ -30,7 +30,7 @@ export function checkMcpTools(server: string, tools: Tool[], broken: BrokenTool[
     tool: tool.name,
     severity: 'error',
     message: `${tool.problem}; the tool is left out (its other tools work)`,
-    spec: citeSpec(/outputSchema/.test(tool.problem) ? SPEC_SECTION.outputSchema : SPEC_SECTION.tool),
+    spec: tool.spec ?? citeSpec(/outputSchema/.test(tool.problem) ? SPEC_SECTION.outputSchema : SPEC_SECTION.tool),
   }));
   const seen = new Set<string>();
   for (const tool of tools) {

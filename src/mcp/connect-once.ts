@@ -163,7 +163,12 @@ async function initialize(
   let brokenTools: BrokenTool[] = [];
   try {
     // Under the attempt's deadline: a server that pages forever, or slowly, ends with the connect timeout.
-    if (client.capabilities?.tools) ({ tools, broken: brokenTools } = await listToolsLeniently(client, { signal: deadline.signal, timeout: spec.connectTimeoutMs }));
+    if (client.capabilities?.tools)
+      ({ tools, broken: brokenTools } = await listToolsLeniently(client, {
+        signal: deadline.signal,
+        timeout: spec.connectTimeoutMs,
+        checkParamHeaders: kind === 'http' && client.choice.era === 'modern',
+      }));
   } catch (error) {
     return fail(error, 'tools/list');
   }

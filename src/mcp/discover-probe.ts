@@ -1,6 +1,6 @@
 import { readVersion } from '../version.js';
 import type { NegotiatingTransport } from './negotiating-transport.js';
-import { LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
+import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
 
 /** What a server made of `server/discover`, and so which era it speaks. */
 export type ProbeOutcome =
@@ -30,8 +30,10 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
     if (!settled) timer = setTimeout(() => silence.abort(), waitMs);
   });
   try {
-    const answer = await transport.request('server/discover', { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) }, AbortSignal.any([signal, silence.signal]));
-    return judgeDiscoverAnswer(answer);
+    const ask = (version: string) => transport.request('server/discover', { _meta: modernEnvelope(version, readVersion()) }, AbortSignal.any([signal, silence.signal]));
+    const first = await ask(LATEST_MODERN_VERSION);
+    const retry = retryVersionOf(first);
+    return retry ? judgeRetriedAnswer(await ask(retry), retry) : judgeDiscoverAnswer(first);
   } catch (error) {
     if (signal.aborted || !silence.signal.aborted) throw error;
     return { kind: 'legacy', how: `server/discover unanswered after ${waitMs} ms, then initialize` };
@@ -47,19 +49,48 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
  * connection attempt to classify as it does any other.
  */
 export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = fetch): Promise<ProbeOutcome> {
-  const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(LATEST_MODERN_VERSION, readVersion()) } };
-  const response = await fetchFn(url, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  const message = await readJsonRpcAnswer(response);
-  if (!message) {
-    await response.body?.cancel().catch(() => {});
-    return { kind: 'legacy', how: `server/discover refused with HTTP ${response.status}, then initialize` };
+  const ask = async (version: string): Promise<{ message: unknown; status: number }> => {
+    const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(version, readVersion()) } };
+    const response = await fetchFn(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, 'mcp-method': 'server/discover' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const message = await readJsonRpcAnswer(response);
+    if (!message) await response.body?.cancel().catch(() => {});
+    return { message, status: response.status };
+  };
+  let answer = await ask(LATEST_MODERN_VERSION);
+  const retry = retryVersionOf(answer.message);
+  if (retry) {
+    answer = await ask(retry);
+    if (answer.message) return judgeRetriedAnswer(answer.message, retry);
   }
-  return judgeDiscoverAnswer(message);
+  if (!answer.message) return { kind: 'legacy', how: `server/discover refused with HTTP ${answer.status}, then initialize` };
+  return judgeDiscoverAnswer(answer.message);
+}
+
+/**
+ * SEP-2575: a -32022 refusal (UnsupportedProtocolVersionError) whose `data.supported` lists a modern
+ * revision toolrun speaks is asked once more with that revision, the header and `_meta` both set to
+ * it. The first refusal can be a transient one (a server mid-upgrade, a proxy's version check): the
+ * same revision is retried too.
+ */
+export function retryVersionOf(message: unknown): string | undefined {
+  const error = (message as { error?: { code?: unknown; data?: { supported?: unknown } } } | undefined)?.error;
+  if (error?.code !== UNSUPPORTED_PROTOCOL_VERSION_CODE || !Array.isArray(error.data?.supported)) return undefined;
+  const supported = error.data.supported.map(String);
+  return MODERN_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
+}
+
+/** The answer to the one retry: refused again, the server cannot be spoken to in the modern era. */
+function judgeRetriedAnswer(message: unknown, version: string): ProbeOutcome {
+  if (retryVersionOf(message)) return { kind: 'unsupported', reason: `the server refused MCP ${version} twice (-32022) though it lists it as supported` };
+  const outcome = judgeDiscoverAnswer(message);
+  return outcome.kind === 'modern'
+    ? { ...outcome, how: `server/discover refused ${LATEST_MODERN_VERSION} (-32022), asked again with ${version}: ${outcome.how.replace(/^server\/discover /, '')}` }
+    : outcome;
 }
 
 /** The era a `server/discover` answer means (SPEC §10; the spec's backward-compatibility rules). */
@@ -75,6 +106,9 @@ export function judgeDiscoverAnswer(message: unknown): ProbeOutcome {
     const supported = error.data.supported.map(String);
     const version = MODERN_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
     if (version) return { kind: 'unsupported', reason: `the server refused ${LATEST_MODERN_VERSION} yet lists it as supported` };
+    // A server of both eras that does not speak this modern revision: the 2025 family's handshake it lists.
+    const legacy = LEGACY_PROTOCOL_VERSIONS.find((candidate) => supported.includes(candidate));
+    if (legacy) return { kind: 'legacy', how: `server/discover refused (-32022, the server speaks ${supported.join(', ')}), then initialize` };
     return { kind: 'unsupported', reason: `the server speaks only MCP ${supported.join(', ')}; toolrun speaks ${MODERN_PROTOCOL_VERSIONS.join(', ')} and the 2025-11-25 family` };
   }
   if (error) return { kind: 'legacy', how: `server/discover refused (${String(error.code)} ${String(error.message ?? '')}), then initialize`.replace(' )', ')') };

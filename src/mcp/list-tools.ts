@@ -3,12 +3,25 @@ import { describeSchemaIssues } from './describe-invalid-result.js';
 import { linkSignal } from './link-signal.js';
 import { listAllPages } from './list-pages.js';
 import type { McpClient } from './mcp-client.js';
+import { PARAM_HEADERS_SPEC, paramHeaderProblem } from '../protocol/param-headers.js';
 
 /** A tool the server listed whose definition no client can use (no inputSchema, `type: null`…). */
 export interface BrokenTool {
   /** Its name, or `#<index>` when even the name is missing. */
   name: string;
   problem: string;
+  /** The spec section the problem breaks, when it is not the tools text (`x-mcp-header`, 2026-07-28). */
+  spec?: string;
+}
+
+export interface ListToolsOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  /**
+   * A 2026-07-28 connection over Streamable HTTP: a tool whose `x-mcp-header` annotations break the
+   * rules is left out (SEP-2243: the client MUST; over stdio it MAY ignore them, and toolrun does).
+   */
+  checkParamHeaders?: boolean;
 }
 
 /**
@@ -16,14 +29,14 @@ export interface BrokenTool {
  * out while the server's good tools stay usable (SPEC §8). The SDK's listTools would reject the whole
  * list over one tool, making the server look unreachable.
  */
-export async function listToolsLeniently(client: McpClient, options: { signal?: AbortSignal; timeout?: number }): Promise<{ tools: Tool[]; broken: BrokenTool[] }> {
+export async function listToolsLeniently(client: McpClient, options: ListToolsOptions): Promise<{ tools: Tool[]; broken: BrokenTool[] }> {
   const { ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: Tool[] = [];
   const broken: BrokenTool[] = [];
   let index = 0;
   await listAllPages('tools/list', async (cursor) => {
     const linked = options.signal ? linkSignal(options.signal) : undefined;
-    const page = (await client.request('tools/list', cursor === undefined ? undefined : { cursor }, { ...options, signal: linked?.signal }).finally(() => linked?.dispose())) as {
+    const page = (await client.request('tools/list', cursor === undefined ? undefined : { cursor }, { timeout: options.timeout, signal: linked?.signal }).finally(() => linked?.dispose())) as {
       tools?: unknown;
       nextCursor?: unknown;
     };
@@ -34,7 +47,9 @@ export async function listToolsLeniently(client: McpClient, options: { signal?: 
       const name = typeof (candidate as { name?: unknown })?.name === 'string' ? (candidate as { name: string }).name : `#${index}`;
       index++;
       // The server's own inputSchema once it validated: zod's copy drops a property named "__proto__".
-      if (parsed.success) tools.push({ ...parsed.data, inputSchema: (candidate as Tool).inputSchema } as Tool);
+      const headerProblem = parsed.success && options.checkParamHeaders ? paramHeaderProblem((candidate as Tool).inputSchema) : undefined;
+      if (headerProblem) broken.push({ name, problem: headerProblem, spec: PARAM_HEADERS_SPEC });
+      else if (parsed.success) tools.push({ ...parsed.data, inputSchema: (candidate as Tool).inputSchema } as Tool);
       else broken.push({ name, problem: describeSchemaIssues(parsed.error) ?? 'not a valid tool definition' });
     }
     return { items: [], nextCursor: page.nextCursor };
