@@ -12,9 +12,11 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { parseTimerMilliseconds } from './commands/parse-number-option.js';
 import { parseProtocolSetting } from './commands/parse-protocol-option.js';
 import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
+import { LOG_LEVELS, parseLogLevel } from './commands/parse-log-level.js';
 import { registerTimeCommand } from './commands/time.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerPromptsCommand } from './commands/prompts.js';
+import { registerCompleteCommand } from './commands/complete.js';
 import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
@@ -155,6 +157,7 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('--no-color', 'no ANSI colors (also NO_COLOR=1)')
     .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parseTimerMilliseconds))
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
+    .addOption(new Option('--log-level <level>', `ask servers that log for this level and above: ${LOG_LEVELS.join(', ')} (logging/setLevel; per request in 2026-07-28)`).argParser(parseLogLevel))
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
     .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
@@ -191,6 +194,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerTimeCommand(program, run);
   registerResourcesCommand(program, run);
   registerPromptsCommand(program, run);
+  registerCompleteCommand(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
   registerHostsCommand(program, run);
@@ -210,6 +214,7 @@ function readGlobals(program: Command): GlobalOptions {
     color?: boolean;
     timeout?: number;
     protocol?: string;
+    logLevel?: string;
     session?: boolean;
     cache?: boolean;
     answer?: string[];
@@ -230,6 +235,7 @@ function readGlobals(program: Command): GlobalOptions {
     color: options.color !== false,
     timeout: options.timeout,
     protocol: options.protocol,
+    logLevel: options.logLevel as GlobalOptions['logLevel'],
     session: options.session !== false,
     cache: options.cache !== false,
     askBack: {

@@ -1,3 +1,4 @@
+import type { LogLevel } from '../mcp/mcp-client.js';
 import type { Terminal } from '../output/terminal.js';
 
 /** Options every command accepts (SPEC §1), before or after the command name. */
@@ -14,6 +15,8 @@ export interface GlobalOptions {
   timeout?: number;
   /** `--protocol`: `auto` or a protocol revision, for every server of the command (SPEC §10). */
   protocol?: string;
+  /** `--log-level`: the least severe server log level asked for and shown (SPEC §15). */
+  logLevel?: LogLevel;
   /** false with `--no-session`: never use a session holder (SPEC §12). */
   session: boolean;
   /** false with `--no-cache`: never use the tool index cache (SPEC §12). */

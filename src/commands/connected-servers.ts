@@ -17,8 +17,8 @@ export interface ConnectedServers {
  * Connects the named servers (all configured ones by default) for a command about resources or
  * prompts, failures reported as for tools; says which of them offer the capability.
  */
-export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities): Promise<ConnectedServers> {
-  const { config, registry, connect } = await openTools(cli, { useSession: true });
+export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities, options: { useSession?: boolean } = {}): Promise<ConnectedServers> {
+  const { config, registry, connect } = await openTools(cli, { useSession: options.useSession ?? true });
   const wanted = names?.length ? names : Object.keys(config.servers);
   // Their tools are not registered: nothing here calls them (and two servers' same-named tools are not this command's business).
   const failures = await connect(wanted, { registerTools: false });

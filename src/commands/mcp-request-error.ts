@@ -15,7 +15,7 @@ export function mcpRequestError(connection: ServerConnection, method: string, er
   // A list that never ends is the server's fault, told with its name like any other refusal.
   if (error instanceof ToolrunError && !(error instanceof EndlessListError)) return error;
   const code = (error as { code?: unknown })?.code;
-  const message = String((error as Error)?.message ?? error).replace(/^MCP error -?\d+: /, '');
+  const message = String((error as Error)?.message ?? error).replace(/^(MCP error -?\d+: )+/, '');
   const about = subject ? ` for '${subject}'` : '';
   if (code === RESOURCE_NOT_FOUND || (code === INVALID_PARAMS && /not found|unknown/i.test(message))) {
     return new ToolrunError('not_found', `MCP server '${connection.name}' answered ${method}${about}: ${message}`);

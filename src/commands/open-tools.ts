@@ -8,6 +8,8 @@ import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { Registry } from '../assembly/server-status.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
+import { isAtLeast } from './parse-log-level.js';
+import { followServerNotifications } from './server-notifications.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -74,7 +76,8 @@ export async function openTools(
       throw new UsageError(`this command would start ${pending.length} MCP servers at once; toolrun starts at most ${MAX_SERVERS_AT_ONCE}. Name the ones you need: --server NAME (or SERVER:TOOL)`);
     }
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
-    const ready = options.useSession ? await heldConnections(cli, config, pending) : [];
+    // --log-level starts the servers here: a holder's server is shared, its level is not this command's to change.
+    const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }] = await Promise.all([
       import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),
@@ -101,6 +104,8 @@ export async function openTools(
         onStderr: cli.globals.verbose ? (server, chunk) => cli.terminal.serverStderr(server, chunk) : undefined,
         // A server's log messages go to stderr with their level (SPEC §10); warnings and worse stand out.
         onServerLog: (server, params) => {
+          // --log-level is a floor toolrun keeps too: a server may ignore logging/setLevel.
+          if (cli.globals.logLevel && !isAtLeast(params.level, cli.globals.logLevel)) return;
           const { line, isWarning } = formatServerLog(server, params);
           if (isWarning) cli.terminal.warn(line);
           else cli.terminal.info(line);
@@ -108,6 +113,7 @@ export async function openTools(
       },
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
+    await followServerNotifications(cli, connections);
     (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name) })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);

@@ -8,6 +8,7 @@ import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
+import { registerResourcesWatchCommand } from './resources-watch.js';
 
 interface ListOptions {
   server?: string[];
@@ -31,7 +32,8 @@ Examples:
   $ toolrun resources --server everything --templates
   $ toolrun resources read 'demo://resource/static/document/architecture.md'
   $ toolrun resources read file:///tmp/logo.png -o logo.png
-  $ toolrun --json resources read test://greeting --server v2`,
+  $ toolrun --json resources read test://greeting --server v2
+  $ toolrun resources watch note://counter --server notes     # re-printed on each update, Ctrl-C ends`,
     );
   resources
     .command('list', { isDefault: true })
@@ -109,6 +111,7 @@ Examples:
         return ExitCode.OK;
       }),
     );
+  registerResourcesWatchCommand(resources, run);
 }
 
 /**

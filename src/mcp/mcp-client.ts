@@ -13,6 +13,14 @@ export interface McpRequestOptions {
 /** A server notification toolrun shows: log messages (`notifications/message`). */
 export type NotificationHandler = (params: Record<string, unknown>) => void;
 
+/** The server notifications toolrun listens for: logs, a watched resource's updates, list changes. */
+export type WatchedNotification =
+  'notifications/message' | 'notifications/resources/updated' | 'notifications/tools/list_changed' | 'notifications/resources/list_changed' | 'notifications/prompts/list_changed';
+
+/** RFC 5424 levels of `notifications/message`, least severe first (`--log-level`). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /**
  * What toolrun asks of a connected server, the same in both protocol eras: the 2025 family is
  * spoken by @modelcontextprotocol/sdk 1.x (this file), 2026-07-28 by the v2 client, loaded only
@@ -29,7 +37,12 @@ export interface McpClient {
   callTool(name: string, args: Record<string, unknown>, options?: McpRequestOptions): Promise<CallToolResult>;
   /** A liveness round trip: ping (legacy), server/discover (modern, which has no ping). */
   ping(options?: McpRequestOptions): Promise<void>;
-  onNotification(method: 'notifications/message', handler: NotificationHandler): void;
+  onNotification(method: WatchedNotification, handler: NotificationHandler): void;
+  /**
+   * The least severe log level the server should send: `logging/setLevel` in the 2025 family; in
+   * 2026-07-28 (which removed that request) `io.modelcontextprotocol/logLevel` in every later request's `_meta`.
+   */
+  setLogLevel(level: LogLevel, options?: McpRequestOptions): Promise<void>;
   /** The tools listed, so calls can check their outputSchema (and, over HTTP, mirror their params). */
   useToolDefinitions(tools: Tool[]): void;
   /** The client object @langchain/mcp-adapters is given (it calls callTool and readResource, v1 style). */
@@ -41,7 +54,16 @@ export interface McpClient {
 
 /** A v1 (2025-era) SDK client, connected. */
 export async function legacyClient(client: Client, choice: EraChoice, transport: NegotiatingTransport): Promise<McpClient> {
-  const { ResultSchema, LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const types = await import('@modelcontextprotocol/sdk/types.js');
+  const { ResultSchema } = types;
+  // The v1 SDK routes notifications by schema, not by method name.
+  const notificationSchemas = {
+    'notifications/message': types.LoggingMessageNotificationSchema,
+    'notifications/resources/updated': types.ResourceUpdatedNotificationSchema,
+    'notifications/tools/list_changed': types.ToolListChangedNotificationSchema,
+    'notifications/resources/list_changed': types.ResourceListChangedNotificationSchema,
+    'notifications/prompts/list_changed': types.PromptListChangedNotificationSchema,
+  } as const;
   return {
     choice,
     serverInfo: client.getServerVersion(),
@@ -52,7 +74,11 @@ export async function legacyClient(client: Client, choice: EraChoice, transport:
     ping: async (options) => {
       await client.ping(sdkOptions(options));
     },
-    onNotification: (_method, handler) => client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => handler(notification.params as Record<string, unknown>)),
+    onNotification: (method, handler) =>
+      client.setNotificationHandler(notificationSchemas[method] as typeof types.LoggingMessageNotificationSchema, (notification) => handler((notification.params ?? {}) as Record<string, unknown>)),
+    setLogLevel: async (level, options) => {
+      await client.request({ method: 'logging/setLevel', params: { level } }, ResultSchema, sdkOptions(options));
+    },
     useToolDefinitions: (tools) => cacheToolMetadata(client, tools),
     adapterClient: client,
     transport,

@@ -7,6 +7,9 @@ import type { EraChoice } from '../protocol/protocol-era.js';
 import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
 
 /** Results are checked by toolrun itself (list-tools.ts), so the request's schema takes anything. */
+/** The request `_meta` key that carries the log level in 2026-07-28. */
+const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
+
 const ANY_RESULT = { '~standard': { version: 1, vendor: 'toolrun', validate: (value: unknown) => ({ value }) } } as const;
 
 /**
@@ -50,10 +53,14 @@ export async function connectModernClient(
   await client.connect(transport as never, { prior: { kind: 'modern', discover: discover as never }, signal: options.signal, timeout: options.timeout });
   const definitions = new Map<string, Tool>();
   const requestOptions = (options?: McpRequestOptions) => options && { signal: options.signal, timeout: options.timeout };
+  // 2026-07-28 has no logging/setLevel: the level travels in each request's _meta, and a server
+  // sends no log for a request without it (logging.mdx, "Per-request log level").
+  let logLevel: string | undefined;
+  const withLogLevel = <P extends { _meta?: Record<string, unknown> }>(params: P): P => (logLevel === undefined ? params : { ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: logLevel } });
   const callTool = (name: string, args: Record<string, unknown>, options?: McpRequestOptions) =>
     withProgress(transport, options, async (meta) => {
       const toolDefinition = definitions.get(name) as never;
-      return (await client.callTool({ name, arguments: args, ...meta }, { ...requestOptions(options), toolDefinition }).catch(inLegacyTerms)) as unknown as CallToolResult;
+      return (await client.callTool(withLogLevel({ name, arguments: args, ...meta }), { ...requestOptions(options), toolDefinition }).catch(inLegacyTerms)) as unknown as CallToolResult;
     });
   const instructions = (discover as { instructions?: unknown }).instructions;
   return {
@@ -61,12 +68,16 @@ export async function connectModernClient(
     serverInfo: client.getServerVersion() as McpClient['serverInfo'],
     capabilities: client.getServerCapabilities() as McpClient['capabilities'],
     instructions: typeof instructions === 'string' ? instructions : client.getInstructions(),
-    request: async (method, params, options) => (await client.request({ method, params } as never, ANY_RESULT as never, requestOptions(options)).catch(inLegacyTerms)) as Record<string, unknown>,
+    request: async (method, params, options) =>
+      (await client.request({ method, params: withLogLevel(params ?? {}) } as never, ANY_RESULT as never, requestOptions(options)).catch(inLegacyTerms)) as Record<string, unknown>,
     callTool,
     ping: async (options) => {
       await client.discover(requestOptions(options)).catch(inLegacyTerms);
     },
     onNotification: (method, handler) => client.setNotificationHandler(method, (notification: { params?: unknown }) => handler((notification.params ?? {}) as Record<string, unknown>)),
+    setLogLevel: async (level) => {
+      logLevel = level;
+    },
     useToolDefinitions: (tools) => {
       definitions.clear();
       for (const tool of tools) definitions.set(tool.name, tool);

@@ -59,8 +59,13 @@ function proxyClient(cli: CliContext, holder: HolderClient, server: string, info
     ping: async (options) => {
       await send('ping', {}, options);
     },
-    onNotification: (_method, handler) => {
-      logHandler = handler;
+    // The holder forwards log messages only; other notifications are not carried (yet).
+    onNotification: (method, handler) => {
+      if (method === 'notifications/message') logHandler = handler;
+    },
+    // Commands with --log-level start their servers here rather than change a shared server's level (open-tools.ts).
+    setLogLevel: async (level, options) => {
+      await request('logging/setLevel', { level }, options);
     },
     useToolDefinitions: () => {},
     // @langchain/mcp-adapters calls these the v1 way; the tool list is the holder's.
