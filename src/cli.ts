@@ -15,6 +15,7 @@ import { PROTOCOL_SETTINGS } from './protocol/protocol-era.js';
 import { registerTimeCommand } from './commands/time.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerPromptsCommand } from './commands/prompts.js';
+import { registerTasksCommand } from './commands/tasks.js';
 import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
@@ -187,6 +188,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerTimeCommand(program, run);
   registerResourcesCommand(program, run);
   registerPromptsCommand(program, run);
+  registerTasksCommand(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
   registerHostsCommand(program, run);
