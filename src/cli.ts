@@ -17,6 +17,7 @@ import { registerTimeCommand } from './commands/time.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerPromptsCommand } from './commands/prompts.js';
 import { registerCompleteCommand } from './commands/complete.js';
+import { registerTasksCommand } from './commands/tasks.js';
 import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
@@ -195,6 +196,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerResourcesCommand(program, run);
   registerPromptsCommand(program, run);
   registerCompleteCommand(program, run);
+  registerTasksCommand(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
   registerHostsCommand(program, run);

@@ -4,6 +4,7 @@ import { ToolrunError, describeThrown } from '../errors.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { showProgress, type CallProgress } from '../cli-support/show-progress.js';
+import { taskOptionsFor } from '../cli-support/show-task-status.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -16,6 +17,8 @@ interface ExecOptions extends ToolArgumentOptions {
   raw?: boolean;
   structured?: boolean;
   outputDir?: string;
+  task?: boolean;
+  wait?: boolean;
 }
 
 export function registerExecCommand(program: Command, run: CommandRunner): void {
@@ -30,6 +33,8 @@ export function registerExecCommand(program: Command, run: CommandRunner): void 
     .addOption(new Option('--raw', "print the tool's whole MCP result (content, structuredContent, isError)").conflicts('structured'))
     .option('--structured', "print the tool's structuredContent as JSON (default: its text content)")
     .option('-o, --output-dir <dir>', 'write images, audio and binary resources of the result to files in DIR and print their paths')
+    .option('--task', "run the call as a task (a tool whose execution.taskSupport is 'optional'); followed to its end")
+    .option('--no-wait', "start the call as a task and print its id (see 'toolrun tasks get|cancel')")
     .addHelpText(
       'after',
       `
@@ -41,7 +46,9 @@ Examples:
   $ echo '{"expression":"sqrt(2)"}' | toolrun exec math_eval --args -
   $ toolrun --json exec math_eval expression='2+2'   # {"success":true,"result":{"result":4},...}
   $ toolrun exec everything:get-structured-content location=Chicago --structured
-  $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png`,
+  $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png
+  $ toolrun exec everything:simulate-research-query topic=tides   # a task: its status on stderr, then the report
+  $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
@@ -68,7 +75,8 @@ Examples:
             const args = mergeArguments(tool, parsedWords, baseArgs, opened.config.paramMappings);
             progress = await showProgress(cli, tool.qualifiedName);
             // MCP tools give their whole result: each output mode (and -o) is made from it below.
-            envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress });
+            const task = taskOptionsFor(cli, tool.definition.name, options);
+            envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress, task });
           }
           outcome = await shapeOutcome(envelope, options);
         } catch (thrown) {

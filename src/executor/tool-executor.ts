@@ -1,6 +1,6 @@
 import { describeThrown, ToolrunError, type ErrorKind } from '../errors.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ArgsValidator, ProgressHandler, RegisteredTool } from '../registry/tool-types.js';
+import type { ArgsValidator, ProgressHandler, RegisteredTool, TaskCallOptions } from '../registry/tool-types.js';
 import { formatValidationErrors, relevantErrors } from '../schema/format-validation-errors.js';
 import { elapsedMs, type ToolEnvelope } from './envelope.js';
 import { describeRenaming, normalizeArgs } from './normalize-args.js';
@@ -40,6 +40,8 @@ export interface ExecuteOptions {
   silent?: boolean;
   /** Progress updates of the call (MCP tools report them). */
   onProgress?: ProgressHandler;
+  /** MCP calls that run as tasks: how to drive them (SPEC §15). */
+  task?: TaskCallOptions;
 }
 
 /** A tool with arguments that passed normalization and validation, ready to run repeatedly. */
@@ -121,10 +123,10 @@ export class ToolExecutor {
   async #run({ tool, args }: PreparedCall, startedAt: bigint, options: ExecuteOptions): Promise<ToolEnvelope> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     // A runner that enforces the deadline itself is called directly: no second timer on the hot path.
-    const onProgress = options.onProgress;
+    const { onProgress, task } = options;
     const output = tool.enforcesTimeout
-      ? await tool.run(args, { signal: options.signal, timeoutMs, onProgress })
-      : await runWithTimeout((context) => tool.run(args, { ...context, onProgress }), timeoutMs, options.signal);
+      ? await tool.run(args, { signal: options.signal, timeoutMs, onProgress, task })
+      : await runWithTimeout((context) => tool.run(args, { ...context, onProgress, task }), timeoutMs, options.signal);
     const result = output instanceof ToolOutput ? (options.raw ? output.raw : output.value) : output;
     const envelope: ToolEnvelope = { success: true, result, tool_name: tool.definition.name, execution_time_ms: elapsedMs(startedAt), ...origin(tool) };
     if (!options.silent) this.#afterCall(envelope, args);

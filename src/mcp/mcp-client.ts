@@ -2,12 +2,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
 import type { NegotiatingTransport } from './negotiating-transport.js';
+import type { TaskCallOptions } from '../registry/tool-types.js';
+import { REQUESTED_TASK_TTL_MS, runsAsTask, settleTask } from './tasks/task-call.js';
+import { readTask } from './tasks/task-state.js';
 
 /** Options of one request: its deadline, Ctrl-C, and progress updates (asked for on every call). */
 export interface McpRequestOptions {
   signal?: AbortSignal;
   timeout?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** tools/call: how a call that runs as a task is driven (SPEC §15; tasks/task-call.ts). */
+  task?: TaskCallOptions;
 }
 
 /** A server notification toolrun shows: log messages (`notifications/message`). */
@@ -64,13 +69,19 @@ export async function legacyClient(client: Client, choice: EraChoice, transport:
     'notifications/resources/list_changed': types.ResourceListChangedNotificationSchema,
     'notifications/prompts/list_changed': types.PromptListChangedNotificationSchema,
   } as const;
-  return {
+  const definitions = new Map<string, Tool>();
+  const mcpClient: McpClient = {
     choice,
     serverInfo: client.getServerVersion(),
     capabilities: client.getServerCapabilities(),
     instructions: client.getInstructions(),
     request: async (method, params, options) => (await client.request({ method, params }, ResultSchema, sdkOptions(options))) as Record<string, unknown>,
-    callTool: (name, args, options) => withProgress(transport, options, async (meta) => (await client.callTool({ name, arguments: args, ...meta }, undefined, sdkOptions(options))) as CallToolResult),
+    callTool: (name, args, options) =>
+      withProgress(transport, options, async (meta) => {
+        // A task-augmented call (2025-11-25 experimental tasks): the SDK's callTool refuses those.
+        if (runsAsTask(client.getServerCapabilities(), definitions.get(name), options?.task)) return callAsTask(mcpClient, name, args, meta, options);
+        return (await client.callTool({ name, arguments: args, ...meta }, undefined, sdkOptions(options))) as CallToolResult;
+      }),
     ping: async (options) => {
       await client.ping(sdkOptions(options));
     },
@@ -79,11 +90,26 @@ export async function legacyClient(client: Client, choice: EraChoice, transport:
     setLogLevel: async (level, options) => {
       await client.request({ method: 'logging/setLevel', params: { level } }, ResultSchema, sdkOptions(options));
     },
-    useToolDefinitions: (tools) => cacheToolMetadata(client, tools),
+    useToolDefinitions: (tools) => {
+      cacheToolMetadata(client, tools);
+      definitions.clear();
+      for (const tool of tools) definitions.set(tool.name, tool);
+    },
     adapterClient: client,
     transport,
     close: () => client.close(),
   };
+  return mcpClient;
+}
+
+/** tools/call with a `task` param; the CreateTaskResult's task is followed (or named, with --no-wait). */
+async function callAsTask(client: McpClient, name: string, args: Record<string, unknown>, meta: object, options: McpRequestOptions | undefined): Promise<CallToolResult> {
+  const startedAt = performance.now();
+  const answer = await client.request('tools/call', { name, arguments: args, ...meta, task: { ttl: REQUESTED_TASK_TTL_MS } }, options && { signal: options.signal, timeout: options.timeout });
+  const created = readTask(answer.task);
+  // A server may answer a task-augmented call at once: that is the result.
+  if (!created) return answer as CallToolResult;
+  return settleTask(client, created, startedAt, options ?? {});
 }
 
 /** The SDK's request options (progress is toolrun's own: withProgress). */

@@ -9,6 +9,7 @@ import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 import { simplifyCallResult } from './call-result.js';
+import { describeTaskError, isStartedTask } from './tasks/task-errors.js';
 
 const ignoreProgress = () => {};
 
@@ -28,10 +29,12 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     let result: CallToolResult;
     try {
       // Progress is asked for on every call (SPEC §10): a server shows it only when asked.
-      result = await connection.client.callTool(toolName, args, { signal: linked?.signal, timeout: context.timeoutMs, onProgress: context.onProgress ?? ignoreProgress });
+      result = await connection.client.callTool(toolName, args, { signal: linked?.signal, timeout: context.timeoutMs, onProgress: context.onProgress ?? ignoreProgress, task: context.task });
     } catch (error) {
       // The SDK reports an aborted request as a timeout error; the abort's own reason says why.
       if (context.signal?.aborted) throw context.signal.reason;
+      const taskError = describeTaskError(error, toolName, connection.name);
+      if (taskError) throw taskError;
       if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
       const gone = serverGoneError(connection, toolName);
       if (gone) throw gone;
@@ -48,6 +51,8 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
     } finally {
       linked?.dispose();
     }
+    // --no-wait: the task's id is the result, named with its server.
+    if (context.task?.wait === false && isStartedTask(result)) result = { ...result, structuredContent: { ...result.structuredContent, server: connection.name } };
     if (result.isError) throw new ToolReportedError(textOf(result) || `tool '${toolName}' returned an error with no text`, result);
     return new ToolOutput(simplifyCallResult(result), result);
   };

@@ -1,7 +1,12 @@
 import type { Client as LegacySdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readVersion } from '../version.js';
-import { withProgress, type McpClient, type McpRequestOptions } from './mcp-client.js';
+import type { McpClient, McpRequestOptions } from './mcp-client.js';
+import { settleTask } from './tasks/task-call.js';
+import { readTask } from './tasks/task-state.js';
+
+/** The 2026-07-28 tasks extension, declared on every request: the server decides when a call becomes a task. */
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 import type { NegotiatingTransport } from './negotiating-transport.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
 import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
@@ -41,7 +46,10 @@ export async function connectModernClient(
   options: { signal?: AbortSignal; timeout?: number; askBack?: AskBack },
 ): Promise<McpClient> {
   const { Client } = await v2Client;
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: clientCapabilitiesOf(options.askBack) as never, versionNegotiation: { mode: { pin: choice.version } } });
+  const client = new Client(
+    { name: 'toolrun', version: readVersion() },
+    { capabilities: { ...clientCapabilitiesOf(options.askBack), extensions: { [TASKS_EXTENSION]: {} } } as never, versionNegotiation: { mode: { pin: choice.version } } },
+  );
   // The same handlers answer an input_required round's embedded requests (the v2 client's multi-round-trip driver).
   installAskBack(
     (method, handler) => client.setRequestHandler(method, (request: { params?: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) => handler(request, ctx.mcpReq.signal) as never),
@@ -57,13 +65,24 @@ export async function connectModernClient(
   // sends no log for a request without it (logging.mdx, "Per-request log level").
   let logLevel: string | undefined;
   const withLogLevel = <P extends { _meta?: Record<string, unknown> }>(params: P): P => (logLevel === undefined ? params : { ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: logLevel } });
-  const callTool = (name: string, args: Record<string, unknown>, options?: McpRequestOptions) =>
-    withProgress(transport, options, async (meta) => {
+  const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions): Promise<CallToolResult> => {
+    const startedAt = performance.now();
+    // Every call is watched, progress asked for or not: its answer may be a task, found by the token.
+    const watch = transport.watchProgress(options?.onProgress ?? (() => {}));
+    try {
       const toolDefinition = definitions.get(name) as never;
-      return (await client.callTool(withLogLevel({ name, arguments: args, ...meta }), { ...requestOptions(options), toolDefinition }).catch(inLegacyTerms)) as unknown as CallToolResult;
-    });
+      return (await client.callTool(withLogLevel({ name, arguments: args, _meta: { progressToken: watch.token } }), { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
+    } catch (error) {
+      // The tasks extension: the server answered with a task (resultType "task"), to be followed.
+      const created = readTask(watch.createdTask());
+      if (!created) return inLegacyTerms(error);
+      return await settleTask(mcpClient, created, startedAt, options ?? {});
+    } finally {
+      watch.dispose();
+    }
+  };
   const instructions = (discover as { instructions?: unknown }).instructions;
-  return {
+  const mcpClient: McpClient = {
     choice,
     serverInfo: client.getServerVersion() as McpClient['serverInfo'],
     capabilities: client.getServerCapabilities() as McpClient['capabilities'],
@@ -92,4 +111,5 @@ export async function connectModernClient(
     transport,
     close: () => client.close(),
   };
+  return mcpClient;
 }

@@ -27,6 +27,9 @@ export class NegotiatingTransport implements Transport {
   #nextProbe = 0;
   #progress = new Map<string, (params: ProgressParams) => void>();
   #nextProgress = 0;
+  /** tools/call requests sent with a watched progress token, by id: their answer may be a task. */
+  #watchedCalls = new Map<string | number, string>();
+  #createdTasks = new Map<string, Record<string, unknown>>();
   /** Set once the inner transport closed (the server exited): a probe sent now or pending can never be answered. */
   #closed: Error | undefined;
   readonly #probeFailures = new Set<(error: Error) => void>();
@@ -37,6 +40,12 @@ export class NegotiatingTransport implements Transport {
       if (typeof id === 'string' && id.startsWith(PROBE_ID_PREFIX)) {
         this.#probes.get(id)?.(message);
         return;
+      }
+      if (id !== undefined && this.#watchedCalls.has(id as string | number)) {
+        const token = this.#watchedCalls.get(id as string | number)!;
+        this.#watchedCalls.delete(id as string | number);
+        const result = (message as { result?: { resultType?: unknown } }).result;
+        if (result?.resultType === 'task' && this.#progress.has(token)) this.#createdTasks.set(token, result);
       }
       if ((message as { method?: string }).method === 'notifications/progress') {
         const params = (message as { params?: { progressToken?: unknown } }).params ?? {};
@@ -69,6 +78,9 @@ export class NegotiatingTransport implements Transport {
       const request = message as { params: { protocolVersion?: string } };
       message = { ...request, params: { ...request.params, protocolVersion: this.initializeVersion } } as unknown as JSONRPCMessage;
     }
+    const call = message as { id?: string | number; method?: string; params?: { _meta?: { progressToken?: unknown } } };
+    const token = call.params?._meta?.progressToken;
+    if (call.method === 'tools/call' && call.id !== undefined && typeof token === 'string' && this.#progress.has(token)) this.#watchedCalls.set(call.id, token);
     return this.inner.send(message, options);
   }
 
@@ -89,10 +101,19 @@ export class NegotiatingTransport implements Transport {
    * notifications a tick later than responses, so the updates sent just before a result would be
    * lost there; here they are seen in wire order.
    */
-  watchProgress(handler: (params: ProgressParams) => void): { token: string; dispose(): void } {
+  watchProgress(handler: (params: ProgressParams) => void): { token: string; dispose(): void; createdTask(): Record<string, unknown> | undefined } {
     const token = `toolrun-progress-${++this.#nextProgress}`;
     this.#progress.set(token, handler);
-    return { token, dispose: () => this.#progress.delete(token) };
+    return {
+      token,
+      dispose: () => {
+        this.#progress.delete(token);
+        this.#createdTasks.delete(token);
+      },
+      // The v2 client rejects a result whose resultType it does not know ("task", of the tasks
+      // extension) and keeps nothing of it: the task it named is kept here, by the call's token.
+      createdTask: () => this.#createdTasks.get(token),
+    };
   }
 
   /**

@@ -23,6 +23,22 @@ export interface ToolCallContext {
   timeoutMs: number;
   /** Progress the tool reports while it runs (MCP `notifications/progress`). */
   onProgress?: ProgressHandler;
+  /** MCP calls that run as tasks (SPEC §15): how to drive them. */
+  task?: TaskCallOptions;
+}
+
+/**
+ * How an MCP call that runs as a task is driven (SPEC §15): followed to its end by default;
+ * `wait: false` ends once the task exists (its id is the result); `asTask` asks a tool whose
+ * task support is optional to run as one.
+ */
+export interface TaskCallOptions {
+  asTask?: boolean;
+  wait?: boolean;
+  /** Each change of the task's status or status message. */
+  onStatus?: (task: { taskId: string; status: string; statusMessage?: string }) => void;
+  /** 2026-07-28: answers to an input_required task's inputRequests (keyed as asked). */
+  answerInputRequests?: (inputRequests: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
 
 /** One progress update of a running call: `progress` of `total` (when known), and what it is doing. */
