@@ -230,6 +230,14 @@ const benchmarks = [
     runs: 11,
   },
   {
+    // SPEC §15: answering a server's elicitation round from the command line costs one round trip, not a startup.
+    name: 'exec answering one elicitation round with --answer (vs a plain tool, same server)',
+    subject: [node, [bin, '--config', everythingConfig, '--elicit', 'accept', '--answer', 'name=Ada', 'exec', 'everything:trigger-elicitation-request']],
+    baseline: [node, [bin, '--config', everythingConfig, 'exec', 'everything:echo', 'message=hi']],
+    target: 1.05,
+    runs: 15,
+  },
+  {
     // SPEC §10: a 2026-07-28 server, against the v2 SDK's own minimal client doing the same one-shot call.
     name: 'exec add on a 2026-07-28 server (v2 SDK baseline)',
     subject: [node, [bin, '--config', modernConfig, 'exec', 'modern:add', 'a=1', 'b=2']],
