@@ -62,10 +62,10 @@ export class AuthSession {
         throw new AuthRequiredError(name, `'${name}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no usable token is stored`);
       } catch (error) {
         if (!(error instanceof AuthRequiredError)) throw error;
-        return this.reauthorize(error, challengeScope, sent !== undefined && this.accepted.has(sent));
+        return this.reauthorize(error, challengeScope, sent, sent !== undefined && this.accepted.has(sent));
       }
     }
-    return this.reauthorize(new AuthRequiredError(name, `'${name}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no token is stored`), challengeScope);
+    return this.reauthorize(new AuthRequiredError(name, `'${name}' asks for an OAuth login (HTTP 401 with a Bearer challenge) and no token is stored`), challengeScope, sent);
   }
 
   /** A 403 `insufficient_scope`: authorize again with the stored scopes and the ones the challenge names. */
@@ -77,7 +77,7 @@ export class AuthSession {
     const stored = this.provider?.current.tokens?.scope ?? this.server.oauth?.scope ?? '';
     const union = [...new Set([...stored.split(' '), ...(challengeScope ?? '').split(' ')].filter(Boolean))].join(' ');
     const why = `'${name}' refused the token for lack of scope${challengeScope ? ` '${challengeScope}'` : ''} (HTTP 403 insufficient_scope)`;
-    return this.reauthorize(new AuthRequiredError(name, why, { scope: union || undefined }), union || undefined);
+    return this.reauthorize(new AuthRequiredError(name, why, { scope: union || undefined }), union || undefined, sent);
   }
 
   /** The server refused even the token just refreshed or obtained. */
@@ -91,7 +91,7 @@ export class AuthSession {
    * loop with a server that keeps refusing), unless `acceptedBefore`: the refused token had worked in
    * this command, so the server changed its mind (a revoked token, a new authorization server).
    */
-  private async reauthorize(why: AuthRequiredError, scope: string | undefined, acceptedBefore = false): Promise<string> {
+  private async reauthorize(why: AuthRequiredError, scope: string | undefined, refused: string | undefined, acceptedBefore = false): Promise<string> {
     const key = scope ?? '';
     let login = this.logins.get(key);
     if (login?.done && !acceptedBefore) throw why;
@@ -100,7 +100,7 @@ export class AuthSession {
       if (!run || this.loginsStarted >= MAX_INLINE_LOGINS) throw why;
       this.loginsStarted++;
       const started = { done: false, promise: Promise.resolve() };
-      started.promise = run(this.server, scope).then(() => {
+      started.promise = run(this.server, scope, refused).then(() => {
         this.provider = new StoredOAuthProvider({ server: this.server, store: this.store, mode: 'connect' });
       });
       void started.promise.finally(() => (started.done = true)).catch(() => {});

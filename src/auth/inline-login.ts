@@ -3,8 +3,11 @@ import type { AuthServer } from './token-refresh.js';
 /** A remote server's entry as a login needs it: where its 401 challenge is fetched, with the config's headers. */
 export type LoginTarget = AuthServer & { headers: Record<string, string> };
 
-/** Runs the `auth login` flow for `server` inside another command, asking for `scope` when given. */
-export type InlineLogin = (server: LoginTarget, scope: string | undefined) => Promise<void>;
+/**
+ * Runs the `auth login` flow for `server` inside another command, asking for `scope` when given;
+ * `refused` is the token the server refused (a login another toolrun finished meanwhile serves only if it got another).
+ */
+export type InlineLogin = (server: LoginTarget, scope: string | undefined, refused?: string) => Promise<void>;
 
 let inlineLogin: InlineLogin | undefined;
 

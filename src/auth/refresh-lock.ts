@@ -7,13 +7,25 @@ const STALE_MS = 30_000;
 const WAIT_MS = 15_000;
 const POLL_MS = 20;
 
+export interface LockLimits {
+  /** A lock older than this is taken over (its process hung, or runs on another machine sharing the folder). */
+  staleMs: number;
+  /** How long to wait for another process before giving up. */
+  waitMs: number;
+  /** What the holder does, for the message when the wait is over. */
+  doing: string;
+}
+
+const REFRESH_LIMITS: LockLimits = { staleMs: STALE_MS, waitMs: WAIT_MS, doing: 'refreshing a token' };
+
 /**
  * Runs `work` while holding `lockPath` (created with O_EXCL, holding our pid), so that parallel
- * toolruns refresh a token once: with rotating refresh tokens, a second refresh with the same
- * token is a replay the authorization server answers by revoking the whole grant. A lock whose
- * process is gone, or older than STALE_MS, is taken over; the wait is bounded.
+ * toolruns refresh a token once (with rotating refresh tokens, a second refresh with the same
+ * token is a replay the authorization server answers by revoking the whole grant) and log in once
+ * (login-once.ts). A lock whose process is gone, or older than `staleMs`, is taken over; the wait is bounded.
  */
-export async function withFileLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+export async function withFileLock<T>(lockPath: string, work: () => Promise<T>, limits: LockLimits = REFRESH_LIMITS): Promise<T> {
+  const { staleMs, waitMs, doing } = limits;
   const started = Date.now();
   for (;;) {
     try {
@@ -24,7 +36,7 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>):
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (isStale(lockPath)) {
+    if (isStale(lockPath, staleMs)) {
       try {
         unlinkSync(lockPath);
       } catch {
@@ -32,7 +44,7 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>):
       }
       continue;
     }
-    if (Date.now() - started > WAIT_MS) throw new ToolrunError('unreachable', `another toolrun has held ${lockPath} for over ${WAIT_MS / 1000} s (refreshing a token); remove it if no toolrun runs`);
+    if (Date.now() - started > waitMs) throw new ToolrunError('unreachable', `another toolrun has held ${lockPath} for over ${waitMs / 1000} s (${doing}); remove it if no toolrun runs`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   try {
@@ -46,9 +58,9 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>):
   }
 }
 
-function isStale(lockPath: string): boolean {
+function isStale(lockPath: string, staleMs: number): boolean {
   try {
-    if (Date.now() - statSync(lockPath).mtimeMs > STALE_MS) return true;
+    if (Date.now() - statSync(lockPath).mtimeMs > staleMs) return true;
     const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
     // Written in two steps (create, then the pid): an empty file is a lock being taken, not a stale one.
     if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -92,7 +92,8 @@ export class TokenStore {
     return record;
   }
 
-  private ensureDirectory(): void {
+  /** Makes the folder (0700, ours): before a record or a lock file is written in it. */
+  ensureDirectory(): void {
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
     const foreign = foreignFolderReason(this.directory);
     if (foreign) throw new ToolrunError('unreachable', `toolrun will not keep tokens in ${this.directory}: ${foreign}`);

@@ -180,6 +180,18 @@ describe('OAuth for remote servers (SPEC §14)', () => {
     expect(storedRecord(home).record.tokens.access_token).not.toBe(old);
   });
 
+  it('5 parallel execs with an empty token store and $BROWSER log in once; the others take its tokens', async () => {
+    const home = dataHome();
+    const codesBefore = fixture.grants.authorization_code ?? 0;
+    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrun(['exec', 'oauthy:echo', `message=run${index}`], home, { BROWSER })));
+    for (const [index, run] of runs.entries()) {
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(`run${index}`);
+    }
+    expect((fixture.grants.authorization_code ?? 0) - codesBefore).toBe(1);
+    expect(runs.filter((run) => run.stderr.includes('another toolrun logged in to oauthy meanwhile; continuing with its tokens'))).toHaveLength(4);
+  });
+
   it('a token the server refuses (401) is refreshed and the request sent again', async () => {
     const home = dataHome();
     expect((await login(home)).exitCode).toBe(0);
