@@ -92,7 +92,7 @@ export async function openTools(
       registerTools: connectOptions.registerTools,
       ready,
       hooks: {
-        askBack: askBackFor(cli),
+        askBack: askBackFor(cli, config),
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
           const key = `${server}\0${pollutionPattern(text)}`;
