@@ -1,9 +1,10 @@
+import { execa } from 'execa';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
-import { FIXTURES } from '../helpers/run-toolrun.js';
+import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { BIN, FIXTURES, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const script = (name: string) => join(FIXTURES, 'sampling', name);
@@ -138,6 +139,32 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
     expect(result.stdout).toContain('"text": "model says: Resource trigger-sampling-request context: ping [max 100] "');
   });
 
+  // util-linux `script` gives toolrun a real terminal; what is piped into it is what the person types.
+  it.skipIf(!existsSync('/usr/bin/script')).each([
+    ['typed answer\n\nnot read\n', '{"model":"toolrun (typed at the terminal)","stopReason":"endTurn","role":"assistant","content":{"type":"text","text":"typed answer"}}'],
+    ['\n', 'error -1: the sampling request was declined at the terminal'],
+  ])('on a terminal without a flag, the person types the reply (%j)', async (typed, reply) => {
+    const marker = newProcessMarker();
+    const result = await execa('script', ['-qec', `${process.execPath} ${BIN} --config ${config} exec s:sample`, '/dev/null'], {
+      cwd: ROOT,
+      reject: false,
+      timeout: 30_000,
+      input: typed,
+      env: { ...process.env, ...marker.env, NO_COLOR: '1' },
+    });
+    expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.replace(/\r/g, '').split('\n');
+    const shown = lines.indexOf("server 's' asks for a model reply (sampling, at most 50 tokens):");
+    expect(lines.slice(shown, shown + 5)).toEqual([
+      "server 's' asks for a model reply (sampling, at most 50 tokens):",
+      '  system: You are a test.',
+      '  user: Say hi (1)',
+      'Type the reply, then an empty line (an empty reply declines):',
+      reply,
+    ]);
+  });
+
   it('2026-07-28: an input_required sampling request is answered from --sampling FILE', async () => {
     const path = file('v2.json', ['from the file']);
     const result = await runClean(['--config', config, '--sampling', path, 'exec', 'v2:ask_model']);
@@ -201,5 +228,21 @@ describe('roots (SPEC §15, issue #22 point 2)', () => {
     const result = await runClean(['--config', config, '--root', '/nonexistent/folder', 'exec', 's:roots']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe('✖ s:roots: --root /nonexistent/folder: no such folder (/nonexistent/folder)');
+  });
+});
+
+describe('sampling and roots with a warm session holder', () => {
+  it('a responder or a root starts the servers here: the holder’s were started without them', async () => {
+    const config = writeTempConfig({ mcpServers: { s: fixtureServer('sampling-server.js') } });
+    const env = { XDG_RUNTIME_DIR: tempDir() };
+    expect((await runToolrun(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
+    try {
+      const sample = await runToolrun(['--config', config, '--sampling-reply', 'warm', 'exec', 's:sample'], { env });
+      expect(JSON.parse(sample.stdout).content).toEqual({ type: 'text', text: 'warm' });
+      const roots = await runToolrun(['--config', config, '--root', dirname(config), 'exec', 's:roots'], { env });
+      expect(JSON.parse(roots.stdout)).toEqual([{ uri: pathToFileURL(dirname(config)).href, name: basename(dirname(config)) }]);
+    } finally {
+      await runToolrun(['--config', config, 'session', 'stop'], { env });
+    }
   });
 });
