@@ -164,6 +164,8 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
     .addOption(askBackOption('--elicit <action>', 'answer every elicitation: accept (defaults plus --answer values), decline or cancel').choices(['accept', 'decline', 'cancel']))
     .addOption(askBackOption('--sampling-reply <text>', 'advertise sampling and answer every sampling request with TEXT'))
+    .addOption(askBackOption('--sampling <file>', 'advertise sampling and answer the requests in order from FILE (a JSON array of texts or results)'))
+    .addOption(askBackOption('--sampling-command <cmd>', 'advertise sampling and run CMD for each request: the request JSON on its stdin, the reply (text or a JSON result) on its stdout'))
     .addOption(askBackOption('--root <dir>', 'advertise roots and offer DIR as one (repeatable)').argParser(collect))
     .version(readVersion(), '--version', 'print the version')
     .helpOption('-h, --help', 'show help')

@@ -1,19 +1,19 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { ToolrunConfig } from '../config/config-types.js';
 import type { AskBack, ElicitParams } from '../mcp/ask-back.js';
 
 /** A value an elicitation answer may hold (the protocol's primitive schema types). */
 type ElicitValue = string | number | boolean | string[];
 import { UsageError } from '../errors.js';
 import type { CliContext } from './cli-context.js';
+import { rootsFor } from './roots-for.js';
+import { samplingFor } from './sampling-for.js';
 
 /**
  * The AskBack of one command (SPEC §15), from its flags. Elicitation is always advertised: toolrun
  * always has an answer (the flags', else a decline that says how to answer). Sampling and roots are
- * advertised only when a responder or a root is given.
+ * advertised only when a responder or a root is given (sampling-for.ts, roots-for.ts).
  */
-export function askBackFor(cli: Pick<CliContext, 'globals' | 'terminal' | 'cwd'>): AskBack {
+export function askBackFor(cli: Pick<CliContext, 'globals' | 'terminal' | 'cwd' | 'env' | 'signal'>, config?: Pick<ToolrunConfig, 'roots' | 'path' | 'timeoutMs'>): AskBack {
   const flags = cli.globals.askBack;
   return {
     elicit: async (params, context) => {
@@ -24,10 +24,8 @@ export function askBackFor(cli: Pick<CliContext, 'globals' | 'terminal' | 'cwd'>
       );
       return { action: 'decline' };
     },
-    ...(flags.samplingReply !== undefined && {
-      sample: async () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: flags.samplingReply! }, model: 'toolrun --sampling-reply', stopReason: 'endTurn' }),
-    }),
-    ...(flags.root.length > 0 && { roots: rootsOf(flags.root, cli.cwd) }),
+    sample: samplingFor(cli, config?.timeoutMs),
+    roots: rootsFor(flags.root, cli.cwd, config),
   };
 }
 
@@ -51,20 +49,4 @@ function answersOf(answers: string[]): Record<string, string> {
       return [answer.slice(0, at), answer.slice(at + 1)];
     }),
   );
-}
-
-/** `--root DIR`s as `file://` URIs; a folder that does not exist is a usage error, before any server starts. */
-function rootsOf(dirs: string[], cwd: string): () => Array<{ uri: string; name: string }> {
-  const roots = dirs.map((dir) => {
-    const path = resolve(cwd, dir);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(path).isDirectory();
-    } catch {
-      // Reported below.
-    }
-    if (!isDirectory) throw new UsageError(`--root ${dir}: no such folder (${path})`);
-    return { uri: pathToFileURL(path).href, name: path.split('/').at(-1) || path };
-  });
-  return () => roots;
 }

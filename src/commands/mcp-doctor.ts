@@ -66,7 +66,7 @@ async function doctor(cli: CliContext, server: string | undefined, words: string
     spinner?.stop();
   });
   const [{ mapWithLimit, parallelStartLimit }, { askBackFor }] = await Promise.all([import('../process/parallel-starts.js'), import('../cli-support/ask-back-for.js')]);
-  const askBack = askBackFor(cli);
+  const askBack = askBackFor(cli, opened.config);
   // Each diagnosis ends its server: a bounded number at a time keeps --all safe for any config.
   const reports: DoctorReport[] = await mapWithLimit(names, parallelStartLimit(), (name) =>
     runDoctor({

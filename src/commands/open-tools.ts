@@ -10,6 +10,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
+import { asksBackHere } from '../cli-support/asks-back-here.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -77,7 +78,8 @@ export async function openTools(
     }
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
     // --log-level starts the servers here: a holder's server is shared, its level is not this command's to change.
-    const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
+    // So do sampling and roots (asks-back-here.ts).
+    const ready = options.useSession && !cli.globals.logLevel && !asksBackHere(cli.globals.askBack, config) ? await heldConnections(cli, config, pending) : [];
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }] = await Promise.all([
       import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),
@@ -92,7 +94,7 @@ export async function openTools(
       registerTools: connectOptions.registerTools,
       ready,
       hooks: {
-        askBack: askBackFor(cli),
+        askBack: askBackFor(cli, config),
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
           const key = `${server}\0${pollutionPattern(text)}`;

@@ -42,6 +42,8 @@ export function buildConfig(raw: Json, filePath: string | null, baseDir: string,
     slowToolMs: setting('slowToolMs', DEFAULT_SLOW_TOOL_MS),
     connectTimeoutMs: setting('connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
     installTimeoutMs: setting('installTimeoutMs', DEFAULT_INSTALL_TIMEOUT_MS),
+    // Checked when a server is started (cli-support/roots-for.ts): a missing folder fails only the commands that offer it.
+    roots: Array.isArray(raw.roots) && !invalid('roots') ? raw.roots.filter((root): root is string => typeof root === 'string').map((root) => resolve(baseDir, root)) : [],
   };
   if (isObject(raw.paramMappings)) {
     for (const [tool, mapping] of Object.entries(raw.paramMappings)) {

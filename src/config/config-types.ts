@@ -84,6 +84,8 @@ export interface ToolrunConfig {
   slowToolMs: number;
   connectTimeoutMs: number;
   installTimeoutMs: number;
+  /** `roots`: folders offered to servers that ask for roots (SPEC §15), absolute, in the file's order. */
+  roots: string[];
   /** `--protocol`: the revision every server of this command is spoken to in, over their entries'. */
   protocolFlag?: string;
   /** The file's text as read (a session holder's key is made from it). */

@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['auth'],
   ['executor'],
   ['tools'],
-  ['mcp'],
+  ['mcp', 'sampling'],
   ['assembly'],
   ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts'],
   ['output'],
