@@ -13,6 +13,7 @@
 export { loadConfig, type LoadConfigOptions } from './config/load-config.js';
 export type { ToolrunConfig, ConfiguredTool, RetryPolicy } from './config/config-types.js';
 export { createRegistry, type CreateRegistryOptions } from './assembly/create-registry.js';
+export type { AskBack, AskContext, ClientRoot, ElicitParams, SamplingParams } from './mcp/ask-back.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { ToolDefinition, ToolRunner, ToolSource, RegisteredTool, DefinitionFormat, ToolCallContext } from './registry/tool-types.js';
 export type { AnthropicToolDefinition, OpenAiToolDefinition } from './registry/definition-formats.js';

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { ToolrunConfig } from '../config/config-types.js';
+import type { AskBack } from '../mcp/ask-back.js';
 import { defaultConfig } from '../config/build-config.js';
 import { registerLocalTools } from './register-local-tools.js';
 import { createToolHosts, type ToolHosts } from '../tools/tool-hosts.js';
@@ -16,6 +17,12 @@ export interface CreateRegistryOptions {
   servers?: 'all' | 'none' | string[];
   /** Aborts connecting (retries included). */
   signal?: AbortSignal;
+  /**
+   * How servers that ask back are answered (SPEC §15): `elicit` (elicitation/create, or an
+   * input_required round in 2026-07-28), `sample` (sampling/createMessage), `roots` (roots/list).
+   * Each one given is advertised to every server; what is absent is not.
+   */
+  askBack?: AskBack;
 }
 
 /**
@@ -36,7 +43,7 @@ export async function createRegistry(config?: ToolrunConfig, options: CreateRegi
   if (names.length > 0) {
     const { connectServers } = await import('./connect-servers.js');
     const logger = { warn: (message: string) => options.logger?.warn(message), info: (message: string) => options.logger?.warn(message) };
-    await connectServers(registry, resolved, names, { logger, signal: options.signal });
+    await connectServers(registry, resolved, names, { logger, signal: options.signal, hooks: { askBack: options.askBack } });
   }
   return registry;
 }

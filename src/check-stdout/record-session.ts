@@ -1,3 +1,4 @@
+import type { AskBack } from '../mcp/ask-back.js';
 import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
@@ -22,6 +23,8 @@ export interface RecordOptions {
   call?: SessionCall;
   /** Where the session is recorded as it happens (--save, SPEC §11); nothing is kept in memory. */
   recording?: RecordingWriter;
+  /** How a server that asks back is answered (SPEC §15). */
+  askBack?: AskBack;
   signal?: AbortSignal;
   timeoutMs: number;
 }
@@ -35,7 +38,7 @@ export async function recordSession(spec: ServerSpec, options: RecordOptions): P
   const steps: string[] = [];
   let connection: ServerConnection;
   try {
-    connection = await openSession(spec, options.policy, { logger: options.logger, signal: options.signal, recording: options.recording, stdoutScan: scan });
+    connection = await openSession(spec, options.policy, { logger: options.logger, signal: options.signal, recording: options.recording, stdoutScan: scan, hooks: { askBack: options.askBack } });
   } catch (error) {
     if (!(error instanceof ServerConnectError)) throw error;
     return { report: scan.current.end(), steps, failure: error.failure };

@@ -82,8 +82,18 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
         cli.terminal.info(`recorded the session to ${recording.path}: ${send} lines sent, ${recv} received, ${stderr} on stderr`);
       });
     }
-    const { recordSession } = await import('../check-stdout/record-session.js');
-    const recorded = await recordSession(spec, { policy: opened.config.retry, logger: cli.terminal, call, recording, signal: cli.signal, timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs });
+    const [{ recordSession }, { askBackFor }] = await Promise.all([import('../check-stdout/record-session.js'), import('../cli-support/ask-back-for.js')]);
+    // A server that asks back during --call is answered by this command's flags, and the round recorded (SPEC §15).
+    const askBack = askBackFor(cli);
+    const recorded = await recordSession(spec, {
+      policy: opened.config.retry,
+      logger: cli.terminal,
+      call,
+      recording,
+      askBack,
+      signal: cli.signal,
+      timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
+    });
     report = recorded.report;
     source = { server, steps: recorded.steps, ...(recorded.sessionError ? { session_error: recorded.sessionError } : {}) };
     if (recorded.failure) {

@@ -34,13 +34,15 @@ Ids, "jsonrpc", _meta and ISO timestamps never count as differences.`,
         else {
           const style = cli.terminal.outStyle;
           const lines = outcome.requests.map((request) => {
+            if (request.server_request) return `${request.same ? style.green('✔') : style.red('✖')} ${request.method} (asked by the server): ${request.server_request}`;
             if (request.same) return `${style.green('✔')} ${request.method} #${request.id}`;
             if (request.unanswered) return `${style.red('✖')} ${request.method} #${request.id}: ${request.unanswered}`;
             const shown = request.differences.slice(0, 5).map((difference) => `    ${difference.path}: recorded ${JSON.stringify(difference.recorded)}, now ${JSON.stringify(difference.now)}`);
             if (request.differences.length > 5) shown.push(`    … ${request.differences.length - 5} more`);
             return [`${style.red('✖')} ${request.method} #${request.id}: ${request.differences.length} difference${request.differences.length === 1 ? '' : 's'}`, ...shown].join('\n');
           });
-          if (!outcome.unreachable) lines.push(changed.length === 0 ? `same: ${outcome.requests.length} responses as recorded` : `${changed.length} of ${outcome.requests.length} responses differ`);
+          const responses = outcome.requests.filter((request) => !request.server_request).length;
+          if (!outcome.unreachable) lines.push(changed.length === 0 ? `same: ${responses} responses as recorded` : `${changed.length} of ${outcome.requests.length} responses differ`);
           if (lines.length > 0) await cli.terminal.result(lines.join('\n'));
           if (outcome.unreachable) cli.terminal.error(`✖ the replay did not complete: ${outcome.unreachable}`);
         }

@@ -138,6 +138,12 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
   const { findHolder, missingFromHolder } = await import('../session/find-holder.js');
   const found = await findHolder(cli, config);
   if (!found) return [];
+  // Sampling or roots the holder's servers were not told of: they would never ask. Started here instead.
+  const mismatch = (await import('../session/answer-holder-ask.js')).askBackMismatch(cli, found.status);
+  if (mismatch) {
+    cli.terminal.verbose(`session: ${mismatch}; starting servers here`);
+    return [];
+  }
   // Live, or crashed and restarted by the holder when asked (session/crashed-servers.ts).
   const live = names.filter((name) => !missingFromHolder(found.status, [name]));
   for (const name of names.filter((name) => !live.includes(name))) cli.terminal.verbose(`session: ${missingFromHolder(found.status, [name])}; starting '${name}' here`);

@@ -24,7 +24,8 @@ export interface ClientRoot {
 export interface AskBack {
   elicit?: (params: ElicitParams, context: AskContext) => Promise<ElicitResult>;
   sample?: (params: SamplingParams, context: AskContext) => Promise<CreateMessageResult>;
-  roots?: () => ClientRoot[];
+  /** May be asynchronous: a session holder asks the command in progress (session/relay-ask-back.ts). */
+  roots?: (context: AskContext) => ClientRoot[] | Promise<ClientRoot[]>;
 }
 
 /** The client capabilities an AskBack stands for, sent in `initialize` (2025) or each request's `_meta` (2026-07-28). */
@@ -50,5 +51,5 @@ export function installAskBack(setHandler: HandlerTarget, askBack: AskBack | und
   const { elicit, sample, roots } = askBack;
   if (elicit) setHandler('elicitation/create', (request, signal) => elicit(request.params as ElicitParams, { server, signal }));
   if (sample) setHandler('sampling/createMessage', (request, signal) => sample(request.params as SamplingParams, { server, signal }));
-  if (roots) setHandler('roots/list', async () => ({ roots: roots() }));
+  if (roots) setHandler('roots/list', async (_request, signal) => ({ roots: await roots({ server, signal }) }));
 }

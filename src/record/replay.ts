@@ -14,6 +14,11 @@ export interface ReplayedRequest {
   differences: Difference[];
   /** No answer within the timeout, or the server exited first. */
   unanswered?: string;
+  /**
+   * Set on a request the server sent the client (elicitation, sampling, roots): how the replay
+   * answered it — as recorded (same), or not (no recorded answer, or a recorded one never asked for).
+   */
+  server_request?: string;
 }
 
 export interface ReplayOutcome {
@@ -75,6 +80,7 @@ export async function replay(
     if (!(error instanceof SpawnError)) throw error;
     return { requests: [], unreachable: error.message };
   }
+  const outcome: ReplayOutcome = { requests: [] };
   const waiting = new Map<string, (message: Message) => void>();
   const answered = new Map<string, number>();
   const send = (message: Message) => server.stdin.write(`${JSON.stringify(message)}\n`);
@@ -90,13 +96,20 @@ export async function replay(
       // The server asks the client something: the recorded client answered the same way.
       const index = answered.get(message.method) ?? 0;
       answered.set(message.method, index + 1);
+      // Matched by method and order: the ids are the server's own, new each run.
       const answer = script.clientAnswers.get(message.method)?.[index];
       send(answer ? { ...answer, id: message.id } : ({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `the recording has no answer to ${message.method}` } } as Message));
+      outcome.requests.push({
+        method: message.method,
+        id: message.id!,
+        same: answer !== undefined,
+        differences: [],
+        server_request: answer ? 'answered as recorded' : `the server asked ${message.method} (its ${ordinal(index + 1)}), which the recording has no answer to; it got an error reply`,
+      });
     } else if (hasId) waiting.get(String(message.id))?.(message);
   });
   server.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
   server.stderr.resume();
-  const outcome: ReplayOutcome = { requests: [] };
   let exited = false;
   const gone = server.exited.then((info) => {
     exited = true;
@@ -127,8 +140,26 @@ export async function replay(
       const differences = recorded ? compareMessages(recorded, result, options.ignore) : [{ path: '(the whole message)', recorded: undefined, now: result }];
       outcome.requests.push({ method: message.method, id: message.id!, same: differences.length === 0, differences });
     }
+    // A recorded answer the server never asked for: the server no longer asks what it did.
+    for (const [method, answers] of script.clientAnswers) {
+      const asked = answered.get(method) ?? 0;
+      if (!method || answers.length <= asked) continue;
+      const plural = answers.length === 1 ? '' : 's';
+      outcome.requests.push({
+        method,
+        id: answers[asked]!.id!,
+        same: false,
+        differences: [],
+        server_request: `the recording answered ${answers.length} ${method} request${plural}, the server asked ${asked}`,
+      });
+    }
     return outcome;
   } finally {
     await server.shutdown();
   }
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

@@ -6,6 +6,8 @@ import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import type { McpClient, McpRequestOptions, NotificationHandler } from '../mcp/mcp-client.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatServerLog } from '../output/format-server-log.js';
+import type { AskBack } from '../mcp/ask-back.js';
+import { answerHolderAsk } from './answer-holder-ask.js';
 import type { HolderClient } from './holder-client.js';
 import type { HolderEvent } from './holder-protocol.js';
 
@@ -33,8 +35,11 @@ export async function holderConnections(cli: CliContext, config: ToolrunConfig, 
 
 function proxyClient(cli: CliContext, holder: HolderClient, server: string, info: Pick<ServerConnection, 'era' | 'serverInfo' | 'capabilities' | 'instructions' | 'tools'>): McpClient {
   let logHandler: NotificationHandler | undefined;
+  let askBack: Promise<AskBack> | undefined;
+  const commandAskBack = () => (askBack ??= import('../cli-support/ask-back-for.js').then(({ askBackFor }) => askBackFor(cli)));
   const onEvent = (options: McpRequestOptions | undefined) => (event: HolderEvent) => {
-    if (event.event === 'progress') options?.onProgress?.(event.progress as { progress: number; total?: number; message?: string });
+    if (event.event === 'ask') answerHolderAsk(holder, event, commandAskBack, options?.signal ?? cli.signal);
+    else if (event.event === 'progress') options?.onProgress?.(event.progress as { progress: number; total?: number; message?: string });
     else if (event.event === 'log') {
       if (logHandler) logHandler(event.params as Record<string, unknown>);
       else {

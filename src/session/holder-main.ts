@@ -4,10 +4,11 @@
  * (reaper.ts). Built apart from the CLI: the holder is one long-lived process, and its modules
  * kept out of the CLI's graph leave every command's startup as it was.
  *
- *   session-holder.js (--config FILE | --host NAME[:SCOPE] [--terminal-env]) [--protocol V] --idle MS [SERVER...]
+ *   session-holder.js (--config FILE | --host NAME[:SCOPE] [--terminal-env]) [--protocol V] --idle MS [--ask-back JSON] [SERVER...]
  *   session-holder.js --reap
  */
 import { fileURLToPath } from 'node:url';
+import type { AskBackFlags } from '../cli-support/cli-context.js';
 import { runReaper } from './reaper.js';
 import { runHolder } from './run-holder.js';
 
@@ -25,8 +26,10 @@ const host = value('--host');
 const terminalEnv = argv.includes('--terminal-env') ? argv.splice(argv.indexOf('--terminal-env'), 1).length > 0 : false;
 const protocol = value('--protocol');
 const idleMs = Number(value('--idle') ?? 600_000);
+const askBackFlags = value('--ask-back');
 try {
-  await runHolder({ configPath, host, terminalEnv, protocol, servers: argv, idleMs, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });
+  const askBack = askBackFlags === undefined ? undefined : (JSON.parse(askBackFlags) as AskBackFlags);
+  await runHolder({ configPath, host, terminalEnv, protocol, servers: argv, idleMs, askBack, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });
 } catch (error) {
   // Before the socket is up: said on stderr (the holder's log), and the starting command sees the exit.
   process.stderr.write(`session holder: ${(error as Error).message}\n`);

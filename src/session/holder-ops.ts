@@ -7,7 +7,7 @@ import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { Registry } from '../assembly/server-status.js';
 import type { CallCauseWatch } from './call-causes.js';
-import type { HolderRequest } from './holder-protocol.js';
+import type { AskAnswer, AskMethod, HolderRequest } from './holder-protocol.js';
 
 /** One request being served: its events go to the client that sent it. */
 export interface RequestContext {
@@ -16,6 +16,8 @@ export interface RequestContext {
   event(event: string, fields: Record<string, unknown>): void;
   /** Marks the request as using this server, so the server's stderr and logs reach this client. */
   uses(server: string): void;
+  /** Relays a server's question to the client that sent this request; resolves with its answer. */
+  ask(question: { server: string; method: AskMethod; params: unknown }, signal: AbortSignal): Promise<AskAnswer>;
 }
 
 /** What a holder's requests are served from. */

@@ -2,10 +2,12 @@
  * What a client and a holder say to each other over the holder's Unix socket: one JSON object per
  * line. A client sends requests `{id, op, ...}`; the holder answers each with events
  * `{id, event, ...}` (progress, server logs and stderr while it runs) and one final reply
- * `{id, done: true, ok, ...}`.
+ * `{id, done: true, ok, ...}`. A held server's question during a request (elicitation, sampling,
+ * roots) comes as an `ask` event `{id, event: 'ask', ask: N, server, method, params}`; the client
+ * answers it with a request `{op: 'answer', ask: N, answer: AskAnswer}`.
  */
 
-export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'time' | 'cancel' | 'add' | 'stop';
+export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'time' | 'cancel' | 'answer' | 'add' | 'stop';
 
 export interface HolderRequest {
   id: number;
@@ -15,7 +17,8 @@ export interface HolderRequest {
 
 export interface HolderEvent {
   id: number;
-  event: 'progress' | 'log' | 'stderr' | 'note' | 'timed';
+  /** `ask`: a held server asked the client back during this request (relay-ask-back.ts); the client sends `answer`. */
+  event: 'progress' | 'log' | 'stderr' | 'note' | 'timed' | 'ask';
   server?: string;
   [field: string]: unknown;
 }
@@ -28,6 +31,16 @@ export interface HolderReply {
   error?: { message: string; code?: number; kind?: string; data?: unknown };
   [field: string]: unknown;
 }
+
+/** The requests a server may send its client that a holder relays to the command (relay-ask-back.ts; SPEC §15). */
+export type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/**
+ * What a command answered to a relayed question: the result to send the server, an error, or
+ * `unhandled` (the command has no answer of that kind: no --sampling-reply, no --root), in which
+ * case the holder answers with its own flags.
+ */
+export type AskAnswer = { result: unknown } | { error: { message: string; code?: number } } | { unhandled: true };
 
 /** What `status` answers: the holder and each of its servers. */
 export interface HolderStatus {
@@ -44,6 +57,8 @@ export interface HolderStatus {
   /** Does it hold every server of its config (then a tool it does not know is not in the config)? */
   holdsAll: boolean;
   servers: HeldServerStatus[];
+  /** What its servers were told the client offers besides elicitation (`session start --sampling-reply`, `--root`). */
+  offers?: { sampling: boolean; roots: boolean };
   /** Set by `session list` for a holder that accepts connections but does not answer (stopped, stuck). */
   hung?: string;
 }

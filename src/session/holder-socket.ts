@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { describeThrown, ToolrunError } from '../errors.js';
 import type { RequestContext } from './holder-ops.js';
-import { MAX_REQUEST_LINE_BYTES, messageReader, type HolderRequest } from './holder-protocol.js';
+import { MAX_REQUEST_LINE_BYTES, messageReader, type AskAnswer, type HolderRequest } from './holder-protocol.js';
 
 /** What serving one client's connection needs from the holder (run-holder.ts). */
 export interface SocketServing {
@@ -24,6 +24,9 @@ export interface SocketServing {
 export function serveHolderSocket(socket: Socket, serving: SocketServing): void {
   serving.sockets.add(socket);
   const running = new Map<number, AbortController>();
+  // Questions relayed to this client (relay-ask-back.ts), by the number its `answer` names.
+  const asks = new Map<number, (answer: AskAnswer) => void>();
+  let nextAsk = 1;
   socket.on('error', () => {});
   socket.on('close', () => {
     serving.sockets.delete(socket);
@@ -54,6 +57,10 @@ export function serveHolderSocket(socket: Socket, serving: SocketServing): void 
       if (typeof request.target === 'number') running.get(request.target)?.abort(new ToolrunError('interrupted', 'interrupted'));
       return write({ id: request.id, done: true, ok: true });
     }
+    if (request.op === 'answer') {
+      if (typeof request.ask === 'number' && isAnswer(request.answer)) asks.get(request.ask)?.(request.answer);
+      return write({ id: request.id, done: true, ok: true });
+    }
     serving.countRequest();
     const controller = new AbortController();
     running.set(request.id, controller);
@@ -66,6 +73,23 @@ export function serveHolderSocket(socket: Socket, serving: SocketServing): void 
         servers.add(name);
         serving.using.set(name, (serving.using.get(name) ?? new Set()).add(context));
       },
+      ask: (question, signal) =>
+        new Promise((resolve, reject) => {
+          const ask = nextAsk++;
+          const gone = () => {
+            asks.delete(ask);
+            reject(new Error(signal.aborted ? 'the server cancelled its request' : 'the command went away before answering'));
+          };
+          const both = AbortSignal.any([signal, controller.signal]);
+          if (both.aborted) return gone();
+          both.addEventListener('abort', gone, { once: true });
+          asks.set(ask, (answer) => {
+            asks.delete(ask);
+            both.removeEventListener('abort', gone);
+            resolve(answer);
+          });
+          write({ ...question, id: request.id, event: 'ask', ask });
+        }),
     };
     try {
       const result = await serving.dispatch(request, context);
@@ -89,4 +113,11 @@ export function serveHolderSocket(socket: Socket, serving: SocketServing): void 
       serving.touch();
     }
   };
+}
+
+/** A client's answer, checked: it comes over the socket. */
+function isAnswer(answer: unknown): answer is AskAnswer {
+  if (typeof answer !== 'object' || answer === null) return false;
+  const fields = answer as Record<string, unknown>;
+  return 'result' in fields || fields.unhandled === true || (typeof fields.error === 'object' && fields.error !== null && typeof (fields.error as { message?: unknown }).message === 'string');
 }

@@ -7,7 +7,10 @@ import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { createRegistry } from '../assembly/create-registry.js';
 import { registerMcpTools } from '../assembly/register-mcp-tools.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import type { AskBackFlags } from '../cli-support/cli-context.js';
 import { CallCauseWatch } from './call-causes.js';
+import { holderOwnAskBack } from './holder-ask-back.js';
+import { relayingAskBack } from './relay-ask-back.js';
 import { CrashRecords, describeCrash } from './crashed-servers.js';
 import { acquireLock, joinRunningHolder, tryUnlink } from './holder-lock.js';
 import { execOp, liveConnection, holdsAll, mcpOp, serversOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
@@ -29,6 +32,8 @@ export interface HolderOptions {
   idleMs: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** `session start`'s ask-back flags: what the held servers are told is offered, and the answers when no command is attached. */
+  askBack?: AskBackFlags;
   /** This holder's own script (dist/session-holder.js), to start the reaper with. */
   holderScript: string;
 }
@@ -80,6 +85,10 @@ export async function runHolder(options: HolderOptions): Promise<void> {
   const toUsers = (server: string, event: string, fields: Record<string, unknown>) => {
     for (const context of using.get(server) ?? []) context.event(event, { server, ...fields });
   };
+  // A server's question goes to the command whose request on it started last (one, usually).
+  const attachedTo = (server: string) => [...(using.get(server) ?? [])].at(-1);
+  const ownAskBack = await holderOwnAskBack(options.askBack ?? { answer: [], root: [] }, options.env, options.cwd, logLine);
+  const askBack = relayingAskBack(ownAskBack, attachedTo, logLine);
 
   const connect = async (wanted: string[]): Promise<ConnectFailure[]> => {
     const pending = wanted.filter((name) => !liveConnection(state, name));
@@ -99,6 +108,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
       logger: { warn: logLine, info: logLine },
       env: options.env,
       hooks: {
+        askBack,
         onStderr: (server, chunk) => {
           causes.push(server, chunk);
           toUsers(server, 'stderr', { text: chunk.toString('utf8') });
@@ -130,6 +140,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     idleTimeoutMs: options.idleMs,
     requests,
     holdsAll: holdsAll(state),
+    offers: { sampling: Boolean(askBack.sample), roots: Boolean(askBack.roots) },
     servers: [...state.held].map((name) => serverStatus(name)),
   });
 

@@ -33,6 +33,8 @@ export async function startSession(cli: CliContext, config: ToolrunConfig, serve
     running.close();
     ready = { status: reply.status as HolderStatus, failures: reply.failures as HolderReady['failures'], joined: true };
   } else {
+    // A --root that is no folder (and any other bad ask-back flag) is said here, before a holder starts.
+    (await import('../cli-support/ask-back-for.js')).askBackFor(cli);
     ready = await startHolder({
       configPath: config.path!,
       host: cli.globals.host,
@@ -40,6 +42,7 @@ export async function startSession(cli: CliContext, config: ToolrunConfig, serve
       protocol: config.protocolFlag,
       servers,
       idleMs,
+      askBack: cli.globals.askBack,
       env: cli.env,
       cwd: cli.cwd,
       dir,

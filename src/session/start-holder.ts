@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { AskBackFlags } from '../cli-support/cli-context.js';
 import { ToolrunError } from '../errors.js';
 import type { HolderReady } from './run-holder.js';
 import { sessionFiles } from './session-paths.js';
@@ -14,6 +15,8 @@ export interface StartHolderOptions {
   protocol?: string;
   servers: string[];
   idleMs: number;
+  /** `session start`'s ask-back flags (`--root`, `--sampling-reply`, …), handed to the holder as JSON. */
+  askBack?: AskBackFlags;
   env: NodeJS.ProcessEnv;
   cwd: string;
   dir: string;
@@ -31,7 +34,15 @@ export async function startHolder(options: StartHolderOptions): Promise<HolderRe
   // The holder's own bundle, beside this chunk in dist/ (scripts/build.js).
   const holderScript = fileURLToPath(new URL('./session-holder.js', import.meta.url));
   const source = options.host ? ['--host', options.host, ...(options.terminalEnv ? ['--terminal-env'] : [])] : ['--config', options.configPath];
-  const args = [holderScript, ...source, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
+  const args = [
+    holderScript,
+    ...source,
+    ...(options.protocol ? ['--protocol', options.protocol] : []),
+    '--idle',
+    String(options.idleMs),
+    ...(options.askBack ? ['--ask-back', JSON.stringify(options.askBack)] : []),
+    ...options.servers,
+  ];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env: options.env, cwd: options.cwd });
   const onAbort = () => child.kill('SIGTERM');
   options.signal.addEventListener('abort', onAbort, { once: true });

@@ -4,6 +4,8 @@ import type { ToolrunConfig } from '../config/config-types.js';
 import { ToolrunError } from '../errors.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { formatServerLog } from '../output/format-server-log.js';
+import type { AskBack } from '../mcp/ask-back.js';
+import { answerHolderAsk, askBackMismatch } from './answer-holder-ask.js';
 import { findHolder, missingFromHolder } from './find-holder.js';
 import { HolderRequestError } from './holder-client.js';
 import type { HolderEvent } from './holder-protocol.js';
@@ -36,13 +38,21 @@ export async function execThroughHolder(cli: CliContext, config: ToolrunConfig |
     const missing = missingFromHolder(found.status, [request.server]);
     if (missing) return fallBack(missing);
   }
+  const mismatch = askBackMismatch(cli, found.status);
+  if (mismatch) return fallBack(mismatch);
+  // Built on the first question a held server asks (most calls never get one).
+  let askBack: Promise<AskBack> | undefined;
+  const commandAskBack = () => (askBack ??= import('../cli-support/ask-back-for.js').then(({ askBackFor }) => askBackFor(cli)));
   // Without --timeout, the holder applies its config's (the same config: the key says so).
   const timeoutMs = cli.globals.timeout ?? ('timeoutMs' in config ? config.timeoutMs : undefined);
   try {
     const reply = await found.client.request(
       'exec',
       { tool: request.name, server: request.server, words: request.words, args: request.baseArgs, validate: request.validate, timeoutMs, verbose: cli.globals.verbose },
-      { signal: cli.signal, onEvent: (event) => showEvent(cli, event, request) },
+      {
+        signal: cli.signal,
+        onEvent: (event) => (event.event === 'ask' ? answerHolderAsk(found.client, event, commandAskBack, cli.signal) : showEvent(cli, event, request)),
+      },
     );
     if (typeof reply.miss === 'string') return fallBack(reply.miss);
     cli.terminal.verbose(`session: ran through the holder (pid ${found.status.pid})`);
