@@ -12,7 +12,6 @@ import { withHostHint } from './host-hint.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
-import { asksBackHere } from '../cli-support/asks-back-here.js';
 
 interface ExecOptions extends ToolArgumentOptions {
   raw?: boolean;
@@ -64,7 +63,7 @@ Examples:
           const baseArgs = await readBaseArguments(cli, options.args);
           const config = await loadCliConfig(cli);
           // A session holder keeping the server warm runs an MCP tool's call (SPEC §12); else it runs here, cold.
-          if (cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name)) && !asksBackHere(cli.globals.askBack, config)) {
+          if (cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
             progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
             const { execThroughHolder } = await import('../session/warm-exec.js');
             envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words: parsedWords, baseArgs, validate: options.validate, onProgress: progress.onProgress });

@@ -84,7 +84,7 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     }
     const [{ recordSession }, { askBackFor }] = await Promise.all([import('../check-stdout/record-session.js'), import('../cli-support/ask-back-for.js')]);
     // A server that asks back during --call is answered by this command's flags, and the round recorded (SPEC §15).
-    const askBack = askBackFor(cli);
+    const askBack = askBackFor(cli, opened.config);
     const recorded = await recordSession(spec, {
       policy: opened.config.retry,
       logger: cli.terminal,

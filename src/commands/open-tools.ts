@@ -10,7 +10,6 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
-import { asksBackHere } from '../cli-support/asks-back-here.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -78,8 +77,8 @@ export async function openTools(
     }
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
     // --log-level starts the servers here: a holder's server is shared, its level is not this command's to change.
-    // So do sampling and roots (asks-back-here.ts).
-    const ready = options.useSession && !cli.globals.logLevel && !asksBackHere(cli.globals.askBack, config) ? await heldConnections(cli, config, pending) : [];
+    // Sampling or roots the holder's servers were not offered: started here too (heldConnections, askBackMismatch).
+    const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }] = await Promise.all([
       import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),

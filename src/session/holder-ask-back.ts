@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { AskBackFlags, CliContext } from '../cli-support/cli-context.js';
 import type { AskBack } from '../mcp/ask-back.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 import { Terminal } from '../output/terminal.js';
 
 /**
@@ -8,7 +9,13 @@ import { Terminal } from '../output/terminal.js';
  * way a command makes its own (ask-back-for.ts) — with no terminal: what it would say goes to the
  * holder's log. Used when no command is attached, or the command has no answer of that kind.
  */
-export async function holderOwnAskBack(flags: AskBackFlags, env: NodeJS.ProcessEnv, cwd: string, logLine: (text: string) => void): Promise<AskBack> {
+export async function holderOwnAskBack(
+  flags: AskBackFlags,
+  config: Pick<ToolrunConfig, 'roots' | 'path' | 'timeoutMs'>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  logLine: (text: string) => void,
+): Promise<AskBack> {
   const toLog = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logLine(line);
@@ -26,5 +33,6 @@ export async function holderOwnAskBack(flags: AskBackFlags, env: NodeJS.ProcessE
     onExit: () => {},
   };
   const { askBackFor } = await import('../cli-support/ask-back-for.js');
-  return askBackFor(cli);
+  // The config's roots too: its servers offer them to every command, as a cold start would.
+  return askBackFor(cli, config);
 }

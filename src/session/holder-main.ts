@@ -4,13 +4,14 @@
  * (reaper.ts). Built apart from the CLI: the holder is one long-lived process, and its modules
  * kept out of the CLI's graph leave every command's startup as it was.
  *
- *   session-holder.js (--config FILE | --host NAME[:SCOPE] [--terminal-env]) [--protocol V] --idle MS [--ask-back JSON] [SERVER...]
+ *   session-holder.js (--config FILE | --host NAME[:SCOPE] [--terminal-env]) [--protocol V] --idle MS [SERVER...]   (ask-back flags as JSON in $TOOLRUN_HOLDER_ASK_BACK)
  *   session-holder.js --reap
  */
 import { fileURLToPath } from 'node:url';
 import type { AskBackFlags } from '../cli-support/cli-context.js';
 import { runReaper } from './reaper.js';
 import { runHolder } from './run-holder.js';
+import { HOLDER_ASK_BACK_VARIABLE } from './holder-protocol.js';
 
 const argv = process.argv.slice(2);
 if (argv[0] === '--reap') {
@@ -26,7 +27,9 @@ const host = value('--host');
 const terminalEnv = argv.includes('--terminal-env') ? argv.splice(argv.indexOf('--terminal-env'), 1).length > 0 : false;
 const protocol = value('--protocol');
 const idleMs = Number(value('--idle') ?? 600_000);
-const askBackFlags = value('--ask-back');
+const askBackFlags = process.env[HOLDER_ASK_BACK_VARIABLE];
+// Not for the servers it starts: they inherit this environment.
+delete process.env[HOLDER_ASK_BACK_VARIABLE];
 try {
   const askBack = askBackFlags === undefined ? undefined : (JSON.parse(askBackFlags) as AskBackFlags);
   await runHolder({ configPath, host, terminalEnv, protocol, servers: argv, idleMs, askBack, env: process.env, cwd: process.cwd(), holderScript: fileURLToPath(import.meta.url) });

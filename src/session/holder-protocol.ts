@@ -149,3 +149,6 @@ function readLine(line: string, onMessage: (message: Record<string, unknown>) =>
   }
   onMessage(message as Record<string, unknown>);
 }
+
+/** How `session start`'s ask-back flags reach the holder (JSON): not its command line, which any user can read; it removes the variable before starting any server. */
+export const HOLDER_ASK_BACK_VARIABLE = 'TOOLRUN_HOLDER_ASK_BACK';

@@ -87,7 +87,7 @@ export async function runHolder(options: HolderOptions): Promise<void> {
   };
   // A server's question goes to the command whose request on it started last (one, usually).
   const attachedTo = (server: string) => [...(using.get(server) ?? [])].at(-1);
-  const ownAskBack = await holderOwnAskBack(options.askBack ?? { answer: [], root: [] }, options.env, options.cwd, logLine);
+  const ownAskBack = await holderOwnAskBack(options.askBack ?? { answer: [], root: [] }, config, options.env, options.cwd, logLine);
   const askBack = relayingAskBack(ownAskBack, attachedTo, logLine);
 
   const connect = async (wanted: string[]): Promise<ConnectFailure[]> => {

@@ -1,3 +1,4 @@
+import { HOLDER_ASK_BACK_VARIABLE } from './holder-protocol.js';
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ export interface StartHolderOptions {
   protocol?: string;
   servers: string[];
   idleMs: number;
-  /** `session start`'s ask-back flags (`--root`, `--sampling-reply`, …), handed to the holder as JSON. */
+  /** `session start`'s ask-back flags (`--root`, `--sampling-reply`, …), handed to the holder as JSON in HOLDER_ASK_BACK_VARIABLE. */
   askBack?: AskBackFlags;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -34,16 +35,10 @@ export async function startHolder(options: StartHolderOptions): Promise<HolderRe
   // The holder's own bundle, beside this chunk in dist/ (scripts/build.js).
   const holderScript = fileURLToPath(new URL('./session-holder.js', import.meta.url));
   const source = options.host ? ['--host', options.host, ...(options.terminalEnv ? ['--terminal-env'] : [])] : ['--config', options.configPath];
-  const args = [
-    holderScript,
-    ...source,
-    ...(options.protocol ? ['--protocol', options.protocol] : []),
-    '--idle',
-    String(options.idleMs),
-    ...(options.askBack ? ['--ask-back', JSON.stringify(options.askBack)] : []),
-    ...options.servers,
-  ];
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env: options.env, cwd: options.cwd });
+  const args = [holderScript, ...source, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
+  // In the environment, not the command line: --answer values may be secrets, and any user can read a command line (ps).
+  const env = options.askBack ? { ...options.env, [HOLDER_ASK_BACK_VARIABLE]: JSON.stringify(options.askBack) } : options.env;
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', log], env, cwd: options.cwd });
   const onAbort = () => child.kill('SIGTERM');
   options.signal.addEventListener('abort', onAbort, { once: true });
   try {

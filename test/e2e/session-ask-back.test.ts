@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,8 +70,12 @@ describe('servers that ask back, through a session holder', () => {
   });
 
   it("answers sampling with the command's responder, else the holder's", async () => {
-    const { run } = setup();
+    const { run, marker } = setup();
     expect((await run(['--sampling-reply', 'from the holder', 'session', 'start'])).exitCode).toBe(0);
+    // The holder's flags travel in its environment: a command line is readable by every user (ps).
+    const commandLines = marker.alive().map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    expect(commandLines.some((line) => line.includes('session-holder.js'))).toBe(true);
+    expect(commandLines.filter((line) => line.includes('from the holder'))).toEqual([]);
     expect(await run(['exec', 'ask:ask-model'])).toMatchObject({ exitCode: 0, stdout: 'sampling: from the holder' });
     const relayed = await run(['--verbose', '--sampling-reply', 'from the command', 'exec', 'ask:ask-model']);
     expect(relayed).toMatchObject({ exitCode: 0, stdout: 'sampling: from the command' });
