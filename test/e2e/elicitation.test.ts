@@ -142,6 +142,15 @@ describe('elicitation (SPEC §15, issue #22 items 1 and 7)', () => {
     expect(wrong.stderr).toContain("'ok' must be boolean");
   });
 
+  it("2026-07-28: a task's input_required elicitation is answered the same way, through tasks/update", async () => {
+    const tasksConfig = writeTempConfig({ mcpServers: { t: fixtureServer('tasks-server.js', { env: { ERA: 'modern', INPUT_TOOL: '1', TASKS_STATE: join(dir, 'tasks.json') } }) } });
+    const result = await runClean(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=yes']);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'confirmed: {"action":"accept","content":{"go":true}}' });
+    const wrong = await runClean(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=perhaps']);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain("'go' must be boolean");
+  });
+
   it("server-everything's trigger-elicitation-request: accepted with --answer and the schema's defaults", async () => {
     const result = await runToolrun(['--no-session', '--config', config, '--elicit', 'accept', 'exec', 'everything:trigger-elicitation-request', '--answer', 'name=Ada', '--answer', 'integer=7']);
     expect(result.exitCode).toBe(0);
