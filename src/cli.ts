@@ -164,7 +164,12 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
     .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
     .addOption(askBackOption('--answers <file>', `answer elicitations from a JSON file of rounds, in order: [{"action":"accept","content":{…}}, …]`))
-    .addOption(askBackOption('--elicit <action>', 'answer every elicitation: accept (defaults plus --answer values), decline or cancel').choices(['accept', 'decline', 'cancel']))
+    .addOption(
+      askBackOption(
+        '--elicit <action>',
+        'answer every elicitation: accept (defaults plus --answer values), decline or cancel; with none of these toolrun asks on a terminal, else declines (at most 20 per command)',
+      ).choices(['accept', 'decline', 'cancel']),
+    )
     .addOption(askBackOption('--sampling-reply <text>', 'advertise sampling and answer every sampling request with TEXT'))
     .addOption(askBackOption('--root <dir>', 'advertise roots and offer DIR as one (repeatable)').argParser(collect))
     .version(readVersion(), '--version', 'print the version')
