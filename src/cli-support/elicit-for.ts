@@ -10,7 +10,6 @@ import type { AskBack, AskContext, ElicitParams } from '../mcp/ask-back.js';
 import { escapeControls } from '../output/escape-controls.js';
 import type { CliContext } from './cli-context.js';
 import { openBrowser } from './open-browser.js';
-import { promptForm, promptUrl } from './prompt-elicitation.js';
 
 /**
  * Elicitations one command answers at most. A server that asks more is taken for one asking in a
@@ -69,6 +68,8 @@ export function elicitFor(cli: ElicitContext, tty = isatty(0) && isatty(2)): Non
 const madeFor = new WeakMap<object, NonNullable<AskBack['elicit']>>();
 
 async function askPerson(cli: ElicitContext, params: ElicitParams, context: AskContext, url: string | undefined): Promise<ElicitResult> {
+  // Loaded here: only a terminal with nothing scripted asks (node:readline and the prompt).
+  const { promptForm, promptUrl } = await import('./prompt-elicitation.js');
   const streams = { input: process.stdin, output: process.stderr };
   // A progress spinner would draw over the questions.
   const resume = cli.terminal.holdSpinner();
