@@ -75,6 +75,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       signal: abort.signal,
       argv,
       readStdin: () => readAllStdin(abort.signal),
+      endCommand: (reason) => abort.abort(reason),
       onExit: (cleanup) => cleanups.push(cleanup),
     };
     allowInlineLogin(inlineLoginFor(cli));
@@ -162,7 +163,13 @@ function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, ru
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
     .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
-    .addOption(askBackOption('--elicit <action>', 'answer every elicitation: accept (defaults plus --answer values), decline or cancel').choices(['accept', 'decline', 'cancel']))
+    .addOption(askBackOption('--answers <file>', `answer elicitations from a JSON file of rounds, in order: [{"action":"accept","content":{…}}, …]`))
+    .addOption(
+      askBackOption(
+        '--elicit <action>',
+        'answer every elicitation: accept (defaults plus --answer values), decline or cancel; with none of these toolrun asks on a terminal, else declines (at most 20 per command)',
+      ).choices(['accept', 'decline', 'cancel']),
+    )
     .addOption(askBackOption('--sampling-reply <text>', 'advertise sampling and answer every sampling request with TEXT'))
     .addOption(askBackOption('--sampling <file>', 'advertise sampling and answer the requests in order from FILE (a JSON array of texts or results)'))
     .addOption(askBackOption('--sampling-command <cmd>', 'advertise sampling and run CMD for each request: the request JSON on its stdin, the reply (text or a JSON result) on its stdout'))

@@ -26,6 +26,7 @@ const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-m
 /** The toolrun command for each scenario; a scenario not named here lists the server's tools. */
 function commandFor(name) {
   if (name === 'tools_call') return ['exec', `${SERVER}:add_numbers`, 'a=2', 'b=3'];
+  if (name === 'elicitation-sep1034-client-defaults') return ['--elicit', 'accept', 'exec', `${SERVER}:test_client_elicitation_defaults`];
   if (name === 'sse-retry') return ['exec', `${SERVER}:test_reconnection`];
   if (['auth/pre-registration', 'auth/client-credentials-basic', 'auth/client-credentials-jwt'].includes(name)) return ['list', '--server', SERVER];
   if (name.startsWith('auth/')) return ['exec', `${SERVER}:test-tool`];
@@ -47,6 +48,10 @@ const SCRIPTS = {
   // Calls every tool toolrun lists (a smoke test of the server): the invalid ones must not be listed.
   'http-invalid-tool-headers': (toolrun) => {
     for (const tool of JSON.parse(toolrun(['--json', 'list', '--server', SERVER])).tools ?? []) toolrun(['exec', `${tool.server}:${tool.name}`, '--no-validate']);
+  },
+  // Calls every tool toolrun lists, accepting each elicitation round (a multi-round-trip call in 2026-07-28).
+  'sep-2322-client-request-state': (toolrun) => {
+    for (const tool of JSON.parse(toolrun(['--json', 'list', '--server', SERVER])).tools ?? []) toolrun(['--elicit', 'accept', 'exec', `${tool.server}:${tool.name}`]);
   },
   // Echoes the inputSchema (`parameters`) toolrun listed for the focal tool back through the echo tool.
   'json-schema-2020-12-preservation': (toolrun) => {

@@ -51,6 +51,8 @@ export interface CliContext {
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
   readStdin(): Promise<string>;
+  /** Ends the command with `reason` from inside a call (an answers file that does not fit, an elicitation loop): aborts `signal` with it. */
+  endCommand?(reason: Error): void;
   /** Registers cleanup to run before exit, on every path (success, error, signal). */
   onExit(cleanup: () => Promise<void>): void;
 }

@@ -75,7 +75,7 @@ Examples:
             const args = mergeArguments(tool, parsedWords, baseArgs, opened.config.paramMappings);
             progress = await showProgress(cli, tool.qualifiedName);
             // MCP tools give their whole result: each output mode (and -o) is made from it below.
-            const task = taskOptionsFor(cli, tool.definition.name, options);
+            const task = taskOptionsFor(cli, tool.definition.name, options, tool.server);
             envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress, task });
           }
           outcome = await shapeOutcome(envelope, options);

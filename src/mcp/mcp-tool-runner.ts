@@ -10,6 +10,7 @@ import type { ServerConnection } from './server-connection.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 import { simplifyCallResult } from './call-result.js';
 import { describeTaskError, isStartedTask } from './tasks/task-errors.js';
+import { describeUrlElicitationRequired } from './url-elicitation-required.js';
 
 const ignoreProgress = () => {};
 
@@ -35,6 +36,8 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
       if (context.signal?.aborted) throw context.signal.reason;
       const taskError = describeTaskError(error, toolName, connection.name);
       if (taskError) throw taskError;
+      const urlNeeded = describeUrlElicitationRequired(error, connection.name, toolName);
+      if (urlNeeded) throw new ToolrunError('tool_error', urlNeeded);
       if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
       const gone = serverGoneError(connection, toolName);
       if (gone) throw gone;

@@ -57,6 +57,7 @@ export async function connectModernClient(
     server,
   );
   client.onerror = () => {};
+  transport.completeResultsByDefault = true;
   // The two SDKs' Transport types differ only in their generics; the wire contract is the same.
   await client.connect(transport as never, { prior: { kind: 'modern', discover: discover as never }, signal: options.signal, timeout: options.timeout });
   const definitions = new Map<string, Tool>();

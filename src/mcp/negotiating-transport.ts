@@ -20,6 +20,11 @@ export class NegotiatingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Set for a 2026-07-28 connection: a result without `resultType` is complete (SEP-2322: the client
+   * MUST assume so), but the v2 client refuses one; the default is filled in before it sees it.
+   */
+  completeResultsByDefault = false;
   /** Set to ask `initialize` for this revision instead of the SDK's latest. */
   initializeVersion: string | undefined;
   #started: Promise<void> | undefined;
@@ -46,6 +51,10 @@ export class NegotiatingTransport implements Transport {
         this.#watchedCalls.delete(id as string | number);
         const result = (message as { result?: { resultType?: unknown } }).result;
         if (result?.resultType === 'task' && this.#progress.has(token)) this.#createdTasks.set(token, result);
+      }
+      const result = (message as { result?: unknown }).result;
+      if (this.completeResultsByDefault && typeof result === 'object' && result !== null && !('resultType' in result)) {
+        message = { ...message, result: { ...result, resultType: 'complete' } } as typeof message;
       }
       if ((message as { method?: string }).method === 'notifications/progress') {
         const params = (message as { params?: { progressToken?: unknown } }).params ?? {};

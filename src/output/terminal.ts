@@ -154,7 +154,17 @@ export class Terminal implements ExecutorLogger {
     };
   }
 
-  #spinner: { clear(): unknown; render(): unknown } | undefined;
+  #spinner: { clear(): unknown; render(): unknown; stop(): unknown; start(): unknown } | undefined;
+
+  /** Stops the spinner while the person answers a question on stderr (an elicitation); the returned function starts it again. */
+  holdSpinner(): () => void {
+    const spinner = this.#spinner;
+    if (!spinner) return () => {};
+    spinner.stop();
+    return () => {
+      if (this.#spinner === spinner) spinner.start();
+    };
+  }
 
   /** Free-form stderr text (already styled by the caller). */
   note(text: string): void {

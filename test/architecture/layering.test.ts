@@ -17,6 +17,7 @@ const LAYERS: string[][] = [
   ['schema'],
   ['registry'],
   ['config', 'args'],
+  ['elicit'],
   ['auth'],
   ['executor'],
   ['tools'],

@@ -120,3 +120,15 @@ describe('SSE stream resumption (SEP-1699, sse-retry)', () => {
     expect(Number(match![1])).toBeLessThan(5000);
   });
 });
+
+describe('a 2026-07-28 result without resultType (SEP-2322, sep-2322-client-request-state)', () => {
+  let server: HttpFixture | undefined;
+  afterAll(() => server?.stop());
+
+  it('is complete: the call succeeds with its content', async () => {
+    server = await startHttpFixture('wire-rules-server.js', { NO_RESULT_TYPE: '1' });
+    const config = writeTempConfig({ mcpServers: { wire: { url: server.url } } });
+    const result = await runToolrun(['--no-session', '--config', config, 'exec', 'wire:echo_schema']);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'called echo_schema, no resultType' });
+  });
+});
