@@ -36,7 +36,7 @@ describe('servers that ask back, through a session holder', () => {
     const declined = await run(['exec', 'ask:ask-name']);
     expect(declined).toMatchObject({ exitCode: 0, stdout: 'elicitation: {"action":"decline"}' });
     expect(declined.stderr).toContain(
-      `⚠ server 'ask' asked for input ("Who are you?"); declined (no answers given): answer with --answer field=value, --answers FILE or --elicit accept|decline|cancel`,
+      `⚠ server 'ask' asked for input ("Who are you?"); declined: no terminal and no answers given. Answer with --answer field=value, --answers FILE or --elicit accept|decline|cancel`,
     );
     expect(await run(['--elicit', 'cancel', 'exec', 'ask:ask-name'])).toMatchObject({ exitCode: 0, stdout: 'elicitation: {"action":"cancel"}' });
     await stopAll!();

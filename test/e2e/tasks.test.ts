@@ -61,9 +61,8 @@ describe.each(ERAS)('a task of a %s server', (era) => {
 
   it('--timeout cancels a task that never ends on the server, in one line, nothing left running', async () => {
     const { config, received } = tasksConfig();
-    const started = Date.now();
+    // A task that never ends: without the timeout this would hang past the test's own limit.
     const result = await runClean(['--config', config, '--timeout', '400', 'exec', `${era}:never_ends`]);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
