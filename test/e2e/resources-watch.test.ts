@@ -138,3 +138,65 @@ describe('--log-level and list-changed notifications (SPEC §15)', () => {
     expect(quiet.stderr).not.toContain('list changed');
   });
 });
+
+describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (SPEC §15)', () => {
+  let config: string;
+  let methodsLog: string;
+  beforeAll(() => {
+    methodsLog = join(tempDir(), 'methods.log');
+    config = writeTempConfig({
+      mcpServers: {
+        watched: fixtureServer('v2-server.js', { env: { LEGACY: 'reject', WATCH: '1', METHODS_LOG: methodsLog } }),
+        dying: fixtureServer('v2-server.js', { env: { LEGACY: 'reject', WATCH: '1', DIE_AFTER_UPDATES: '1' } }),
+        modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }),
+      },
+    });
+  });
+
+  it('listens for that URI, re-reads on each update, and Ctrl-C cancels the stream and exits 130', async () => {
+    const { result, left } = await watchThenInterrupt(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], 'version 2');
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+    expect(result.stderr).toContain('● test://counter · mcp:watched · watching (Ctrl-C ends)\n↻ test://counter updated (1)\n');
+    expect(result.stderr).not.toContain('list changed');
+    expect(left).toEqual([]);
+    // One listen stream, three reads, then the stream's cancel (its request id is the v2 client's 'listen:N').
+    const methods = readFileSync(methodsLog, 'utf8')
+      .split('\n')
+      .filter((line) => /^(subscriptions|resources|notifications\/cancelled)/.test(line));
+    expect(methods).toEqual(['subscriptions/listen', 'resources/read', 'resources/read', 'resources/read', 'notifications/cancelled listen:0']);
+  });
+
+  it('--json is NDJSON: one document per read', async () => {
+    const { result } = await watchThenInterrupt(['--json', '--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], '"update":2');
+    expect(result.exitCode).toBe(130);
+    const lines = result.stdout.split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.update, line.contents[0].text])).toEqual([
+      [0, 'version 0'],
+      [1, 'version 1'],
+      [2, 'version 2'],
+    ]);
+    expect(lines[0]).toMatchObject({ server: 'watched', uri: 'test://counter' });
+  });
+
+  it('with --verbose the stream also carries list-changed notifications, shown as one stderr line each', async () => {
+    const { result } = await watchThenInterrupt(['--verbose', '--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], 'version 2');
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain("server 'watched': resources list changed");
+  });
+
+  it('a server that dies mid-watch ends it with exit 4 and one line', async () => {
+    const result = await runClean(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'dying']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+    expect(result.stderr).toContain("✖ MCP server 'dying' exited (code 3) while watching 'test://counter'; its last stderr line: v2-server: fatal: the counter broke");
+  });
+
+  it('a server without resources.subscribe is exit 2, with the way to read it once', async () => {
+    const result = await runClean(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(result.stderr).toContain(
+      "✖ MCP server 'modern' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read 'test://greeting' --server modern",
+    );
+  });
+});
