@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { startV2HttpServer } from '../helpers/http-fixture.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -190,6 +191,19 @@ describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
     expect(result.stderr).toContain("✖ MCP server 'dying' exited (code 3) while watching 'test://counter'; its last stderr line: v2-server: fatal: the counter broke");
+  });
+
+  it('over Streamable HTTP: the listen stream is an SSE response; Ctrl-C closes it', async () => {
+    const http = await startV2HttpServer({ LEGACY: 'reject', WATCH: '1' });
+    try {
+      const remote = writeTempConfig({ mcpServers: { remote: { url: http.url } } });
+      const { result, left } = await watchThenInterrupt(['--config', remote, 'resources', 'watch', 'test://counter', '--server', 'remote'], 'version 2');
+      expect(result.exitCode).toBe(130);
+      expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+      expect(left).toEqual([]);
+    } finally {
+      await http.stop();
+    }
   });
 
   it('a server without resources.subscribe is exit 2, with the way to read it once', async () => {
