@@ -19,9 +19,9 @@ export function registerResourcesWatchCommand(resources: Command, run: CommandRu
     .addHelpText(
       'after',
       `
-Subscribes (resources/subscribe; the server must advertise resources.subscribe), prints the
-contents, and re-reads them on each notifications/resources/updated for URI. Ctrl-C unsubscribes
-and exits 130; a server that goes away ends it with exit 4. With --json, one JSON document per
+Subscribes (resources/subscribe; a 2026-07-28 server: a subscriptions/listen stream for URI; the
+server must advertise resources.subscribe), prints the contents, and re-reads them on each
+notifications/resources/updated for URI. Ctrl-C unsubscribes (cancels the stream) and exits 130; a server that goes away ends it with exit 4. With --json, one JSON document per
 read, one per line (NDJSON): {"server","uri","update","contents"}.
 
 Examples:
@@ -41,17 +41,20 @@ Examples:
           throw new UsageError(
             `MCP server '${connection.name}' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read '${uri}' --server ${connection.name}`,
           );
-        if (connection.era.era === 'modern')
-          throw new UsageError(`MCP server '${connection.name}' speaks ${connection.era.version}, whose subscriptions/listen toolrun does not follow yet; resources watch needs a 2025-era server`);
         const { watchResource } = await import('../mcp/watch-resource.js');
         const end = await watchResource(connection.client, uri, {
           signal: cli.signal,
           timeout: cli.globals.timeout,
+          listChanges: cli.globals.verbose,
           gone: serverGone(cli, connection),
           onContents: (contents, update) => showContents(cli, connection, uri, contents, update),
         }).catch((error: unknown) => {
-          throw mcpRequestError(connection, 'resources/subscribe or resources/read', error, uri);
+          throw mcpRequestError(connection, `${connection.era.era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe'} or resources/read`, error, uri);
         });
+        if (end.kind === 'not-honored')
+          throw new UsageError(
+            `MCP server '${connection.name}' did not agree to send updates for '${uri}' (its subscriptions/listen acknowledgment left it out); read it once with: toolrun resources read '${uri}' --server ${connection.name}`,
+          );
         if (end.kind === 'gone') {
           const last = connection.stdio?.stderr.lastLines(1)[0];
           throw new ToolrunError('unreachable', `MCP server '${connection.name}' ${end.reason} while watching '${uri}'${last ? `; its last stderr line: ${last}` : ''}`);

@@ -22,6 +22,24 @@ export type NotificationHandler = (params: Record<string, unknown>) => void;
 export type WatchedNotification =
   'notifications/message' | 'notifications/resources/updated' | 'notifications/tools/list_changed' | 'notifications/resources/list_changed' | 'notifications/prompts/list_changed';
 
+/** What a 2026-07-28 `subscriptions/listen` stream asks for (spec: basic/patterns/subscriptions, "Notification Filter"). */
+export interface ListenFilter {
+  resourceSubscriptions?: string[];
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+}
+
+/** An open `subscriptions/listen` stream; its notifications reach the onNotification handlers. */
+export interface ListenStream {
+  /** The part of the filter the server agreed to (its acknowledgment). */
+  readonly honored: ListenFilter;
+  /** How it ended: `local` (close() or the signal), `graceful` (the server ended it), `remote` (the connection dropped). */
+  readonly ended: Promise<'local' | 'graceful' | 'remote'>;
+  /** Ends it on the server (notifications/cancelled for the listen request); idempotent. */
+  close(): Promise<void>;
+}
+
 /** RFC 5424 levels of `notifications/message`, least severe first (`--log-level`). */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -43,6 +61,11 @@ export interface McpClient {
   /** A liveness round trip: ping (legacy), server/discover (modern, which has no ping). */
   ping(options?: McpRequestOptions): Promise<void>;
   onNotification(method: WatchedNotification, handler: NotificationHandler): void;
+  /**
+   * 2026-07-28 only (the 2025 family subscribes with resources/subscribe instead): opens a
+   * `subscriptions/listen` stream, resolved once the server acknowledged it.
+   */
+  listen?(filter: ListenFilter, options?: McpRequestOptions): Promise<ListenStream>;
   /**
    * The least severe log level the server should send: `logging/setLevel` in the 2025 family; in
    * 2026-07-28 (which removed that request) `io.modelcontextprotocol/logLevel` in every later request's `_meta`.

@@ -95,6 +95,10 @@ export async function connectModernClient(
       await client.discover(requestOptions(options)).catch(inLegacyTerms);
     },
     onNotification: (method, handler) => client.setNotificationHandler(method, (notification: { params?: unknown }) => handler((notification.params ?? {}) as Record<string, unknown>)),
+    listen: async (filter, options) => {
+      const subscription = await client.listen(filter, requestOptions(options)).catch(inLegacyTerms);
+      return { honored: subscription.honoredFilter, ended: subscription.closed, close: () => subscription.close() };
+    },
     setLogLevel: async (level) => {
       logLevel = level;
     },

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { startV2HttpServer } from '../helpers/http-fixture.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -136,5 +137,80 @@ describe('--log-level and list-changed notifications (SPEC §15)', () => {
     expect(verbose.stderr).toContain("server 'askback': tools list changed\nserver 'askback': resources list changed\nserver 'askback': prompts list changed");
     const quiet = await runToolrun(['--config', config, 'exec', 'askback:change']);
     expect(quiet.stderr).not.toContain('list changed');
+  });
+});
+
+describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (SPEC §15)', () => {
+  let config: string;
+  let methodsLog: string;
+  beforeAll(() => {
+    methodsLog = join(tempDir(), 'methods.log');
+    config = writeTempConfig({
+      mcpServers: {
+        watched: fixtureServer('v2-server.js', { env: { LEGACY: 'reject', WATCH: '1', METHODS_LOG: methodsLog } }),
+        dying: fixtureServer('v2-server.js', { env: { LEGACY: 'reject', WATCH: '1', DIE_AFTER_UPDATES: '1' } }),
+        modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }),
+      },
+    });
+  });
+
+  it('listens for that URI, re-reads on each update, and Ctrl-C cancels the stream and exits 130', async () => {
+    const { result, left } = await watchThenInterrupt(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], 'version 2');
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+    expect(result.stderr).toContain('● test://counter · mcp:watched · watching (Ctrl-C ends)\n↻ test://counter updated (1)\n');
+    expect(result.stderr).not.toContain('list changed');
+    expect(left).toEqual([]);
+    // One listen stream, three reads, then the stream's cancel (its request id is the v2 client's 'listen:N').
+    const methods = readFileSync(methodsLog, 'utf8')
+      .split('\n')
+      .filter((line) => /^(subscriptions|resources|notifications\/cancelled)/.test(line));
+    expect(methods).toEqual(['subscriptions/listen', 'resources/read', 'resources/read', 'resources/read', 'notifications/cancelled listen:0']);
+  });
+
+  it('--json is NDJSON: one document per read', async () => {
+    const { result } = await watchThenInterrupt(['--json', '--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], '"update":2');
+    expect(result.exitCode).toBe(130);
+    const lines = result.stdout.split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.update, line.contents[0].text])).toEqual([
+      [0, 'version 0'],
+      [1, 'version 1'],
+      [2, 'version 2'],
+    ]);
+    expect(lines[0]).toMatchObject({ server: 'watched', uri: 'test://counter' });
+  });
+
+  it('with --verbose the stream also carries list-changed notifications, shown as one stderr line each', async () => {
+    const { result } = await watchThenInterrupt(['--verbose', '--config', config, 'resources', 'watch', 'test://counter', '--server', 'watched'], 'version 2');
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain("server 'watched': resources list changed");
+  });
+
+  it('a server that dies mid-watch ends it with exit 4 and one line', async () => {
+    const result = await runClean(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'dying']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+    expect(result.stderr).toContain("✖ MCP server 'dying' exited (code 3) while watching 'test://counter'; its last stderr line: v2-server: fatal: the counter broke");
+  });
+
+  it('over Streamable HTTP: the listen stream is an SSE response; Ctrl-C closes it', async () => {
+    const http = await startV2HttpServer({ LEGACY: 'reject', WATCH: '1' });
+    try {
+      const remote = writeTempConfig({ mcpServers: { remote: { url: http.url } } });
+      const { result, left } = await watchThenInterrupt(['--config', remote, 'resources', 'watch', 'test://counter', '--server', 'remote'], 'version 2');
+      expect(result.exitCode).toBe(130);
+      expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
+      expect(left).toEqual([]);
+    } finally {
+      await http.stop();
+    }
+  });
+
+  it('a server without resources.subscribe is exit 2, with the way to read it once', async () => {
+    const result = await runClean(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(result.stderr).toContain(
+      "✖ MCP server 'modern' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read 'test://greeting' --server modern",
+    );
   });
 });
