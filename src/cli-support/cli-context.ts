@@ -1,4 +1,4 @@
-import type { LogLevel } from '../mcp/mcp-client.js';
+import type { LogLevel } from '../protocol/log-levels.js';
 import type { Terminal } from '../output/terminal.js';
 
 /** Options every command accepts (SPEC §1), before or after the command name. */

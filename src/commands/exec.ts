@@ -4,7 +4,6 @@ import { ToolrunError, describeThrown } from '../errors.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { showProgress, type CallProgress } from '../cli-support/show-progress.js';
-import { taskOptionsFor } from '../cli-support/show-task-status.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { isLocalTool } from './is-local-tool.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -75,7 +74,10 @@ Examples:
             const args = mergeArguments(tool, parsedWords, baseArgs, opened.config.paramMappings);
             progress = await showProgress(cli, tool.qualifiedName);
             // MCP tools give their whole result: each output mode (and -o) is made from it below.
-            const task = taskOptionsFor(cli, tool.definition.name, options, tool.server);
+            // Loaded only for a server's tool (or --task/--no-wait, refused for a local one): it brings the
+            // ask-back answers (elicitation, sampling), which a local tool never needs, at ~3-5 ms a chunk.
+            const asksForTask = tool.server !== undefined || options.task === true || options.wait === false;
+            const task = asksForTask ? (await import('../cli-support/show-task-status.js')).taskOptionsFor(cli, tool.definition.name, options, tool.server) : undefined;
             envelope = await opened.executor.execute(tool.qualifiedName, args, { validate: options.validate, signal: cli.signal, raw: true, onProgress: progress.onProgress, task });
           }
           outcome = await shapeOutcome(envelope, options);

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { LOG_LEVELS, type LogLevel } from '../mcp/mcp-client.js';
+import { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 
 export { LOG_LEVELS };
 

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ExitCode, ToolrunError } from '../errors.js';
-import { cancelTask, getTask, taskResult } from '../mcp/tasks/task-requests.js';
-import { describeTaskStatus } from '../mcp/tasks/task-state.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { renderCallResult } from '../output/render-call-result.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
@@ -38,6 +35,12 @@ Examples:
     .requiredOption('--server <name>', 'the MCP server that runs the task')
     .action((taskId: string, options: TaskCommandOptions) =>
       run(async (cli) => {
+        // Loaded here, not at every command's startup.
+        const [{ getTask, taskResult }, { describeTaskStatus }, { renderCallResult }] = await Promise.all([
+          import('../mcp/tasks/task-requests.js'),
+          import('../mcp/tasks/task-state.js'),
+          import('../output/render-call-result.js'),
+        ]);
         const connection = await connectOne(cli, options.server);
         const requestOptions = { signal: cli.signal, timeout: cli.globals.timeout };
         const task = await getTask(connection.client, taskId, requestOptions).catch((error: unknown) => {
@@ -68,6 +71,7 @@ Examples:
     .requiredOption('--server <name>', 'the MCP server that runs the task')
     .action((taskId: string, options: TaskCommandOptions) =>
       run(async (cli) => {
+        const { cancelTask } = await import('../mcp/tasks/task-requests.js');
         const connection = await connectOne(cli, options.server);
         const task = await cancelTask(connection.client, taskId, { signal: cli.signal, timeout: cli.globals.timeout }).catch((error: unknown) => {
           throw mcpRequestError(connection, 'tasks/cancel', error, taskId);

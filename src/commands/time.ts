@@ -3,7 +3,7 @@ import { parseArgWords } from '../args/parse-tool-args.js';
 import { describeThrown, ExitCode } from '../errors.js';
 import { formatTimingReport, type TimingReport } from '../output/format-timing-report.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
+import { isConnectionLost } from '../mcp/connection-lost.js';
 import { computeStats } from '../timing/latency-stats.js';
 import { groupErrors, runTimedCalls } from '../timing/run-timed-calls.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';

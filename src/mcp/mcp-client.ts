@@ -40,9 +40,8 @@ export interface ListenStream {
   close(): Promise<void>;
 }
 
-/** RFC 5424 levels of `notifications/message`, least severe first (`--log-level`). */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { LogLevel } from '../protocol/log-levels.js';
+export { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 
 /**
  * What toolrun asks of a connected server, the same in both protocol eras: the 2025 family is

@@ -81,11 +81,6 @@ function serverGoneError(connection: ServerConnection, toolName: string): Toolru
   );
 }
 
-/** True once the server behind this connection is gone: no later call can succeed. */
-export function isConnectionLost(connection: ServerConnection): boolean {
-  return connection.stdio?.exitInfo !== undefined || connection.stdio?.fault !== undefined;
-}
-
 function textOf(result: CallToolResult): string {
   return (result.content ?? [])
     .filter((item) => item.type === 'text')

@@ -3,7 +3,7 @@ import type { ArgWord } from '../args/parse-tool-args.js';
 import { mergeArguments } from '../cli-support/tool-arguments.js';
 import { ToolrunError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
-import { isConnectionLost } from '../mcp/mcp-tool-runner.js';
+import { isConnectionLost } from '../mcp/connection-lost.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { Registry } from '../assembly/server-status.js';
 import type { CallCauseWatch } from './call-causes.js';
