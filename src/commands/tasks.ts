@@ -33,6 +33,7 @@ Examples:
     .description("a task's status; its result once it completed (stdout), as exec prints one")
     .argument('<id>', 'the task id')
     .requiredOption('--server <name>', 'the MCP server that runs the task')
+    .addHelpText('after', '\nExamples:\n  $ toolrun tasks get 786512e2-9e0d-44bd-8f29-789f320fe840 --server jobs\n  $ toolrun --json tasks get 786512e2-9e0d-44bd-8f29-789f320fe840 --server jobs')
     .action((taskId: string, options: TaskCommandOptions) =>
       run(async (cli) => {
         // Loaded here, not at every command's startup.
@@ -69,6 +70,7 @@ Examples:
     .description('cancel a task on its server')
     .argument('<id>', 'the task id')
     .requiredOption('--server <name>', 'the MCP server that runs the task')
+    .addHelpText('after', '\nExamples:\n  $ toolrun tasks cancel 786512e2-9e0d-44bd-8f29-789f320fe840 --server jobs')
     .action((taskId: string, options: TaskCommandOptions) =>
       run(async (cli) => {
         const { cancelTask } = await import('../mcp/tasks/task-requests.js');
