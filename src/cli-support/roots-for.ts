@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolrunConfig } from '../config/config-types.js';
@@ -13,12 +13,12 @@ import type { AskBack, ClientRoot } from '../mcp/ask-back.js';
  */
 export function rootsFor(dirs: string[], cwd: string, config?: Pick<ToolrunConfig, 'roots' | 'path'>): AskBack['roots'] {
   const fromConfig = (config?.roots ?? []).map((path, index) => {
-    if (!isFolder(path)) throw new ConfigError(`no such folder: ${path}`, { place: { file: config?.path ?? null, jsonPath: `roots[${index}]` } });
+    if (!isFolder(path)) throw new ConfigError(notAFolder(path), { place: { file: config?.path ?? null, jsonPath: `roots[${index}]` } });
     return rootOf(path);
   });
   const fromFlags = dirs.map((dir) => {
     const path = resolve(cwd, dir);
-    if (!isFolder(path)) throw new UsageError(`--root ${dir}: no such folder (${path})`);
+    if (!isFolder(path)) throw new UsageError(`--root ${dir}: ${notAFolder(path)}`);
     return rootOf(path);
   });
   const roots = [...fromConfig, ...fromFlags];
@@ -35,4 +35,9 @@ function isFolder(path: string): boolean {
 
 function rootOf(path: string): ClientRoot {
   return { uri: pathToFileURL(path).href, name: basename(path) || path };
+}
+
+/** Why a root is refused, truly: a file is not "no such folder". */
+function notAFolder(path: string): string {
+  return existsSync(path) ? `${path} is a file, not a folder` : `no such folder: ${path}`;
 }

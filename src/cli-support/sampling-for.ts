@@ -60,7 +60,7 @@ function commandSampling(cli: Pick<CliContext, 'terminal' | 'cwd' | 'env' | 'sig
       return await runSamplingCommand(params, { words, cwd: cli.cwd, env: cli.env, timeoutMs, signal: AbortSignal.any([context.signal, cli.signal]) });
     } catch (error) {
       if (!(error instanceof SamplingCommandError)) throw error;
-      cli.terminal.warn(`server '${context.server}': --sampling-command '${commandLine}' ${error.reason}; the server got an error`);
+      cli.terminal.warn(`server '${context.server}': --sampling-command '${commandLine}' ${error.message}; the server got an error`);
       throw rpcError(RESPONDER_FAILED, `toolrun's --sampling-command failed: it ${error.reason}`);
     }
   };

@@ -22,8 +22,15 @@ export interface SamplingCommandOptions {
 
 /** Why the command gave no reply, as the end of a sentence: "exited with code 3: boom", "printed more than 1 MB (ended it)". */
 export class SamplingCommandError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
+  /**
+   * `reason` is what went wrong; `detail` (the command's last stderr line) is for the person only: a
+   * model CLI's error may quote an API key, and the server (maybe remote, maybe hostile) gets `reason` alone.
+   */
+  constructor(
+    readonly reason: string,
+    readonly detail?: string,
+  ) {
+    super(detail ? `${reason}: ${detail}` : reason);
     this.name = 'SamplingCommandError';
   }
 }
@@ -70,7 +77,7 @@ export async function runSamplingCommand(request: SamplingParams, options: Sampl
     await child.shutdown();
     if (ended) throw new SamplingCommandError(ended);
     const lastLine = stderr.lastLines(1)[0]?.trim();
-    if (exit.code !== 0) throw new SamplingCommandError(`${exit.code === null ? `was killed by ${exit.signal ?? 'a signal'}` : `exited with code ${exit.code}`}${lastLine ? `: ${lastLine}` : ''}`);
+    if (exit.code !== 0) throw new SamplingCommandError(exit.code === null ? `was killed by ${exit.signal ?? 'a signal'}` : `exited with code ${exit.code}`, lastLine || undefined);
     return replyOf(Buffer.concat(stdout).toString('utf8'));
   } finally {
     clearTimeout(timer);

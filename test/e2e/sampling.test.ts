@@ -114,7 +114,8 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   it('--sampling-command that exits non-zero: an error reply, and a warning with its last stderr line', async () => {
     const result = await runClean(['--config', config, '--sampling-command', command('fail.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe("error -32603: toolrun's --sampling-command failed: it exited with code 3: boom: the model is down");
+    // The server gets the exit code only: the command's stderr may quote an API key (SPEC §8); the person sees it, masked.
+    expect(result.stdout).toBe("error -32603: toolrun's --sampling-command failed: it exited with code 3");
     expect(result.stderr).toContain(`⚠ server 's': --sampling-command '${command('fail.js')}' exited with code 3: boom: the model is down; the server got an error\n`);
   });
 
@@ -223,11 +224,14 @@ describe('roots (SPEC §15, issue #22 point 2)', () => {
     expect(result.stderr).toMatch(/roots: must be an array of folder paths/);
   });
 
-  it('a --root that does not exist is exit 2', async () => {
+  it('a --root that does not exist, or is a file, is exit 2 saying which', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('sampling-server.js') } });
     const result = await runClean(['--config', config, '--root', '/nonexistent/folder', 'exec', 's:roots']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim()).toBe('✖ s:roots: --root /nonexistent/folder: no such folder (/nonexistent/folder)');
+    expect(result.stderr.trim()).toBe('✖ s:roots: --root /nonexistent/folder: no such folder: /nonexistent/folder');
+    const file = await runClean(['--config', config, '--root', config, 'exec', 's:roots']);
+    expect(file.exitCode).toBe(2);
+    expect(file.stderr.trim()).toBe(`✖ s:roots: --root ${config}: ${config} is a file, not a folder`);
   });
 });
 

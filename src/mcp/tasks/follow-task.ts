@@ -75,18 +75,18 @@ export async function followTask(client: TaskClient, created: TaskState, options
       if (task.status === 'input_required') {
         if (client.choice.era === 'legacy') {
           // 2025-11-25: tasks/result carries the server's requests (elicitation) and ends with the result.
-          const result = await taskResult(client, task, { signal: stop.signal, timeout: requestTime() });
+          const result = await taskResult(client, task, { signal: requestSignal(stop.signal), timeout: requestTime() });
           task = { ...task, status: result?.isError ? 'failed' : 'completed' };
           show(task);
           return endOf(task, result);
         }
-        await answerInput(client, task, answered, options, stop.signal, requestTime());
+        await answerInput(client, task, answered, options, requestSignal(stop.signal), requestTime());
       }
-      await sleep(Math.min(pollIntervalOf(task), remaining()), stop.signal);
-      task = await getTask(client, task.taskId, { signal: stop.signal, timeout: requestTime() });
+      await sleep(Math.min(pollIntervalOf(task), remaining()), requestSignal(stop.signal));
+      task = await getTask(client, task.taskId, { signal: requestSignal(stop.signal), timeout: requestTime() });
       show(task);
     }
-    const result = task.status === 'cancelled' ? undefined : await taskResult(client, task, { signal: stop.signal, timeout: requestTime() }).catch(() => undefined);
+    const result = task.status === 'cancelled' ? undefined : await taskResult(client, task, { signal: requestSignal(stop.signal), timeout: requestTime() }).catch(() => undefined);
     return endOf(task, result);
   } catch (error) {
     if (!stop.signal.aborted) {
@@ -130,6 +130,15 @@ async function answerInput(client: TaskClient, task: TaskState, answered: Set<st
 
 function pollIntervalOf(task: TaskState): number {
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? DEFAULT_POLL_MS));
+}
+
+/**
+ * A signal for one request or wait of the loop, following the follower's: the SDK leaves its abort
+ * listener on the signal it is given, and a task polled past ten times would pile them on one
+ * signal (Node's MaxListenersExceededWarning on stderr). A derived signal goes with its request.
+ */
+function requestSignal(stop: AbortSignal): AbortSignal {
+  return AbortSignal.any([stop]);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
