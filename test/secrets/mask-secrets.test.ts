@@ -25,6 +25,9 @@ describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
       'WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="read"',
     ],
     ['Bearer realm=mcp', 'Bearer realm=mcp'],
+    // A program's error quoting its environment (a --sampling-command's last stderr line).
+    ['Incorrect API key; OPENAI_API_KEY=plainsecretvalue99 is set', 'Incorrect API key; OPENAI_API_KEY=*** is set'],
+    ['GITHUB_TOKEN=abc DB_PASSWORD=hunter2 PORT=8080', 'GITHUB_TOKEN=*** DB_PASSWORD=*** PORT=8080'],
   ])('%s', (text, expected) => {
     expect(maskSecrets(text)).toBe(expected);
   });
