@@ -16,8 +16,11 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:'"]*):([^\s/?#@'"]+)@/
 const QUERY_PARAMETER = /([?&;])([\w.%-]+)=([^&#\s"'<>]+)/g;
 const SECRET_FLAG = /(^|[\s'"=(,[])(--?[\w-]*?(?:token|secret|passw(?:or)?d|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential)[\w-]*)(=|\s+)(?!-)([^\s'",)\]]+)/gi;
 // A credential (token68), not a challenge's auth-params: `Bearer resource_metadata="…"` (RFC 6750 §3) is no secret.
-/** `OPENAI_API_KEY=sk-…` in free text (a program's error, an env dump): an environment variable whose name says secret. */
-const SECRET_ASSIGNMENT = /\b([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)=(?!\*\*\*)([^\s'"]+)/g;
+/**
+ * `OPENAI_API_KEY=sk-…` in free text (a program's error, an env dump): an environment variable whose
+ * name says secret. Not a placeholder in advice (`export TOKEN=...`, `TOKEN=$TOKEN`, `TOKEN=<value>`).
+ */
+const SECRET_ASSIGNMENT = /\b([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)=(?![*.$<{])([^\s'"]+)/g;
 const BEARER = /\b(Bearer|Basic|Token)\s+(?![\w.~+/-]+=(?:"|[^=\s,]))([A-Za-z0-9._~+/=-]{8,})/g;
 /** Tokens recognisable by shape alone: OpenAI/Anthropic, GitHub, Slack, AWS access key ids, GitLab, JWTs. */
 const TOKEN_SHAPE =

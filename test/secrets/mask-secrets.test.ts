@@ -28,6 +28,7 @@ describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
     // A program's error quoting its environment (a --sampling-command's last stderr line).
     ['Incorrect API key; OPENAI_API_KEY=plainsecretvalue99 is set', 'Incorrect API key; OPENAI_API_KEY=*** is set'],
     ['GITHUB_TOKEN=abc DB_PASSWORD=hunter2 PORT=8080', 'GITHUB_TOKEN=*** DB_PASSWORD=*** PORT=8080'],
+    ['Export it (export API_TOKEN=...) or API_TOKEN=$API_TOKEN or API_TOKEN=<value>', 'Export it (export API_TOKEN=...) or API_TOKEN=$API_TOKEN or API_TOKEN=<value>'],
   ])('%s', (text, expected) => {
     expect(maskSecrets(text)).toBe(expected);
   });
