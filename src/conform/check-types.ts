@@ -1,0 +1,57 @@
+import type { CheckEvidence, Verdict } from './conform-types.js';
+import type { ProbeChannel, RecordedFrame } from './probe-types.js';
+
+/** A tool call the run may make: from `--call TOOL ARGS` (given) or `--call-all` (generated from the schema). */
+export interface PlannedCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  generated: boolean;
+}
+
+/** Every page of one list method, as the server sent it (the pagination check judges these). */
+export interface ListedPages {
+  method: string;
+  /** The items of every page, in order (tools, resources, resourceTemplates or prompts). */
+  items: Record<string, unknown>[];
+  /** One entry per request made: the cursor sent and the answer's frame. */
+  pages: { cursor?: string; frame?: RecordedFrame; nextCursor?: string }[];
+  /** Why the listing stopped early (an error answer, a timeout, a repeated cursor, the page bound). */
+  stopped?: { reason: string; frame?: RecordedFrame };
+}
+
+/** What every check gets: the main connection after its handshake, and what the run knows. */
+export interface ConformContext {
+  channel: ProbeChannel;
+  /** The handshake's answer: `initialize` (2025 family) or `server/discover` (2026-07-28). */
+  handshake: { method: 'initialize' | 'server/discover'; request?: RecordedFrame; response?: RecordedFrame; result: Record<string, unknown> };
+  /** The server's capabilities from the handshake ({} when none). */
+  capabilities: Record<string, unknown>;
+  /** The calls `--call` / `--call-all` allow (empty: no tool is called). */
+  calls: PlannedCall[];
+  /** Whether `--call-all` was given (its calls are planned once tools are listed). */
+  callAll: boolean;
+  /** Per-request time limit. */
+  timeoutMs: number;
+  /** Lists `method` through every page, once per run (memoized: checks share the listing). */
+  listAll(method: 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list'): Promise<ListedPages>;
+  /** A fresh connection to the same server, not yet handshaken (stdio: a new process), closed by the run. */
+  openFreshChannel(): Promise<ProbeChannel>;
+  signal: AbortSignal;
+}
+
+/** A check's own verdict; the runner adds id, title, section and duration. */
+export interface CheckOutcome {
+  verdict: Verdict;
+  message: string;
+  evidence?: CheckEvidence[];
+}
+
+export interface ConformCheck {
+  id: string;
+  title: string;
+  /** Spec page and anchor under the revision's base URL, e.g. `basic/lifecycle#version-negotiation`. */
+  section: string;
+  /** Which transports it applies to (default: all); elsewhere it is a skip saying so. */
+  transports?: ('stdio' | 'http' | 'sse')[];
+  run(context: ConformContext): Promise<CheckOutcome>;
+}
