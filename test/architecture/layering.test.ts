@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp', 'sampling'],
   ['assembly'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot'],
   ['output'],
   ['cli-support'],
   ['session'],
