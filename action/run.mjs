@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// The one script of action.yml (the repository's GitHub Action): installs toolrun, runs
+// `toolrun mcp conform SERVER --junit FILE`, then `toolrun mcp diff SNAPSHOT SERVER` when a snapshot
+// is given, and fails the step if either failed. The action passes its inputs as environment
+// variables (never spliced into a shell line: a server name or a call comes from the workflow's
+// author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
+// array and no shell. test/e2e/github-action.test.ts runs this file exactly that way.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ACTION_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const env = process.env;
+
+/** Exit codes of toolrun (README, "Output and exit codes"), in the words the step's log uses. */
+const MEANING = { 0: 'passed', 1: 'failed', 2: 'usage error', 3: 'configuration error', 4: 'server unreachable', 130: 'interrupted' };
+
+function main() {
+  const inputs = readInputs();
+  const toolrun = resolveToolrun(inputs.version);
+  const global = inputs.config ? ['--config', inputs.config] : [];
+
+  const conformArgs = [...global, 'mcp', 'conform', inputs.server, '--profile', inputs.profile, '--junit', inputs.junit];
+  for (const call of inputs.calls) conformArgs.push('--call', call);
+  if (inputs.callAll) conformArgs.push('--call-all');
+  const conform = run(toolrun, conformArgs);
+
+  // The diff runs even when conform failed: a breaking API change is worth knowing on the same run.
+  const diff = inputs.snapshot ? run(toolrun, [...global, 'mcp', 'diff', inputs.snapshot, inputs.server]) : undefined;
+
+  const verdict = verdictOf(conform, diff);
+  writeOutputs({ junit: inputs.junit, verdict, 'conform-exit-code': String(conform), 'diff-exit-code': diff === undefined ? '' : String(diff) });
+  const parts = [`conform ${describe(conform)}`];
+  if (diff !== undefined) parts.push(`diff against ${inputs.snapshot} ${diff === 1 ? 'found a breaking change' : describe(diff)}`);
+  report(`toolrun: ${parts.join('; ')} (verdict: ${verdict}, JUnit: ${inputs.junit})`, verdict !== 'pass');
+  process.exitCode = conform !== 0 ? conform : (diff ?? 0);
+}
+
+function readInputs() {
+  const server = (env.TOOLRUN_ACTION_SERVER ?? '').trim();
+  if (!server) usage('the `server` input is required: a server name of your config, a URL, or a command');
+  const callAll = (env.TOOLRUN_ACTION_CALL_ALL ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false'].includes(callAll)) usage(`the \`call-all\` input must be true or false, not "${env.TOOLRUN_ACTION_CALL_ALL}"`);
+  return {
+    server,
+    config: (env.TOOLRUN_ACTION_CONFIG ?? '').trim(),
+    profile: (env.TOOLRUN_ACTION_PROFILE ?? '').trim() || 'toolrun@1',
+    junit: (env.TOOLRUN_ACTION_JUNIT ?? '').trim() || 'toolrun-conform.xml',
+    snapshot: (env.TOOLRUN_ACTION_SNAPSHOT ?? '').trim(),
+    callAll: callAll === 'true',
+    // One call per line, `TOOL ARGS` as toolrun's --call takes it; blank lines and # comments skipped.
+    calls: (env.TOOLRUN_ACTION_CALLS ?? '')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#')),
+    version: (env.TOOLRUN_ACTION_VERSION ?? '').trim() || ownVersion(),
+  };
+}
+
+/** The toolrun this action's own release ships with, so `uses: …@v1` runs the matching CLI. */
+function ownVersion() {
+  try {
+    return JSON.parse(readFileSync(join(ACTION_ROOT, 'package.json'), 'utf8')).version || 'latest';
+  } catch {
+    return 'latest';
+  }
+}
+
+/**
+ * The command that runs toolrun: TOOLRUN_ACTION_BIN when set (a checkout's bin/toolrun.js, or a test's
+ * stand-in), else the requested version installed from npm into a private folder (no global
+ * install: it needs no permission and cannot shadow another toolrun on the runner).
+ */
+function resolveToolrun(version) {
+  if (env.TOOLRUN_ACTION_BIN) return commandFor(env.TOOLRUN_ACTION_BIN);
+  if (!/^[\w.+~^<>=*-]+$/.test(version)) usage(`the \`toolrun-version\` input is not a version or tag: "${version}"`);
+  const prefix = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'toolrun-'));
+  const npm = env.TOOLRUN_ACTION_NPM ? commandFor(env.TOOLRUN_ACTION_NPM) : { file: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: [] };
+  const installed = run(npm, ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel', 'error', `toolrun@${version}`], { shell: process.platform === 'win32' });
+  const bin = join(prefix, 'node_modules', 'toolrun', 'bin', 'toolrun.js');
+  if (installed !== 0 || !existsSync(bin)) fail(`could not install toolrun@${version} from npm (npm exit ${installed})`, 3);
+  return commandFor(bin);
+}
+
+/** A .js/.mjs file runs under this Node (no shebang or execute bit needed, Windows included). */
+function commandFor(path) {
+  return /\.[cm]?js$/.test(path) ? { file: process.execPath, args: [path] } : { file: path, args: [] };
+}
+
+function run(command, args, options = {}) {
+  console.error(`::group::toolrun ${args.map(quoteForLog).join(' ')}`);
+  const result = spawnSync(command.file, [...command.args, ...args], { stdio: 'inherit', ...options });
+  console.error('::endgroup::');
+  if (result.error) {
+    console.error(`toolrun action: could not start ${command.file}: ${result.error.message}`);
+    return 127;
+  }
+  return result.status ?? 128 + 1;
+}
+
+function verdictOf(conform, diff) {
+  if (conform === 4) return 'unreachable';
+  const codes = [conform, diff ?? 0];
+  if (codes.every((code) => code === 0)) return 'pass';
+  if (codes.every((code) => code === 0 || code === 1)) return 'fail';
+  return 'error';
+}
+
+function describe(code) {
+  return `${MEANING[code] ?? 'ended'} (exit ${code})`;
+}
+
+/** Step outputs in the delimited form, so no value (a path with a newline) can forge another output. */
+function writeOutputs(outputs) {
+  if (!env.GITHUB_OUTPUT) return;
+  const delimiter = `toolrun_${Math.random().toString(36).slice(2)}`;
+  appendFileSync(
+    env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
+      .join(''),
+  );
+}
+
+function quoteForLog(arg) {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Progress and verdicts go to stderr: the step's stdout stays toolrun's own. */
+function report(message, isError) {
+  console.error(isError ? `::error title=toolrun::${message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}` : message);
+}
+
+function usage(message) {
+  fail(message, 2);
+}
+
+function fail(message, code) {
+  report(`toolrun action: ${message}`, true);
+  process.exit(code);
+}
+
+main();

@@ -1,0 +1,180 @@
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../helpers/run-toolrun.js';
+
+/**
+ * action.yml's script, run the way the runner runs the composite step: its `run:` line in bash,
+ * with the step's `env:` mapping filled from the inputs (or their defaults), GITHUB_ACTION_PATH and
+ * GITHUB_OUTPUT set. toolrun itself is a stand-in that records its argv (the `mcp conform` command
+ * is tested on its own; here the script's logic is: arguments, both steps, exit codes, quoting).
+ */
+interface ActionStep {
+  uses?: string;
+  run?: string;
+  shell?: string;
+  id?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+interface ActionFile {
+  name: string;
+  description: string;
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string; value: string }>;
+  runs: { using: string; steps: ActionStep[] };
+}
+
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+const FAKE_TOOLRUN = join(ROOT, 'test/fixtures/action/fake-toolrun.mjs');
+const FAKE_NPM = join(ROOT, 'test/fixtures/action/fake-npm.mjs');
+
+interface ActionRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** argv of each toolrun (and npm) run, in order. */
+  runs: string[][];
+  outputs: Record<string, string>;
+  cwd: string;
+}
+
+async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+  const step = action.runs.steps.find((candidate) => candidate.run !== undefined)!;
+  const values = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, inputs[name] ?? input.default ?? '']));
+  const stepEnv = Object.fromEntries(
+    Object.entries(step.env ?? {}).map(([name, template]) => [name, template.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_match, input: string) => values[input]!)]),
+  );
+  const cwd = mkdtempSync(join(tmpdir(), 'toolrun-action-'));
+  const log = join(cwd, 'runs.jsonl');
+  const output = join(cwd, 'github-output');
+  writeFileSync(log, '');
+  writeFileSync(output, '');
+  const result = await execa('bash', ['-e', '-c', step.run!], {
+    cwd,
+    reject: false,
+    env: { ...stepEnv, GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: output, RUNNER_TEMP: cwd, FAKE_TOOLRUN_LOG: log, TOOLRUN_ACTION_BIN: FAKE_TOOLRUN, ...env },
+  });
+  const runs = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as string[]);
+  const outputs: Record<string, string> = {};
+  for (const match of readFileSync(output, 'utf8').matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2\n/gm)) outputs[match[1]!] = match[3]!;
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, runs, outputs, cwd };
+}
+
+describe('action.yml', () => {
+  it('is a composite action: setup-node, then the one script with every input passed as an environment variable', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs).sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'node-version', 'profile', 'server', 'snapshot', 'toolrun-version']);
+    expect(action.inputs.server!.required).toBe(true);
+    expect(action.inputs.profile!.default).toBe('toolrun@1');
+    expect(action.inputs.junit!.default).toBe('toolrun-conform.xml');
+    expect(action.inputs['node-version']!.default).toBe('20');
+    expect(action.runs.steps[0]!.uses).toMatch(/^actions\/setup-node@v\d+$/);
+    expect(action.runs.steps[0]!.with!['node-version']).toBe('${{ inputs.node-version }}');
+    const step = action.runs.steps[1]!;
+    expect(step).toMatchObject({ id: 'toolrun', shell: 'bash', run: 'node "$GITHUB_ACTION_PATH/action/run.mjs"' });
+    // No expression inside the shell line (script injection); every input but node-version reaches the script.
+    expect(step.run).not.toContain('${{');
+    const passed = Object.values(step.env!).map((value) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1]);
+    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'profile', 'server', 'snapshot', 'toolrun-version']);
+    const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
+    for (const name of Object.keys(step.env!)) expect(script).toContain(`env.${name}`);
+    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.toolrun.outputs.${name} }}`);
+  });
+});
+
+describe('the action script, run as the action runs it', () => {
+  it('runs conform with the inputs as arguments and passes: exit 0, verdict pass, the JUnit path as output', async () => {
+    const run = await runAction({ server: 'everything', config: 'ci/toolrun.json', 'call-all': 'true', calls: 'echo message=hi\n\n# a comment\nadd {"a":1,"b":2}' });
+    expect(run.exitCode).toBe(0);
+    expect(run.runs).toEqual([
+      [
+        '--config',
+        'ci/toolrun.json',
+        'mcp',
+        'conform',
+        'everything',
+        '--profile',
+        'toolrun@1',
+        '--junit',
+        'toolrun-conform.xml',
+        '--call',
+        'echo message=hi',
+        '--call',
+        'add {"a":1,"b":2}',
+        '--call-all',
+      ],
+    ]);
+    expect(run.outputs).toEqual({ junit: 'toolrun-conform.xml', verdict: 'pass', 'conform-exit-code': '0', 'diff-exit-code': '' });
+    expect(existsSync(join(run.cwd, 'toolrun-conform.xml'))).toBe(true);
+    expect(run.stdout).toBe('fake toolrun conform');
+    expect(run.stderr).toContain('toolrun: conform passed (exit 0) (verdict: pass, JUnit: toolrun-conform.xml)');
+  });
+
+  it('runs the diff too when conform fails, and fails naming the step that failed', async () => {
+    const run = await runAction({ server: 'everything', snapshot: 'api.json', profile: 'toolrun@1', junit: 'out/r.xml' }, { FAKE_CONFORM_EXIT: '1' });
+    expect(run.exitCode).toBe(1);
+    expect(run.runs.map((argv) => argv.slice(0, 2).join(' '))).toEqual(['mcp conform', 'mcp diff']);
+    expect(run.runs[1]).toEqual(['mcp', 'diff', 'api.json', 'everything']);
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'conform-exit-code': '1', 'diff-exit-code': '0', junit: 'out/r.xml' });
+    expect(run.stderr).toContain('::error title=toolrun::toolrun: conform failed (exit 1); diff against api.json passed (exit 0) (verdict: fail');
+  });
+
+  it('fails on a breaking API change alone', async () => {
+    const run = await runAction({ server: 'everything', snapshot: 'api.json' }, { FAKE_DIFF_EXIT: '1' });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'fail', 'conform-exit-code': '0', 'diff-exit-code': '1' });
+    expect(run.stderr).toContain('conform passed (exit 0); diff against api.json found a breaking change');
+  });
+
+  it('says an unreachable server with its exit code 4, even when the diff fails as well', async () => {
+    const run = await runAction({ server: 'https://mcp.example.invalid/mcp', snapshot: 'api.json' }, { FAKE_CONFORM_EXIT: '4', FAKE_DIFF_EXIT: '4' });
+    expect(run.exitCode).toBe(4);
+    expect(run.outputs.verdict).toBe('unreachable');
+    expect(run.stderr).toContain('conform server unreachable (exit 4)');
+  });
+
+  it('passes a hostile server name as one argument: no shell ever sees it', async () => {
+    const server = `my server "quoted" 'single' $(touch PWNED1) \`touch PWNED2\`; touch PWNED3 && echo $HOME`;
+    const run = await runAction({ server: ` ${server}\t`, snapshot: 'snap "x".json', calls: `echo message="$(touch PWNED4)"` });
+    expect(run.exitCode).toBe(0);
+    expect(run.runs[0]![2]).toBe(server);
+    expect(run.runs[0]).toContain('echo message="$(touch PWNED4)"');
+    expect(run.runs[1]).toEqual(['mcp', 'diff', 'snap "x".json', server]);
+    for (const file of ['PWNED1', 'PWNED2', 'PWNED3', 'PWNED4']) expect(existsSync(join(run.cwd, file))).toBe(false);
+  });
+
+  it('refuses a missing server and a call-all that is not a boolean, with exit 2 and the fix', async () => {
+    const missing = await runAction({ server: '  ' });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.runs).toEqual([]);
+    expect(missing.stderr).toContain('the `server` input is required');
+    const callAll = await runAction({ server: 'everything', 'call-all': 'yes' });
+    expect(callAll.exitCode).toBe(2);
+    expect(callAll.stderr).toContain('the `call-all` input must be true or false, not "yes"');
+  });
+
+  it('installs the toolrun of its own package version from npm when no binary is given, into a private prefix', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const run = await runAction({ server: 'everything' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
+    expect(run.exitCode).toBe(0);
+    expect(run.runs[0]!.slice(0, 3)).toEqual(['npm', 'install', '--prefix']);
+    expect(run.runs[0]![3]!.startsWith(join(run.cwd, 'toolrun-'))).toBe(true);
+    expect(run.runs[0]!.at(-1)).toBe(`toolrun@${version}`);
+    expect(run.runs[1]!.slice(0, 3)).toEqual(['mcp', 'conform', 'everything']);
+    const pinned = await runAction({ server: 'everything', 'toolrun-version': 'latest' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
+    expect(pinned.runs[0]!.at(-1)).toBe('toolrun@latest');
+    const hostile = await runAction({ server: 'everything', 'toolrun-version': '1.0 ; rm -rf /' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
+    expect(hostile.exitCode).toBe(2);
+    expect(hostile.runs).toEqual([]);
+    const broken = await runAction({ server: 'everything' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM, FAKE_NPM_EXIT: '1' });
+    expect(broken.exitCode).toBe(3);
+    expect(broken.stderr).toContain(`could not install toolrun@${version} from npm (npm exit 1)`);
+  });
+});
