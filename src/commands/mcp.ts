@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
+import { registerMcpConformCommand } from './mcp-conform.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
 import { registerMcpReplayCommand } from './mcp-replay.js';
@@ -27,5 +28,6 @@ Examples:
   registerMcpShowCommand(mcp, run);
   registerMcpTapCommand(mcp, run);
   registerMcpReplayCommand(mcp, run);
+  registerMcpConformCommand(mcp, run);
   return mcp;
 }

@@ -9,6 +9,7 @@ import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 import { registerResourcesWatchCommand } from './resources-watch.js';
+import { writeOutputFile } from '../cli-support/write-output-file.js';
 
 interface ListOptions {
   server?: string[];
@@ -112,23 +113,6 @@ Examples:
       }),
     );
   registerResourcesWatchCommand(resources, run);
-}
-
-/**
- * `-o FILE`: the file the user named is written whole or not at all, and replaced only when it is a
- * regular file — never through a symbolic link someone planted under that name (issue #19 item 11).
- */
-async function writeOutputFile(path: string, bytes: Buffer): Promise<{ replaced: boolean }> {
-  const { replaceFileAtomically, UnsafePathError } = await import('../files/write-file-safely.js');
-  try {
-    return replaceFileAtomically(path, bytes, { durable: true });
-  } catch (error) {
-    let reason = (error as Error).message;
-    if (error instanceof UnsafePathError && error.code === 'symlink') reason += ', and toolrun never writes through or replaces one; remove it or name another file';
-    else if (error instanceof UnsafePathError && error.code === 'not-regular') reason += '; name a file';
-    else if ((error as NodeJS.ErrnoException).code === 'EACCES') reason = 'permission denied';
-    throw new ToolrunError('tool_error', `cannot write ${path}: ${reason}`, { cause: error });
-  }
 }
 
 /**

@@ -37,6 +37,20 @@ export interface ConformContext {
   /** A fresh connection to the same server, not yet handshaken (stdio: a new process), closed by the run. */
   openFreshChannel(): Promise<ProbeChannel>;
   signal: AbortSignal;
+  /** What the transports saw, for the framing, purity and shutdown checks (set by the runner). */
+  transport?: TransportFacts;
+}
+
+/** What the wires of a run saw, beyond the frames. */
+export interface TransportFacts {
+  /** Responses to ids toolrun never sent, or second responses (every channel of the run). */
+  strays: { frame: RecordedFrame; reason: string }[];
+  /** Why a channel stopped reading (a flood), if one did. */
+  overflow?: string;
+  /** stdio: every stdout line that is not a JSON-RPC message, on every connection of the run. */
+  pollution?: { line: number; text: string; reason: string; start?: number }[];
+  /** stdio: closes the main server's stdin and says how it ended (the last check of a run). */
+  shutdown?: () => Promise<{ outcome: string; afterMs: number; exit?: string; graceMs: number }>;
 }
 
 /** A check's own verdict; the runner adds id, title, section and duration. */

@@ -37,14 +37,16 @@ export interface ProbeRequestOptions {
   progressToken?: string | number;
   /** Leave the era's envelope off (2026-07-28 `_meta`), to see what the server does without it. */
   bare?: boolean;
+  /** Ask in another revision than the channel's (its `_meta` and HTTP header), for version negotiation. */
+  protocolVersion?: string;
 }
 
 export interface ProbeChannel {
   readonly transport: 'stdio' | 'http' | 'sse';
   /** 'legacy' (initialize handshake) or 'modern' (2026-07-28: server/discover, `_meta` per request). */
-  readonly era: 'legacy' | 'modern';
+  era: 'legacy' | 'modern';
   /** The revision this channel speaks (after the handshake: the negotiated one). */
-  readonly protocolVersion: string;
+  protocolVersion: string;
   /** Every frame so far, both ways, in order. */
   readonly frames: readonly RecordedFrame[];
   /** Sends a request with a fresh id and waits for its answer. */

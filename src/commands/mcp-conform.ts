@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
+import { UsageError } from '../errors.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
+import { parseTimerMilliseconds } from './parse-number-option.js';
+import { assertServerExists } from './open-tools.js';
+import { loadCliConfig } from './load-cli-config.js';
+
+interface ConformOptions {
+  profile: string;
+  call?: string[];
+  callAll?: boolean;
+  junit?: string;
+  deadline?: number;
+}
+
+/** Per request when --timeout is not given: a check waits this long for one answer. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_DEADLINE_MS = 120_000;
+/** How long a stdio server has to exit after its stdin closes (the shutdown check). */
+const SHUTDOWN_GRACE_MS = 2000;
+
+export function registerMcpConformCommand(mcp: Command, run: CommandRunner): void {
+  mcp
+    .command('conform')
+    .description('check a server against the MCP spec: every frame against the official schema, lifecycle, capabilities, tools, resources, prompts, errors, stdout purity')
+    .argument('[server]', 'the server to check (default: the only one configured)')
+    .option('--profile <name@version>', 'the profile of checks (scores stay comparable across toolrun versions)', 'toolrun@1')
+    .option('--call <tool-and-args...>', 'also call TOOL with ARGS (key=value, key:=json); repeat --call for more tools (calls have side effects)')
+    .option('--call-all', 'call every tool, with arguments generated from its input schema (calls have side effects)')
+    .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
+    .option('--deadline <ms>', `the whole run's time limit (default ${DEFAULT_DEADLINE_MS})`, parseTimerMilliseconds)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun --config toolrun.json mcp conform everything
+  $ toolrun --config toolrun.json mcp conform everything --call echo message=hi --call add a:=1 b:=2
+  $ toolrun --config toolrun.json mcp conform api --call-all --junit conform.xml
+  $ toolrun --config toolrun.json --json mcp conform everything | jq '.checks[] | select(.verdict == "fail")'
+
+Name the server before --call: each --call takes a tool and the key=value words after it.
+--timeout is the limit per request (default ${DEFAULT_REQUEST_TIMEOUT_MS} ms here).
+Exit codes: 0 every check passed (warnings allowed) · 1 a check failed · 2 bad usage · 3 config · 4 unreachable`,
+    )
+    .action((server: string | undefined, options: ConformOptions) => run((cli) => conform(cli, server, options)));
+}
+
+async function conform(cli: CliContext, server: string | undefined, options: ConformOptions): Promise<number> {
+  const [{ findProfile, profileNames }] = await Promise.all([import('../conform/profiles.js')]);
+  const profile = findProfile(options.profile);
+  if (!profile) throw new UsageError(`unknown profile '${options.profile}'; known: ${profileNames().join(', ')}`);
+  const calls = groupCalls(options.call ?? []);
+  const junitPath = options.junit === undefined ? undefined : resolve(cli.cwd, options.junit);
+  if (junitPath && !existsSync(dirname(junitPath))) throw new UsageError(`--junit ${options.junit}: the folder ${dirname(junitPath)} does not exist`);
+  const config = await loadCliConfig(cli);
+  const configured = Object.keys(config.servers);
+  if (server) assertServerExists(config, server);
+  else if (configured.length === 1) server = configured[0]!;
+  else if (configured.length === 0) throw new UsageError(`no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`);
+  else throw new UsageError(`several servers are configured (${configured.join(', ')}): name one`);
+  const { resolveServer } = await import('../config/resolve-server.js');
+  const spec = resolveServer(config, config.servers[server]!, cli.env);
+  if (spec.transport === 'sse') throw new UsageError(`${server} uses the SSE transport (2024-11-05); mcp conform checks stdio and Streamable HTTP servers`);
+
+  const spinner = await cli.terminal.startSpinner(`${server}: starting`);
+  cli.onExit(async () => spinner?.stop());
+  const { runConform } = await import('../conform/run-conform.js');
+  const report = await runConform({
+    spec,
+    profile,
+    calls,
+    callAll: options.callAll === true,
+    timeoutMs: cli.globals.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    deadlineMs: options.deadline ?? DEFAULT_DEADLINE_MS,
+    graceMs: SHUTDOWN_GRACE_MS,
+    signal: cli.signal,
+    onCheck: (result) => {
+      spinner?.update(`${server}: ${result.id} ${result.verdict}`);
+      cli.terminal.verbose(`${result.id}: ${result.verdict} — ${result.message}`);
+    },
+  });
+  spinner?.stop();
+  const { conformExitCode } = await import('../conform/conform-types.js');
+  const { writeConformOutputs } = await import('./conform-outputs.js');
+  await writeConformOutputs(cli, report, junitPath);
+  return conformExitCode(report);
+}
+
+/**
+ * `--call echo message=hi --call add a:=1`: commander gathers every word of every --call in one
+ * list; a word without `=` starts a new call (ARGS are always key=value or key:=json), so the tool
+ * names split it again. The words are parsed now: a malformed one is exit 2 before a server starts.
+ */
+export function groupCalls(words: string[]): { tool: string; words: ArgWord[] }[] {
+  const calls: { tool: string; words: string[] }[] = [];
+  for (const word of words) {
+    if (!word.includes('=')) calls.push({ tool: word, words: [] });
+    else if (calls.length === 0) throw new UsageError(`--call ${word}: name the tool first (--call TOOL key=value)`);
+    else calls.at(-1)!.words.push(word);
+  }
+  return calls.map((call) => ({ tool: call.tool, words: parseArgWords(call.words) }));
+}

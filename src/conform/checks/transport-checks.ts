@@ -1,0 +1,55 @@
+import type { ConformCheck } from '../check-types.js';
+
+/** Every response answers a request that was sent, once; nothing floods the client. */
+export const framingCheck: ConformCheck = {
+  id: 'jsonrpc.responses',
+  title: 'Every response answers one request toolrun sent, once',
+  section: 'basic#responses',
+  async run({ transport }) {
+    const strays = transport?.strays ?? [];
+    if (transport?.overflow) return { verdict: 'fail', message: transport.overflow, evidence: [{ detail: transport.overflow }] };
+    if (strays.length === 0) return { verdict: 'pass', message: 'every response matched a request by id' };
+    return {
+      verdict: 'fail',
+      message: `${strays.length} response${strays.length === 1 ? '' : 's'} matched no request: ${strays[0]!.reason}`,
+      evidence: strays.slice(0, 10).map(({ frame, reason }) => ({ detail: reason, frame: frame.message, direction: 'received' as const, line: frame.line, path: 'id' })),
+    };
+  },
+};
+
+/** stdio: the server's stdout carries JSON-RPC messages and nothing else (transports#stdio: MUST NOT write anything else). */
+export const stdoutPurityCheck: ConformCheck = {
+  id: 'stdio.stdout-purity',
+  title: 'stdout carries only JSON-RPC messages',
+  section: 'basic/transports#stdio',
+  transports: ['stdio'],
+  async run({ transport }) {
+    const pollution = transport?.pollution ?? [];
+    if (pollution.length === 0) return { verdict: 'pass', message: 'every stdout line was a JSON-RPC message' };
+    const first = pollution[0]!;
+    return {
+      verdict: 'fail',
+      message: `${pollution.length} stdout line${pollution.length === 1 ? ' is' : 's are'} not JSON-RPC; first, line ${first.line}: ${first.reason} (log to stderr instead)`,
+      // The same line printed by every start of the server is one finding to read, said once per start.
+      evidence: pollution
+        .slice(0, 10)
+        .map((line) => ({ detail: `${line.reason}: ${JSON.stringify(line.text)}${(line.start ?? 1) > 1 ? ` (the server's start ${line.start})` : ''}`, line: line.line })),
+    };
+  },
+};
+
+/** stdio: closing the server's stdin ends it within the grace, without a signal (lifecycle#shutdown). */
+export const shutdownCheck: ConformCheck = {
+  id: 'stdio.shutdown',
+  title: 'The server exits when its stdin closes',
+  section: 'basic/lifecycle#stdio',
+  transports: ['stdio'],
+  async run({ transport }) {
+    if (!transport?.shutdown) return { verdict: 'skip', message: 'no stdio server to shut down' };
+    const { outcome, afterMs, exit, graceMs } = await transport.shutdown();
+    if (outcome === 'stdin-closed') return { verdict: 'pass', message: `exited ${afterMs} ms after stdin closed${exit ? ` (${exit})` : ''}` };
+    if (outcome === 'already-exited')
+      return { verdict: 'fail', message: `the server had already exited before the run ended${exit ? ` (${exit})` : ''}`, evidence: [{ detail: exit ?? 'exited early' }] };
+    return { verdict: 'fail', message: `still running ${graceMs} ms after stdin closed: toolrun had to send ${outcome}`, evidence: [{ detail: `ended by ${outcome}` }] };
+  },
+};
