@@ -3,7 +3,8 @@
 // schemas/mcp/<revision>/schema.json, and writes the commit they came from into schemas/mcp/README.md.
 // Why a script: the files are the contract `mcp conform` judges servers by (schema.frames); they must
 // never be hand-edited, and updating them must be one command. No npm package publishes them.
-//   node scripts/update-mcp-schemas.js PATH   PATH: a clone or a bare repository of the spec repository
+//   node scripts/update-mcp-schemas.js PATH [TARGET]   PATH: a clone or a bare repository of the spec repository;
+//   TARGET: the folder to write (default schemas/mcp; the test writes a temporary one)
 // The revision list is fixed here on purpose: a new revision is a decision (its results and handshake
 // may need code), not something a pull silently brings in.
 import { execFileSync } from 'node:child_process';
@@ -13,14 +14,14 @@ import { fileURLToPath } from 'node:url';
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const SOURCE = 'https://github.com/modelcontextprotocol/modelcontextprotocol';
 
-const repo = process.argv[2];
+const [repo, targetFolder] = process.argv.slice(2);
 if (!repo) {
   console.error('usage: node scripts/update-mcp-schemas.js PATH (a clone or bare repository of ' + SOURCE + ')');
   process.exit(2);
 }
 
 const git = (...args) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-const target = (path) => fileURLToPath(new URL(`../schemas/mcp/${path}`, import.meta.url));
+const target = (path) => (targetFolder ? `${targetFolder}/${path}` : fileURLToPath(new URL(`../schemas/mcp/${path}`, import.meta.url)));
 
 let commit;
 try {
@@ -42,7 +43,7 @@ for (const revision of REVISIONS) {
   JSON.parse(text); // refuse to vendor a file that is not JSON
   mkdirSync(target(revision), { recursive: true });
   writeFileSync(target(`${revision}/schema.json`), text);
-  console.log(`schemas/mcp/${revision}/schema.json (${Buffer.byteLength(text)} bytes)`);
+  console.log(`${revision}/schema.json (${Buffer.byteLength(text)} bytes)`);
 }
 
 const readmePath = target('README.md');

@@ -1,4 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { frameSchemaCheck, frameSchemaOutcome, validateFrames } from '../../src/conform/checks/frame-schema-check.js';
 import { validateFrame } from '../../src/conform/frame-schema.js';
@@ -231,5 +235,37 @@ describe('the schema.frames check', () => {
 
   test('a revision toolrun has no schema for is a skip, not a failure', () => {
     expect(frameSchemaOutcome('2099-01-01', session('2025-11-25'))).toEqual({ verdict: 'skip', message: expect.stringContaining('toolrun has no JSON Schema for protocol revision 2099-01-01') });
+  });
+});
+
+describe('scripts/update-mcp-schemas.js', () => {
+  test('copies each revision unchanged from a spec repository and writes its commit into the README', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'mcp-spec-'));
+    const target = mkdtempSync(join(tmpdir(), 'mcp-schemas-'));
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+      git('init', '-q');
+      const revisions = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
+      for (const revision of revisions) {
+        mkdirSync(join(repo, 'schema', revision), { recursive: true });
+        writeFileSync(join(repo, 'schema', revision, 'schema.json'), `{\n    "$comment": "${revision}"\n}\n`);
+      }
+      git('add', '.');
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'schemas']);
+      const commit = git('rev-parse', 'HEAD');
+      copyFileSync(new URL('../../schemas/mcp/README.md', import.meta.url), join(target, 'README.md'));
+      execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/update-mcp-schemas.js', import.meta.url)), repo, target], { stdio: 'pipe' });
+      for (const revision of revisions) expect(readFileSync(join(target, revision, 'schema.json'), 'utf8')).toBe(`{\n    "$comment": "${revision}"\n}\n`);
+      expect(readFileSync(join(target, 'README.md'), 'utf8')).toMatch(new RegExp(`^Commit: ${commit} \\(\\d{4}-\\d{2}-\\d{2}T`, 'm'));
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  test('the vendored README names the source repository and a commit', () => {
+    const readme = readFileSync(new URL('../../schemas/mcp/README.md', import.meta.url), 'utf8');
+    expect(readme).toContain('https://github.com/modelcontextprotocol/modelcontextprotocol');
+    expect(readme).toMatch(/^Commit: [0-9a-f]{40} \(/m);
   });
 });
