@@ -58,7 +58,8 @@ function explainBranch(schema: McpSchema, error: ErrorObject, value: unknown, at
   // The branch whose constants the value carries (`type: "image"` → ImageContent) is the one it
   // meant; with none, the branch it misses by least.
   const meant = tried.filter((branch) => branch.meant === true);
-  const pool = meant.length > 0 ? meant : tried.filter((branch) => branch.meant !== false).length > 0 ? tried.filter((branch) => branch.meant !== false) : tried;
+  const notExcluded = tried.filter((branch) => branch.meant !== false);
+  const pool = meant.length > 0 ? meant : notExcluded.length > 0 ? notExcluded : tried;
   const best = pool.reduce((a, b) => (b.problems.length < a.problems.length ? b : a));
   if (best.problems.length === 0) return [{ at, message: messageOf(error) }];
   return best.problems.map((problem) => (problem.message.includes(' (as ') ? problem : { ...problem, message: `${problem.message} (as ${best.name})` }));
