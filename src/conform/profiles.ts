@@ -1,5 +1,6 @@
 import type { ConformCheck } from './check-types.js';
 import { handshakeCheck, initializedCheck, versionNegotiationCheck } from './checks/lifecycle-checks.js';
+import { frameSchemaCheck } from './checks/frame-schema-check.js';
 import { framingCheck, shutdownCheck, stdoutPurityCheck } from './checks/transport-checks.js';
 
 export interface ConformProfile {
@@ -17,7 +18,7 @@ const PROFILES: ConformProfile[] = [
   {
     name: 'toolrun',
     version: 1,
-    checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
+    checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
   },
 ];
 

@@ -5,6 +5,8 @@ import { describeAnswer, frameOf, initializeParams } from '../handshake.js';
 
 /** A revision no server speaks: what it must do with one is the check. */
 export const UNSUPPORTED_VERSION = '1999-01-01';
+/** Where a 2026-07-28 result names its server (DiscoverResult `_meta`). */
+const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 const KNOWN_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
 
 /** The handshake's answer has what its revision requires (the run did it; this judges it). */
@@ -23,10 +25,13 @@ export const handshakeCheck: ConformCheck = {
       problem(`supportedVersions does not list ${channel.protocolVersion}`, 'result.supportedVersions');
     }
     if (!isObject(result.capabilities)) problem('no capabilities object', 'result.capabilities');
-    const info = result.serverInfo as { name?: unknown; version?: unknown } | undefined;
-    if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') problem('serverInfo needs a name and a version string', 'result.serverInfo');
+    // 2026-07-28 moved serverInfo into the result's _meta, where it is optional; initialize requires it.
+    const modern = handshake.method === 'server/discover';
+    const info = (modern ? (result._meta as Record<string, unknown> | undefined)?.[SERVER_INFO_META_KEY] : result.serverInfo) as { name?: unknown; version?: unknown } | undefined;
+    const named = isObject(info) && typeof info.name === 'string' && typeof info.version === 'string';
+    if (!named && !(modern && info === undefined)) problem('serverInfo needs a name and a version string', modern ? `result._meta["${SERVER_INFO_META_KEY}"]` : 'result.serverInfo');
     if (evidence.length > 0) return { verdict: 'fail', message: `the ${handshake.method} result is incomplete: ${evidence[0]!.detail}`, evidence };
-    return { verdict: 'pass', message: `${handshake.method} answered: MCP ${channel.protocolVersion}, ${String(info!.name)} ${String(info!.version)}` };
+    return { verdict: 'pass', message: `${handshake.method} answered: MCP ${channel.protocolVersion}, ${named ? `${String(info.name)} ${String(info.version)}` : 'no serverInfo'}` };
   },
 };
 
