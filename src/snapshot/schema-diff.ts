@@ -153,7 +153,8 @@ function compareTypes(before: Schema, after: Schema, direction: Direction): (Cla
   const wider = isSubset(typesBefore, typesAfter);
   if (narrower && wider) return undefined;
   const shown = { before: before.type ?? 'any', after: after.type ?? 'any' };
-  const label = (types: string[]) => (types.length === JSON_TYPES.length ? 'any' : types.join('|'));
+  // number includes integer: shown as "number", as a schema author writes it.
+  const label = (types: string[]) => (types.length === JSON_TYPES.length ? 'any' : types.filter((type) => type !== 'integer' || !types.includes('number')).join('|'));
   const from = `${label(typesBefore)} to ${label(typesAfter)}`;
   if (narrower) {
     return direction === 'input'
