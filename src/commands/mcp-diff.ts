@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ExitCode, ToolrunError, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import type { ApiSource } from '../snapshot/snapshot-types.js';
+import { SECTIONS, type ApiSource } from '../snapshot/snapshot-types.js';
 import { snapshotServers } from './mcp-snapshot.js';
 
 /** `toolrun mcp diff A B` (SPEC §16): what changed from A's API to B's, each change breaking or not. */
@@ -35,7 +35,8 @@ async function diffCommand(cli: CliContext, a: string, b: string): Promise<numbe
   const diff = diffApis(before!, after!);
   for (const side of new Set(diff.notCompared.map((entry) => entry.missingFrom))) {
     const lists = diff.notCompared.filter((entry) => entry.missingFrom === side).map((entry) => entry.list);
-    cli.terminal.warn(`${lists.join(', ')} not compared: ${side} has no listing of ${lists.length === 1 ? 'it' : 'them'} (a recording holds only what its session asked for)`);
+    const methods = lists.map((list) => SECTIONS.find((section) => section.list === list)!.method);
+    cli.terminal.warn(`${lists.join(', ')} not compared: ${side} holds no answer to ${methods.join(', ')} (a recording holds only what its session asked for)`);
   }
   if (cli.globals.json) {
     await cli.terminal.resultJson({ breaking: diff.breaking, changes: diff.changes, ...(diff.notCompared.length > 0 ? { notCompared: diff.notCompared } : {}) }, { verbatimKeys: ['changes'] });

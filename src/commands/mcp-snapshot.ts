@@ -21,7 +21,7 @@ Examples:
   $ toolrun --config home.json mcp diff api.json zwave           # in CI: exit 1 on a breaking change
 
 Lists sorted, keys sorted, no _meta, cursors or server version: the same API prints the same bytes.
-Exit codes: 0 ok · 2 unknown server · 3 config problem · 4 server unreachable`,
+Exit codes: 0 ok · 1 a listing failed · 2 unknown server · 3 config problem · 4 server unreachable`,
     )
     .action((server: string) =>
       run(async (cli) => {

@@ -73,7 +73,7 @@ describe('toolrun mcp snapshot and mcp diff', () => {
       after: 'integer',
       reason: 'type narrowed from number to integer: values of the dropped type are rejected',
     });
-    expect(result.stderr).toContain(`⚠ prompts not compared: ${recording} has no listing of it (a recording holds only what its session asked for)`);
+    expect(result.stderr).toContain(`⚠ prompts not compared: ${recording} holds no answer to prompts/list (a recording holds only what its session asked for)`);
   });
 
   it('an unknown server name and a malformed snapshot file are exit 2, in one line naming them', async () => {
