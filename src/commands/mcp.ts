@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpConformCommand } from './mcp-conform.js';
+import { registerMcpDiffCommand } from './mcp-diff.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpListCommand } from './mcp-list.js';
 import { registerMcpReplayCommand } from './mcp-replay.js';
 import { registerMcpShowCommand } from './mcp-show.js';
+import { registerMcpSnapshotCommand } from './mcp-snapshot.js';
 import { registerMcpTapCommand } from './mcp-tap.js';
 
 /** `toolrun mcp …`: commands about the MCP servers themselves. */
@@ -29,5 +31,7 @@ Examples:
   registerMcpTapCommand(mcp, run);
   registerMcpReplayCommand(mcp, run);
   registerMcpConformCommand(mcp, run);
+  registerMcpSnapshotCommand(mcp, run);
+  registerMcpDiffCommand(mcp, run);
   return mcp;
 }

@@ -1,0 +1,41 @@
+import { listAllPages } from '../mcp/list-pages.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import { buildSnapshot } from './build-snapshot.js';
+import { SECTIONS, type ApiSnapshot, type SectionName } from './snapshot-types.js';
+
+/** A list request that failed: which one, for the command's error line. */
+export class ListFailedError extends Error {
+  constructor(
+    readonly method: string,
+    cause: unknown,
+  ) {
+    super(`${method} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'ListFailedError';
+  }
+}
+
+/**
+ * The API of a connected server, either era, stdio or HTTP: every page of tools/list,
+ * resources/list, resources/templates/list and prompts/list as the server sent them (not the
+ * connection's checked tool list, which leaves broken definitions out: a snapshot records what a
+ * client is offered). A capability the server does not advertise is an empty list, not an error.
+ */
+export async function takeSnapshot(connection: ServerConnection, options: { signal?: AbortSignal; timeout?: number }): Promise<ApiSnapshot> {
+  const lists: Partial<Record<SectionName, unknown[]>> = {};
+  await Promise.all(
+    SECTIONS.map(async ({ list, method, capability }) => {
+      if (!connection.capabilities?.[capability]) return void (lists[list] = []);
+      lists[list] = await listAllPages(method, async (cursor) => {
+        const page = await connection.client.request(method, cursor === undefined ? undefined : { cursor }, options);
+        const items = page[list];
+        if (!Array.isArray(items)) throw new Error(`${method} answered without a "${list}" array (found ${items === undefined ? 'nothing' : typeof items})`);
+        const nextCursor = page.nextCursor;
+        if (nextCursor !== undefined && typeof nextCursor !== 'string') throw new Error(`${method} answered with a nextCursor that is not a string (${typeof nextCursor})`);
+        return { items: items as unknown[], nextCursor };
+      }).catch((error: unknown) => {
+        throw new ListFailedError(method, error);
+      });
+    }),
+  );
+  return buildSnapshot({ serverName: connection.serverInfo?.name ?? connection.name, protocolVersion: connection.protocolVersion, lists }) as ApiSnapshot;
+}
