@@ -23,7 +23,7 @@ export class FrameLog {
   }
 
   /** Records a frame; returns undefined once the log is full (the caller stops reading). */
-  add(direction: RecordedFrame['direction'], message: unknown, extra: { line?: number; raw?: string; answers?: string; bytes?: number } = {}): RecordedFrame | undefined {
+  add(direction: RecordedFrame['direction'], message: unknown, extra: { line?: number; raw?: string; answers?: string; bytes?: number; answersId?: number } = {}): RecordedFrame | undefined {
     if (this.overflow) return undefined;
     this.#bytes += extra.bytes ?? 0;
     if (this.frames.length >= MAX_FRAMES || this.#bytes > MAX_RECORDED_BYTES) {

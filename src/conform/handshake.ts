@@ -47,6 +47,8 @@ export async function openHandshake(channel: WireProbeChannel, setting: Protocol
       return { ok: false, method: 'server/discover', answer, how: judged?.kind === 'unsupported' ? judged.reason : `server/discover: ${describeAnswer(answer)}` };
     how = answer.kind === 'timeout' ? `server/discover unanswered after ${answer.afterMs} ms, then initialize` : judged && judged.kind === 'legacy' ? judged.how : 'initialize';
   }
+  // What the probe exchanged is era detection, not the server's conversation (RecordedFrame.probe).
+  for (const frame of channel.frames) frame.probe = true;
   const version = setting === 'auto' ? LATEST_LEGACY_VERSION : setting;
   channel.era = 'legacy';
   channel.protocolVersion = version;

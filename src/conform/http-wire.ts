@@ -50,7 +50,7 @@ export class HttpWire implements ProbeWire {
     }
     const session = response.headers.get('mcp-session-id');
     if (session && context.era === 'legacy') this.sessionId = session;
-    await this.#read(response);
+    await this.#read(response, typeof message.id === 'number' && message.method !== undefined ? message.id : undefined);
   }
 
   stopReading(): void {
@@ -70,7 +70,7 @@ export class HttpWire implements ProbeWire {
   }
 
   /** A JSON body, an SSE stream, nothing (202), or a refusal that is not JSON-RPC (thrown: the request is unanswered). */
-  async #read(response: Response): Promise<void> {
+  async #read(response: Response, requestId: number | undefined): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('text/event-stream') && response.body) return this.#readEvents(response.body);
     const text = await response.text().catch(() => '');
@@ -86,7 +86,7 @@ export class HttpWire implements ProbeWire {
       this.onMessage?.(undefined, { raw: text, bytes: text.length });
       return;
     }
-    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.onMessage?.(message, { bytes: text.length });
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.onMessage?.(message, { bytes: text.length, answersId: requestId });
   }
 
   async #readEvents(body: ReadableStream<Uint8Array>): Promise<void> {

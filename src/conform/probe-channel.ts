@@ -8,6 +8,11 @@ export interface WireExtra {
   line?: number;
   raw?: string;
   bytes?: number;
+  /**
+   * HTTP: the id of the request whose POST this body answers. A server that could not read the
+   * request answers with `id: null` (JSON-RPC §5); over HTTP that answer still belongs to the POST.
+   */
+  answersId?: number;
 }
 
 /**
@@ -130,7 +135,8 @@ export class WireProbeChannel implements ProbeChannel {
   #receive(message: unknown, extra: WireExtra): void {
     const shape = (message ?? {}) as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
     const isResponse = message !== undefined && typeof message === 'object' && shape.method === undefined && ('result' in shape || 'error' in shape);
-    const pending = isResponse && typeof shape.id === 'number' ? this.#pending.get(shape.id) : undefined;
+    const id = isResponse && shape.id === null && extra.answersId !== undefined ? extra.answersId : shape.id;
+    const pending = isResponse && typeof id === 'number' ? this.#pending.get(id) : undefined;
     const frame = this.log.add('received', message, { ...extra, answers: pending?.method });
     if (!frame) {
       // Past the bound: stop reading, and let every waiting request end now rather than at its timeout.
@@ -140,7 +146,7 @@ export class WireProbeChannel implements ProbeChannel {
     }
     if (isResponse) {
       if (pending) {
-        this.#done.set(shape.id as number, 'answered');
+        this.#done.set(id as number, 'answered');
         const error = shape.error as { code: number; message: string; data?: unknown } | undefined;
         pending.settle(error !== undefined ? { kind: 'error', error, frame } : { kind: 'result', result: (shape.result ?? {}) as Record<string, unknown>, frame });
         return;

@@ -19,6 +19,11 @@ export interface RecordedFrame {
   raw?: string;
   /** For a received response: the method of the request it answers, when its id matched one sent. */
   answers?: string;
+  /**
+   * Part of the era probe (SPEC §10: server/discover sent to what turned out to be a 2025 server,
+   * and its refusal). A 2025 server owes that request nothing: checks do not judge these frames.
+   */
+  probe?: boolean;
 }
 
 /** What a request came back with. Never thrown: a check judges each outcome. */

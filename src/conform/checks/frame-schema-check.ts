@@ -20,7 +20,11 @@ export const frameSchemaCheck: ConformCheck = {
   id: 'schema.frames',
   title: "Every frame the server sends matches the revision's JSON Schema",
   section: 'schema',
-  run: async (context) => frameSchemaOutcome(context.channel.protocolVersion, context.channel.frames),
+  run: async (context) =>
+    frameSchemaOutcome(
+      context.channel.protocolVersion,
+      context.channel.frames.filter((frame) => !frame.probe),
+    ),
 };
 
 /** The check's verdict on a set of frames (the runner may pass the frames of several channels). */

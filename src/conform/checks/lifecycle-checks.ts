@@ -38,7 +38,7 @@ export const handshakeCheck: ConformCheck = {
 /**
  * Asked in a revision it does not speak, a server answers with one it does: in the 2025 family the
  * initialize result carries another version (a fresh connection: a session is initialized once);
- * in 2026-07-28 any request gets UnsupportedProtocolVersionError (-32022) listing `supported`.
+ * in 2026-07-28 any request (server/discover here) gets UnsupportedProtocolVersionError (-32022) listing `supported`.
  */
 export const versionNegotiationCheck: ConformCheck = {
   id: 'lifecycle.version-negotiation',
@@ -71,9 +71,10 @@ async function negotiateLegacy(context: ConformContext) {
 }
 
 async function negotiateModern(context: ConformContext) {
-  const answer = await context.channel.request('ping', {}, { protocolVersion: UNSUPPORTED_VERSION });
+  // server/discover: every server of the era serves it (2026-07-28 has no ping).
+  const answer = await context.channel.request('server/discover', {}, { protocolVersion: UNSUPPORTED_VERSION });
   const frame = frameOf(answer);
-  const evidence = frame ? [{ detail: `ping with protocolVersion ${UNSUPPORTED_VERSION}`, frame: frame.message, direction: 'received' as const, line: frame.line }] : [];
+  const evidence = frame ? [{ detail: `server/discover with protocolVersion ${UNSUPPORTED_VERSION}`, frame: frame.message, direction: 'received' as const, line: frame.line }] : [];
   if (answer.kind !== 'error' || answer.error.code !== UNSUPPORTED_PROTOCOL_VERSION_CODE) {
     return {
       verdict: 'fail' as const,
@@ -109,7 +110,8 @@ export const initializedCheck: ConformCheck = {
         !['ping'].includes(methodOf(frame.message)) &&
         frame.index < firstSentAfter(channel.frames, responseIndex),
     );
-    const answered = channel.frames.filter((frame) => frame.direction === 'received' && isResponse(frame.message) && (frame.message as { id?: unknown }).id === null);
+    const notified = channel.frames.find((frame) => frame.direction === 'sent' && methodOf(frame.message) === 'notifications/initialized')?.index ?? responseIndex;
+    const answered = channel.frames.filter((frame) => frame.index > notified && frame.direction === 'received' && isResponse(frame.message) && (frame.message as { id?: unknown }).id === null);
     if (answered.length > 0)
       return {
         verdict: 'fail',

@@ -6,7 +6,7 @@ export const framingCheck: ConformCheck = {
   title: 'Every response answers one request toolrun sent, once',
   section: 'basic#responses',
   async run({ transport }) {
-    const strays = transport?.strays ?? [];
+    const strays = (transport?.strays ?? []).filter((stray) => !stray.frame.probe);
     if (transport?.overflow) return { verdict: 'fail', message: transport.overflow, evidence: [{ detail: transport.overflow }] };
     if (strays.length === 0) return { verdict: 'pass', message: 'every response matched a request by id' };
     return {
