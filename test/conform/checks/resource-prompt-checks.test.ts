@@ -68,7 +68,9 @@ describe('prompts.get', () => {
 
   it('fails a prompt that errors or has no messages', async () => {
     const failing = await runCheck(promptsGet, cleanServer({ 'prompts/get': () => ({ error: { code: -32603, message: 'boom' } }) }));
-    expect(failing.message).toBe('prompts/get of "greet" with 1 required argument got error -32603 (boom)');
+    expect(failing).toMatchObject({ verdict: 'warn', message: 'prompts/get of "greet" with 1 required argument (placeholder "toolrun") got error -32603 (boom)' });
+    const noArguments = cleanServer({ 'prompts/list': () => ({ result: { prompts: [{ name: 'plain' }] } }), 'prompts/get': () => ({ error: { code: -32603, message: 'boom' } }) });
+    expect(await runCheck(promptsGet, noArguments)).toMatchObject({ verdict: 'fail', message: 'prompts/get of "plain" got error -32603 (boom)' });
     const empty = await runCheck(promptsGet, cleanServer({ 'prompts/get': () => ({ result: {} }) }));
     expect(empty.message).toBe('prompts/get of "greet" with 1 required argument: the result has no messages array (result.messages)');
   });

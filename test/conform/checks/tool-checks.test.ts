@@ -86,6 +86,14 @@ describe('tools.call-results', () => {
     expect(outcome.evidence?.[0]?.path).toBe('result.structuredContent.echoed');
   });
 
+  it('warns a call that times out (a slow tool)', async () => {
+    const slow = cleanServer({ 'tools/call': () => undefined });
+    expect(await runCheck(toolCallResults, slow, { calls: echoCall, timeoutMs: 30 })).toMatchObject({
+      verdict: 'warn',
+      message: 'tools/call "echo" got no answer within 30 ms (raise --timeout to wait longer)',
+    });
+  });
+
   it('fails a missing structuredContent unless the result is an error', async () => {
     const missing = cleanServer({ 'tools/call': () => ({ result: { content: [{ type: 'text', text: 'hi' }] } }) });
     expect((await runCheck(toolCallResults, missing, { calls: echoCall })).message).toBe('tools/call "echo": the tool declares an outputSchema but the result has no structuredContent');
