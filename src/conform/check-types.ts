@@ -6,6 +6,8 @@ export interface PlannedCall {
   tool: string;
   arguments: Record<string, unknown>;
   generated: boolean;
+  /** Set when the call is not made, and why (e.g. `--call-all` could not generate valid arguments). */
+  skipped?: string;
 }
 
 /** Every page of one list method, as the server sent it (the pagination check judges these). */
@@ -65,6 +67,8 @@ export interface ConformCheck {
   title: string;
   /** Spec page and anchor under the revision's base URL, e.g. `basic/lifecycle#version-negotiation`. */
   section: string;
+  /** The section in the 2026-07-28 revision when the page moved there (e.g. `basic/patterns/cancellation`). */
+  modernSection?: string;
   /** Which transports it applies to (default: all); elsewhere it is a skip saying so. */
   transports?: ('stdio' | 'http' | 'sse')[];
   run(context: ConformContext): Promise<CheckOutcome>;

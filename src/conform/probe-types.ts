@@ -59,6 +59,12 @@ export interface ProbeChannel {
   /** Sends a request without waiting: the id, and the answer when it comes (for cancellation). */
   start(method: string, params?: Record<string, unknown>, options?: ProbeRequestOptions): { id: number; answer: Promise<ProbeAnswer> };
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /**
+   * Cancels a started request the era's way, where that is not a notification: 2026-07-28 over
+   * Streamable HTTP cancels by closing the request's response stream. Absent: the cancellation check
+   * sends `notifications/cancelled` itself (2025 family, and stdio in both eras).
+   */
+  cancel?(id: number, reason: string): Promise<void>;
   /** The frames from position `fromIndex` on (both ways), e.g. the notifications that came during a call. */
   framesFrom(fromIndex: number): RecordedFrame[];
   /** Why the channel cannot be used any more, once it cannot (exit, closed stdout, HTTP failure). */
