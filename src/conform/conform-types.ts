@@ -44,7 +44,7 @@ export interface ConformReport {
   /** The spec URL base of that revision, for links: https://modelcontextprotocol.io/specification/REV/ */
   specBase?: string;
   /** Which tools were called and how their arguments were found. */
-  calls: { tool: string; arguments: Record<string, unknown>; generated: boolean }[];
+  calls: { tool: string; arguments: Record<string, unknown>; generated: boolean; skipped?: string }[];
   checks: CheckResult[];
   summary: Record<Verdict, number>;
   durationMs: number;

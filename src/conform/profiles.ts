@@ -1,5 +1,6 @@
 import type { ConformCheck } from './check-types.js';
 import { handshakeCheck, initializedCheck, versionNegotiationCheck } from './checks/lifecycle-checks.js';
+import { CONTENT_CHECKS } from './checks/content-checks.js';
 import { frameSchemaCheck } from './checks/frame-schema-check.js';
 import { framingCheck, shutdownCheck, stdoutPurityCheck } from './checks/transport-checks.js';
 
@@ -18,7 +19,7 @@ const PROFILES: ConformProfile[] = [
   {
     name: 'toolrun',
     version: 1,
-    checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
+    checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, ...CONTENT_CHECKS, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
   },
 ];
 

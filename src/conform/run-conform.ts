@@ -5,6 +5,7 @@ import type { ConformCheck, ConformContext, ListedPages, PlannedCall, TransportF
 import type { CheckResult, ConformReport, Verdict } from './conform-types.js';
 import { cutEvidence } from './cut-evidence.js';
 import { openHandshake, describeAnswer, type HandshakeOutcome } from './handshake.js';
+import { planCalls } from './generate-arguments.js';
 import { HttpWire } from './http-wire.js';
 import { listAll } from './list-all.js';
 import { WireProbeChannel } from './probe-channel.js';
@@ -107,8 +108,8 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
       signal: options.signal ?? new AbortController().signal,
       transport: transportFacts(channels, wires, options.graceMs),
     };
-    context.calls = await planCalls(context, options);
-    report.calls = context.calls.map(({ tool, arguments: args, generated }) => ({ tool, arguments: args, generated }));
+    context.calls = await planRunCalls(context, options);
+    report.calls = context.calls.map(({ tool, arguments: args, generated, skipped }) => ({ tool, arguments: args, generated, ...(skipped ? { skipped } : {}) }));
     await runChecks(profile.checks, context, report, options);
     return finish();
   } finally {
@@ -134,7 +135,7 @@ async function runChecks(checks: ConformCheck[], context: ConformContext, report
 
 async function runOne(check: ConformCheck, context: ConformContext, leftMs: number, deadlineMs: number): Promise<CheckResult> {
   const started = performance.now();
-  const base = { id: check.id, title: check.title, section: check.section };
+  const base = { id: check.id, title: check.title, section: (context.channel.era === 'modern' && check.modernSection) || check.section };
   if (check.transports && !check.transports.includes(context.channel.transport)) {
     return { ...base, verdict: 'skip', message: `applies to ${check.transports.join(' and ')} servers only`, evidence: [], durationMs: 0 };
   }
@@ -160,11 +161,12 @@ async function runOne(check: ConformCheck, context: ConformContext, leftMs: numb
 }
 
 /** `--call` words typed by each tool's schema; `--call-all` adds the tools not named, with generated arguments. */
-async function planCalls(context: ConformContext, options: ConformRunOptions): Promise<PlannedCall[]> {
+async function planRunCalls(context: ConformContext, options: ConformRunOptions): Promise<PlannedCall[]> {
   if (options.calls.length === 0 && !options.callAll) return [];
   const listed = await context.listAll('tools/list');
   const schemaOf = (name: string) => listed.items.find((tool) => tool.name === name)?.inputSchema as Record<string, unknown> | undefined;
-  return options.calls.map((call) => ({ tool: call.tool, arguments: coerceBySchema(call.words, schemaOf(call.tool)), generated: false }));
+  const given = options.calls.map((call) => ({ tool: call.tool, arguments: coerceBySchema(call.words, schemaOf(call.tool)) }));
+  return planCalls(listed.items, given, options.callAll, context.channel.protocolVersion);
 }
 
 function transportFacts(channels: WireProbeChannel[], wires: Wire[], graceMs: number): TransportFacts {
