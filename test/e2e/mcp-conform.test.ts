@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSessionHttpServer, startV2HttpServer, type HttpFixture } from '../helpers/http-fixture.js';
 import { runClean } from '../helpers/processes.js';
-import { FIXTURES } from '../helpers/run-toolrun.js';
-import { writeTempConfig } from '../helpers/temp-config.js';
+import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
+import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 type Check = { id: string; verdict: string; message: string; evidence: { detail: string; line?: number; frame?: unknown }[] };
 const hostile = (mode: string) => ({ command: process.execPath, args: [join(FIXTURES, 'servers', 'conform-hostile-server.js'), mode] });
@@ -16,8 +19,13 @@ const config = writeTempConfig({
     pollute: { command: process.execPath, args: [join(FIXTURES, 'servers', 'polluting-server.js')] },
     missing: { command: '/nonexistent/conform-server', args: [] },
     crash: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+    clean: { command: process.execPath, args: [join(FIXTURES, 'servers', 'conform-clean-server.js')] },
+    lying: { command: process.execPath, args: [join(FIXTURES, 'servers', 'conform-lying-server.js')] },
+    'no-input-schema': { command: process.execPath, args: [join(FIXTURES, 'servers', 'conform-no-input-schema-server.js')] },
+    everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
   },
 });
+const verdicts = (report: { checks: Check[] }, verdict: string) => report.checks.filter((check) => check.verdict === verdict).map((check) => check.id);
 
 async function conform(server: string, ...extra: string[]) {
   const result = await runClean(['--json', '--config', config, '--timeout', '800', 'mcp', 'conform', server, '--deadline', '15000', ...extra]);
@@ -47,7 +55,8 @@ describe.concurrent('toolrun mcp conform: servers that break the wire', () => {
   it('answers with a cut JSON line: stdout purity fails with its line number', async () => {
     const { exitCode, check } = await conform('invalid-json');
     expect(exitCode).toBe(1);
-    expect(check('stdio.stdout-purity')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^1 stdout line is not JSON-RPC; first, line \d+: not JSON \(log to stderr instead\)$/) });
+    expect(check('stdio.stdout-purity')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^2 stdout lines are not JSON-RPC; first, line 3: not JSON \(log to stderr instead\)$/) });
+    expect(check('ping')).toMatchObject({ verdict: 'fail', message: 'ping got no answer within 800 ms' });
     expect(check('stdio.stdout-purity').evidence[0]).toMatchObject({ detail: expect.stringContaining('"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":'), line: expect.any(Number) });
   });
 
@@ -95,5 +104,89 @@ describe('toolrun mcp conform: bad usage', () => {
     const junit = await runClean(['--config', config, 'mcp', 'conform', 'hang', '--junit', '/nonexistent-folder/x.xml']);
     expect(junit.exitCode).toBe(2);
     expect(junit.stderr).toContain('--junit /nonexistent-folder/x.xml: the folder /nonexistent-folder does not exist');
+  });
+});
+
+describe.concurrent('toolrun mcp conform: verdicts', () => {
+  it('a clean server passes every check of toolrun@1, its tools called with generated arguments (exit 0)', async () => {
+    const { exitCode, report } = await conform('clean', '--call-all');
+    expect(exitCode).toBe(0);
+    expect(report.summary).toEqual({ pass: 24, fail: 0, warn: 0, skip: 0 });
+    expect(report.calls.map((call: { tool: string; generated: boolean }) => [call.tool, call.generated])).toEqual([
+      ['echo', true],
+      ['slow.job', true],
+    ]);
+  });
+
+  it('a server that answers unknown and unadvertised methods with a result fails capability honesty and unknown-method', async () => {
+    const { exitCode, report, check } = await conform('lying');
+    expect(exitCode).toBe(1);
+    expect(verdicts(report, 'fail')).toEqual(['lifecycle.version-negotiation', 'capabilities.honest', 'jsonrpc.unknown-method', 'schema.frames']);
+    expect(check('jsonrpc.unknown-method').message).toBe('toolrun/no-such-method answered with a result instead of error -32601');
+    expect(check('capabilities.honest').evidence[0]).toMatchObject({
+      detail: 'resources/list (capability "resources" not advertised) answered with a result instead of error -32601',
+      frame: { result: {} },
+    });
+  });
+
+  it('a tool listed without inputSchema fails tools.input-schema and schema.frames, naming the path', async () => {
+    const { exitCode, check } = await conform('no-input-schema');
+    expect(exitCode).toBe(1);
+    expect(check('tools.input-schema')).toMatchObject({ verdict: 'fail', message: 'tool "now" has no inputSchema (result.tools[1].inputSchema)' });
+    expect(check('schema.frames').evidence[0]).toMatchObject({ path: 'result.tools[1]', detail: expect.stringContaining("must have required property 'inputSchema'") });
+  });
+
+  it('server-everything passes what it meets; its real deviations are warnings with evidence (exit 0)', async () => {
+    const { exitCode, report, check } = await conform('everything');
+    expect(exitCode).toBe(0);
+    expect(report.protocolVersion).toBe('2025-11-25');
+    expect(verdicts(report, 'fail')).toEqual([]);
+    expect(verdicts(report, 'warn')).toEqual(['tools.unknown-tool', 'params.invalid', 'resources.unknown-uri', 'prompts.get', 'pagination.cursors']);
+    expect(check('resources.unknown-uri').evidence[0]).toMatchObject({ path: 'error.code', frame: { error: { code: -32602 } } });
+    expect(check('schema.frames').message).toMatch(/^\d+ frames received, all valid against the 2025-11-25 schema$/);
+  });
+});
+
+describe('toolrun mcp conform: reports', () => {
+  it('--junit writes one testcase per check, valid XML; in GitHub Actions failures are annotations on stderr, stdout keeps the table', async () => {
+    const junit = join(tempDir(), 'conform.xml');
+    const result = await runClean(['--config', config, 'mcp', 'conform', 'no-input-schema', '--junit', junit], { env: { GITHUB_ACTIONS: 'true' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe('toolrun mcp conform no-input-schema (stdio, 2025-11-25, profile toolrun@1)');
+    expect(result.stdout).not.toContain('::error');
+    expect(result.stderr).toMatch(/^::error title=toolrun@1%3A tools\.input-schema::/m);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(24);
+    expect(xml).toContain('<failure message="tool &quot;now&quot; has no inputSchema (result.tools[1].inputSchema)"');
+    const xsd = join(ROOT, 'test', 'fixtures', 'junit', 'jenkins-junit-10.xsd');
+    if (!existsSync(xsd)) console.log('[skip] the JUnit XSD was not fetched (test/fixtures/junit/fetch-schemas.sh): well-formedness only');
+    execFileSync('xmllint', ['--noout', ...(existsSync(xsd) ? ['--schema', xsd] : []), junit], { stdio: 'pipe' });
+  });
+});
+
+describe('toolrun mcp conform over Streamable HTTP', () => {
+  let modern: HttpFixture;
+  let legacy: HttpFixture;
+  beforeAll(async () => {
+    [modern, legacy] = await Promise.all([startV2HttpServer(), startSessionHttpServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([modern?.stop(), legacy?.stop()]);
+  });
+
+  it('checks a 2026-07-28 server and a 2025 session server; the stdio checks are skipped', async () => {
+    const http = writeTempConfig({ mcpServers: { modern: { url: modern.url }, legacy: { url: legacy.url } } });
+    const [modernRun, legacyRun] = await Promise.all(['modern', 'legacy'].map((server) => runClean(['--json', '--config', http, '--timeout', '3000', 'mcp', 'conform', server])));
+    const modernReport = JSON.parse(modernRun!.stdout);
+    expect(modernReport).toMatchObject({ transport: 'http', protocolVersion: '2026-07-28' });
+    expect(modernReport.checks.find((check: Check) => check.id === 'lifecycle.version-negotiation')).toMatchObject({
+      verdict: 'pass',
+      message: 'asked in 1999-01-01, the server answered -32022 listing 2026-07-28',
+    });
+    expect(verdicts(modernReport, 'fail')).toEqual([]);
+    const legacyReport = JSON.parse(legacyRun!.stdout);
+    expect(legacyReport).toMatchObject({ transport: 'http', protocolVersion: '2025-11-25' });
+    expect(verdicts(legacyReport, 'fail')).toEqual([]);
+    expect(legacyReport.checks.find((check: Check) => check.id === 'stdio.shutdown')).toMatchObject({ verdict: 'skip', message: 'applies to stdio servers only' });
   });
 });
