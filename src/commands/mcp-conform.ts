@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
 import { UsageError } from '../errors.js';
+import { splitCommandWords } from '../sampling/command-words.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { parseTimerMilliseconds } from './parse-number-option.js';
 import { assertServerExists } from './open-tools.js';
@@ -36,12 +37,13 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
       'after',
       `
 Examples:
-  $ toolrun --config toolrun.json mcp conform everything
-  $ toolrun --config toolrun.json mcp conform everything --call echo message=hi --call add a:=1 b:=2
-  $ toolrun --config toolrun.json mcp conform api --call-all --junit conform.xml
-  $ toolrun --config toolrun.json --json mcp conform everything | jq '.checks[] | select(.verdict == "fail")'
+  $ toolrun mcp conform everything
+  $ toolrun mcp conform everything --call echo message=hi --call get-sum a:=1 b:=2
+  $ toolrun --config ci.json mcp conform api --call-all --junit conform.xml
+  $ toolrun --config ci.json --json mcp conform api | jq '.checks[] | select(.verdict != "pass")'
 
-Name the server before --call: each --call takes a tool and the key=value words after it.
+Name the server before --call: each --call takes a tool and the key=value words after it
+(or one quoted word holding both: --call "echo message='hi there'").
 --timeout is the limit per request (default ${DEFAULT_REQUEST_TIMEOUT_MS} ms here).
 Exit codes: 0 every check passed (warnings allowed) · 1 a check failed · 2 bad usage · 3 config · 4 unreachable`,
     )
@@ -94,9 +96,21 @@ async function conform(cli: CliContext, server: string | undefined, options: Con
  * list; a word without `=` starts a new call (ARGS are always key=value or key:=json), so the tool
  * names split it again. The words are parsed now: a malformed one is exit 2 before a server starts.
  */
+/**
+ * One argument holding a whole call (`--call "echo message='hi there'"`, as the GitHub Action passes
+ * each line of its `calls` input) is split into words as a shell would, quotes and all.
+ */
+function splitQuotedCall(word: string): string[] {
+  const tool = word.trimStart().split(/\s/, 1)[0]!;
+  if (!/\s/.test(word.trim()) || tool.includes('=')) return [word];
+  const split = splitCommandWords(word);
+  if (typeof split === 'string') throw new UsageError(`--call ${JSON.stringify(word)}: ${split}`);
+  return split;
+}
+
 export function groupCalls(words: string[]): { tool: string; words: ArgWord[] }[] {
   const calls: { tool: string; words: string[] }[] = [];
-  for (const word of words) {
+  for (const word of words.flatMap(splitQuotedCall)) {
     if (!word.includes('=')) calls.push({ tool: word, words: [] });
     else if (calls.length === 0) throw new UsageError(`--call ${word}: name the tool first (--call TOOL key=value)`);
     else calls.at(-1)!.words.push(word);
