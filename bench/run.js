@@ -271,6 +271,16 @@ const benchmarks = [
     okCodes: [0],
   },
   {
+    // SPEC §16: the whole toolrun@1 profile (24 checks, a second start of the server for version
+    // negotiation, every frame against the schema, the shutdown) against doctor's diagnosis.
+    name: 'mcp conform everything vs mcp doctor everything (wall time)',
+    subject: [node, [bin, '--config', everythingConfig, 'mcp', 'conform', 'everything']],
+    baseline: [node, [bin, '--config', everythingConfig, 'mcp', 'doctor', 'everything']],
+    target: 1.5,
+    runs: 11,
+    okCodes: [0],
+  },
+  {
     name: 'mcp check-stdout --file (200 MB scan throughput)',
     subject: [node, [bin, 'mcp', 'check-stdout', '--file', capture]],
     baseline: [node, [fileURLToPath(new URL('readline-baseline.mjs', import.meta.url)), capture]],
