@@ -22,6 +22,8 @@ export class HttpWire implements ProbeWire {
   readonly #fetch: typeof fetch;
   readonly #abort = new AbortController();
   #reading = true;
+  /** The POSTs of requests still being read, by request id (abortRequest closes one). */
+  readonly #inFlight = new Map<number, AbortController>();
 
   constructor(spec: RemoteServerSpec) {
     const { url, headers } = remoteTarget(spec);
@@ -42,15 +44,26 @@ export class HttpWire implements ProbeWire {
       const value = source && (message.params as Record<string, unknown> | undefined)?.[source];
       if (typeof value === 'string') headers['mcp-name'] = headerSafe(value);
     }
-    let response: Response;
+    const requestId = typeof message.id === 'number' && message.method !== undefined ? message.id : undefined;
+    const own = new AbortController();
+    if (requestId !== undefined) this.#inFlight.set(requestId, own);
     try {
-      response = await this.#fetch(this.#url, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#abort.signal });
-    } catch (error) {
-      throw new Error(`the POST failed: ${describeFetchError(error)}`, { cause: error });
+      let response: Response;
+      try {
+        response = await this.#fetch(this.#url, { method: 'POST', headers, body: JSON.stringify(message), signal: AbortSignal.any([this.#abort.signal, own.signal]) });
+      } catch (error) {
+        throw new Error(`the POST failed: ${describeFetchError(error)}`, { cause: error });
+      }
+      const session = response.headers.get('mcp-session-id');
+      if (session && context.era === 'legacy') this.sessionId = session;
+      await this.#read(response, requestId, own.signal);
+    } finally {
+      if (requestId !== undefined) this.#inFlight.delete(requestId);
     }
-    const session = response.headers.get('mcp-session-id');
-    if (session && context.era === 'legacy') this.sessionId = session;
-    await this.#read(response, typeof message.id === 'number' && message.method !== undefined ? message.id : undefined);
+  }
+
+  abortRequest(id: number): void {
+    this.#inFlight.get(id)?.abort();
   }
 
   stopReading(): void {
@@ -70,9 +83,9 @@ export class HttpWire implements ProbeWire {
   }
 
   /** A JSON body, an SSE stream, nothing (202), or a refusal that is not JSON-RPC (thrown: the request is unanswered). */
-  async #read(response: Response, requestId: number | undefined): Promise<void> {
+  async #read(response: Response, requestId: number | undefined, aborted: AbortSignal): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
-    if (type.includes('text/event-stream') && response.body) return this.#readEvents(response.body);
+    if (type.includes('text/event-stream') && response.body) return this.#readEvents(response.body, aborted);
     const text = await response.text().catch(() => '');
     if (text.trim() === '') {
       if (response.ok) return;
@@ -89,11 +102,11 @@ export class HttpWire implements ProbeWire {
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.onMessage?.(message, { bytes: text.length, answersId: requestId });
   }
 
-  async #readEvents(body: ReadableStream<Uint8Array>): Promise<void> {
+  async #readEvents(body: ReadableStream<Uint8Array>, aborted: AbortSignal): Promise<void> {
     const reader = body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = '';
     try {
-      while (this.#reading) {
+      while (this.#reading && !aborted.aborted) {
         const { value, done } = await reader.read();
         if (done) break;
         buffered += value;

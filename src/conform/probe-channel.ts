@@ -27,6 +27,8 @@ export interface ProbeWire {
   onClose?: (reason: string) => void;
   /** Stops reading (a flood): what is still in flight is dropped. */
   stopReading(): void;
+  /** HTTP: closes the response stream of request `id` (2026-07-28's way to cancel it). */
+  abortRequest?(id: number): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,8 @@ export class WireProbeChannel implements ProbeChannel {
   /** Requests answered or given up on, by id, so a late or repeated answer is told from an unknown one. */
   readonly #done = new Map<number, 'answered' | 'timed out'>();
   #nextId = 1;
+  /** Requests cancelled by closing their stream: the closed stream is not their answer. */
+  readonly #aborted = new Set<number>();
 
   constructor(
     wire: ProbeWire,
@@ -105,11 +109,25 @@ export class WireProbeChannel implements ProbeChannel {
       });
       this.log.add('sent', message);
       this.#wire.send(message, { method, protocolVersion: version, era: this.era }).catch((error: unknown) => {
+        if (this.#aborted.has(id)) return;
         this.#done.set(id, 'answered');
         this.#pending.get(id)?.settle({ kind: 'closed', reason: error instanceof Error ? error.message : String(error) });
       });
     });
     return { id, answer };
+  }
+
+  /**
+   * Cancels request `id` the way the era and transport say: 2026-07-28 over Streamable HTTP closes
+   * the request's response stream; everywhere else `notifications/cancelled` names it.
+   */
+  async cancel(id: number, reason: string): Promise<void> {
+    if (this.era === 'modern' && this.#wire.abortRequest) {
+      this.#aborted.add(id);
+      this.#wire.abortRequest(id);
+      return;
+    }
+    await this.notify('notifications/cancelled', { requestId: id, reason });
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {

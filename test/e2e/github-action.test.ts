@@ -178,3 +178,24 @@ describe('the action script, run as the action runs it', () => {
     expect(broken.stderr).toContain(`could not install toolrun@${version} from npm (npm exit 1)`);
   });
 });
+
+describe('the action script with the real toolrun', () => {
+  it('conforms the clean fixture and diffs it against its own committed snapshot: exit 0, a JUnit file, verdict pass', async () => {
+    const server = { command: process.execPath, args: [join(ROOT, 'fixtures', 'servers', 'conform-clean-server.js')] };
+    const folder = mkdtempSync(join(tmpdir(), 'toolrun-action-real-'));
+    const config = join(folder, 'toolrun.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { clean: server } }));
+    const snapshot = await execa(process.execPath, [join(ROOT, 'bin', 'toolrun.js'), '--config', config, 'mcp', 'snapshot', 'clean'], { reject: false });
+    expect(snapshot.exitCode).toBe(0);
+    writeFileSync(join(folder, 'api.json'), snapshot.stdout);
+    const run = await runAction(
+      { server: 'clean', config, snapshot: join(folder, 'api.json'), calls: 'echo text=hi', junit: join(folder, 'conform.xml') },
+      { TOOLRUN_ACTION_BIN: join(ROOT, 'bin', 'toolrun.js') },
+    );
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.verdict).toBe('pass');
+    const xml = readFileSync(join(folder, 'conform.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(24);
+    expect(xml).not.toContain('<failure');
+  });
+});

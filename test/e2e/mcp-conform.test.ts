@@ -14,6 +14,8 @@ const config = writeTempConfig({
     flood: hostile('flood'),
     hang: hostile('hang'),
     'wrong-ids': hostile('wrong-ids'),
+    swap: hostile('swap'),
+    v2: { command: process.execPath, args: [join(FIXTURES, 'servers', 'v2-server.js')] },
     'invalid-json': hostile('invalid-json'),
     stay: hostile('stay'),
     pollute: { command: process.execPath, args: [join(FIXTURES, 'servers', 'polluting-server.js')] },
@@ -50,6 +52,13 @@ describe.concurrent('toolrun mcp conform: servers that break the wire', () => {
     expect(responses.verdict).toBe('fail');
     expect(responses.message).toMatch(/^\d+ responses? matched no request: an answer to id 10\d\d, which toolrun never sent$/);
     expect(responses.evidence[0]).toMatchObject({ detail: expect.stringContaining('which toolrun never sent'), frame: { jsonrpc: '2.0', result: {} } });
+  });
+
+  it('answers out of order: JSON-RPC allows it, answers are matched by id and nothing fails', async () => {
+    const { exitCode, report } = await conform('swap');
+    expect(exitCode).toBe(0);
+    expect(verdicts(report, 'fail')).toEqual([]);
+    expect(report.checks.find((check: Check) => check.id === 'jsonrpc.responses').message).toBe('every response matched a request by id');
   });
 
   it('answers with a cut JSON line: stdout purity fails with its line number', async () => {
@@ -136,6 +145,15 @@ describe.concurrent('toolrun mcp conform: verdicts', () => {
     expect(check('schema.frames').evidence[0]).toMatchObject({ path: 'result.tools[1]', detail: expect.stringContaining("must have required property 'inputSchema'") });
   });
 
+  it('a 2026-07-28 server over stdio (v2 SDK): discover handshake, version refusal with -32022, no ping', async () => {
+    const { exitCode, report, check } = await conform('v2', '--call', 'add', 'a:=1', 'b:=2');
+    expect(exitCode).toBe(0);
+    expect(report.protocolVersion).toBe('2026-07-28');
+    expect(check('lifecycle.handshake').message).toBe('server/discover answered: MCP 2026-07-28, v2-fixture 2.0.0');
+    expect(check('ping')).toMatchObject({ verdict: 'skip' });
+    expect(check('tools.call-results').verdict).toBe('pass');
+  });
+
   it('server-everything passes what it meets; its real deviations are warnings with evidence (exit 0)', async () => {
     const { exitCode, report, check } = await conform('everything');
     expect(exitCode).toBe(0);
@@ -181,7 +199,7 @@ describe('toolrun mcp conform over Streamable HTTP', () => {
     expect(modernReport).toMatchObject({ transport: 'http', protocolVersion: '2026-07-28' });
     expect(modernReport.checks.find((check: Check) => check.id === 'lifecycle.version-negotiation')).toMatchObject({
       verdict: 'pass',
-      message: 'asked in 1999-01-01, the server answered -32022 listing 2026-07-28',
+      message: 'tools/list in 1999-01-01 was answered -32022 listing 2026-07-28',
     });
     expect(verdicts(modernReport, 'fail')).toEqual([]);
     const legacyReport = JSON.parse(legacyRun!.stdout);

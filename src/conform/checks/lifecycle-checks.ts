@@ -38,7 +38,7 @@ export const handshakeCheck: ConformCheck = {
 /**
  * Asked in a revision it does not speak, a server answers with one it does: in the 2025 family the
  * initialize result carries another version (a fresh connection: a session is initialized once);
- * in 2026-07-28 any request (server/discover here) gets UnsupportedProtocolVersionError (-32022) listing `supported`.
+ * in 2026-07-28 any request (a list method here) gets UnsupportedProtocolVersionError (-32022) listing `supported`.
  */
 export const versionNegotiationCheck: ConformCheck = {
   id: 'lifecycle.version-negotiation',
@@ -71,14 +71,24 @@ async function negotiateLegacy(context: ConformContext) {
 }
 
 async function negotiateModern(context: ConformContext) {
-  // server/discover: every server of the era serves it (2026-07-28 has no ping).
-  const answer = await context.channel.request('server/discover', {}, { protocolVersion: UNSUPPORTED_VERSION });
+  // An ordinary request of a capability it advertises: server/discover itself exists to tell the
+  // versions, and a server may answer it whatever version it is asked in.
+  const listing = (['tools', 'resources', 'prompts'] as const).find((capability) => isObject(context.capabilities[capability]));
+  const method = listing ? `${listing}/list` : 'server/discover';
+  // On a fresh start too, as in the 2025 family: what a server says to its first request is what
+  // every new client meets (the v2 SDK's stdio server stops checking once a version was used).
+  const fresh = await context.openFreshChannel();
+  fresh.era = 'modern';
+  fresh.protocolVersion = context.channel.protocolVersion;
+  const answer = await fresh.request(method, {}, { protocolVersion: UNSUPPORTED_VERSION });
   const frame = frameOf(answer);
-  const evidence = frame ? [{ detail: `server/discover with protocolVersion ${UNSUPPORTED_VERSION}`, frame: frame.message, direction: 'received' as const, line: frame.line }] : [];
+  const evidence = frame ? [{ detail: `${method} with protocolVersion ${UNSUPPORTED_VERSION}`, frame: frame.message, direction: 'received' as const, line: frame.line }] : [];
+  if (!listing && answer.kind === 'result')
+    return { verdict: 'skip' as const, message: `the server advertises no list method to ask in ${UNSUPPORTED_VERSION}, and server/discover may answer in any version` };
   if (answer.kind !== 'error' || answer.error.code !== UNSUPPORTED_PROTOCOL_VERSION_CODE) {
     return {
       verdict: 'fail' as const,
-      message: `a request in MCP ${UNSUPPORTED_VERSION} got ${describeAnswer(answer)}; the server MUST answer ${UNSUPPORTED_PROTOCOL_VERSION_CODE} (UnsupportedProtocolVersionError)`,
+      message: `${method} in MCP ${UNSUPPORTED_VERSION} got ${describeAnswer(answer)}; the server MUST answer ${UNSUPPORTED_PROTOCOL_VERSION_CODE} (UnsupportedProtocolVersionError)`,
       evidence,
     };
   }
@@ -86,7 +96,7 @@ async function negotiateModern(context: ConformContext) {
   if (!Array.isArray(supported) || !supported.includes(context.channel.protocolVersion)) {
     return { verdict: 'fail' as const, message: `the -32022 error's data.supported does not list ${context.channel.protocolVersion}`, evidence: [{ ...evidence[0]!, path: 'error.data.supported' }] };
   }
-  return { verdict: 'pass' as const, message: `asked in ${UNSUPPORTED_VERSION}, the server answered -32022 listing ${supported.join(', ')}` };
+  return { verdict: 'pass' as const, message: `${method} in ${UNSUPPORTED_VERSION} was answered -32022 listing ${supported.join(', ')}` };
 }
 
 /**
