@@ -11,7 +11,7 @@ import { HOSTILE, check, mixedReport, report } from './conform-report-fixtures.j
  * The two schemas CI tools validate JUnit files against (test/fixtures/junit/README.md says where
  * they come from and how to get them): the document must pass both.
  */
-const SCHEMAS = ['jenkins-junit-10.xsd', 'windyroad-JUnit.xsd'].map((name) => join(ROOT, 'test/fixtures/junit', name));
+const SCHEMAS = ['junit-common.xsd', 'jenkins-junit-10.xsd', 'windyroad-JUnit.xsd'].map((name) => join(ROOT, 'test/fixtures/junit', name));
 const XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'toolrun-junit-'));
 const STARTED = new Date('2026-03-01T10:20:30.456Z');
@@ -105,5 +105,21 @@ describe('formatConformJunit: mcp conform --junit FILE', () => {
     const xml = formatConformJunit(report([check({ id: 'ping', verdict: 'pass' })], { server: 'https://mcp.example.com/mcp?api_key=SECRET123' }), { startedAt: STARTED });
     expect(xml).not.toContain('SECRET123');
     expect(xml).toContain('api_key=***');
+  });
+});
+
+describe('junit-common.xsd, the shape every CI tool reads', () => {
+  it('refuses what the Ant schema refuses: a testcase with a failure and its own system-out, a zoned timestamp', () => {
+    if (!XMLLINT) return void console.log('[skip] xmllint is not installed (Debian: libxml2-utils)');
+    const schema = join(ROOT, 'test/fixtures/junit/junit-common.xsd');
+    const suite = (timestamp: string, testcase: string) =>
+      `<testsuites><testsuite name="s" package="p" id="0" hostname="h" timestamp="${timestamp}" tests="1" failures="1" errors="0" time="0"><properties/>${testcase}<system-out/><system-err/></testsuite></testsuites>`;
+    const good = suite('2026-03-01T10:20:30', '<testcase name="a" classname="c" time="0"><failure type="t" message="m">x</failure></testcase>');
+    const twoChildren = suite('2026-03-01T10:20:30', '<testcase name="a" classname="c" time="0"><failure type="t">x</failure><system-out>y</system-out></testcase>');
+    const zoned = suite('2026-03-01T10:20:30Z', '<testcase name="a" classname="c" time="0"/>');
+    const status = (xml: string, name: string) => spawnSync('xmllint', ['--noout', '--schema', schema, save(xml, name)], { encoding: 'utf8' }).status;
+    expect(status(good, 'good.xml')).toBe(0);
+    expect(status(twoChildren, 'two.xml')).not.toBe(0);
+    expect(status(zoned, 'zoned.xml')).not.toBe(0);
   });
 });
