@@ -71,5 +71,10 @@ export interface ConformCheck {
   modernSection?: string;
   /** Which transports it applies to (default: all); elsewhere it is a skip saying so. */
   transports?: ('stdio' | 'http' | 'sse')[];
+  /**
+   * Judges only what was already recorded (or ends the server): runs even once the run's deadline
+   * has passed, so a server that hangs still gets its frames, stdout and shutdown judged.
+   */
+  afterDeadline?: boolean;
   run(context: ConformContext): Promise<CheckOutcome>;
 }

@@ -123,11 +123,12 @@ async function runChecks(checks: ConformCheck[], context: ConformContext, report
   for (const check of checks) {
     const left = deadlineAt - performance.now();
     if (options.signal?.aborted) break;
-    if (left <= 0) {
-      report.checks.push(skipped(check, `the run's deadline (${Math.round(options.deadlineMs / 1000)} s) had passed`));
+    if (left <= 0 && !check.afterDeadline) {
+      report.checks.push(skipped(check, `the run's deadline (${seconds(options.deadlineMs)}) had passed; raise --deadline`));
       continue;
     }
-    const result = await runOne(check, context, left, options.deadlineMs);
+    // A check of what was recorded has its own bound (the shutdown: twice the grace) past the deadline.
+    const result = await runOne(check, context, Math.max(left, check.afterDeadline ? 3 * options.graceMs : 0), options.deadlineMs);
     report.checks.push(result);
     options.onCheck?.(result);
   }
@@ -141,7 +142,10 @@ async function runOne(check: ConformCheck, context: ConformContext, leftMs: numb
   }
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<{ verdict: Verdict; message: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ verdict: 'fail', message: `did not finish before the run's deadline (${Math.round(deadlineMs / 1000)} s): the server stopped answering` }), leftMs);
+    timer = setTimeout(
+      () => resolve({ verdict: 'fail', message: `did not finish before the run's deadline (${seconds(deadlineMs)}): the server answers too slowly or not at all (raise --deadline to wait longer)` }),
+      leftMs,
+    );
   });
   try {
     const outcome = await Promise.race([check.run(context), deadline]).catch((error: unknown) => ({
@@ -218,6 +222,11 @@ function handshakeFailure(profile: ConformProfile, handshake: Extract<HandshakeO
     evidence: cutEvidence(frame ? [{ detail: `the ${handshake.method} answer`, frame: frame.message, direction: 'received', line: frame.line }] : []),
     durationMs: 0,
   };
+}
+
+/** 2500 → "2.5 s", 120000 → "120 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 function skipped(check: ConformCheck, why: string): CheckResult {

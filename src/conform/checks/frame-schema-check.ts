@@ -18,6 +18,7 @@ const WHOLE_FRAME_CHARS = 2000;
 
 export const frameSchemaCheck: ConformCheck = {
   id: 'schema.frames',
+  afterDeadline: true,
   title: "Every frame the server sends matches the revision's JSON Schema",
   section: 'schema',
   run: async (context) =>

@@ -3,6 +3,7 @@ import type { ConformCheck } from '../check-types.js';
 /** Every response answers a request that was sent, once; nothing floods the client. */
 export const framingCheck: ConformCheck = {
   id: 'jsonrpc.responses',
+  afterDeadline: true,
   title: 'Every response answers one request toolrun sent, once',
   section: 'basic#responses',
   async run({ transport }) {
@@ -20,6 +21,7 @@ export const framingCheck: ConformCheck = {
 /** stdio: the server's stdout carries JSON-RPC messages and nothing else (transports#stdio: MUST NOT write anything else). */
 export const stdoutPurityCheck: ConformCheck = {
   id: 'stdio.stdout-purity',
+  afterDeadline: true,
   title: 'stdout carries only JSON-RPC messages',
   section: 'basic/transports#stdio',
   transports: ['stdio'],
@@ -41,6 +43,7 @@ export const stdoutPurityCheck: ConformCheck = {
 /** stdio: closing the server's stdin ends it within the grace, without a signal (lifecycle#shutdown). */
 export const shutdownCheck: ConformCheck = {
   id: 'stdio.shutdown',
+  afterDeadline: true,
   title: 'The server exits when its stdin closes',
   section: 'basic/lifecycle#stdio',
   transports: ['stdio'],
