@@ -97,6 +97,9 @@ export class WireProbeChannel implements ProbeChannel {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         this.#done.set(id, 'timed out');
+        // As a client SHOULD (basic/utilities/cancellation): a request given up on is cancelled, so
+        // the server can stop the work (and is not judged later for work toolrun left it doing).
+        void this.cancel(id, `toolrun conform gave up after ${timeoutMs} ms`);
         resolve({ kind: 'timeout', afterMs: timeoutMs });
       }, timeoutMs);
       this.#pending.set(id, {
