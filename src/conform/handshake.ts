@@ -2,7 +2,8 @@ import { readVersion } from '../version.js';
 import { eraOfVersion, LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, type ProtocolSetting } from '../protocol/protocol-era.js';
 import { judgeDiscoverAnswer, PROBE_SILENCE_MS } from '../mcp/discover-probe.js';
 import type { ConformContext } from './check-types.js';
-import type { ProbeAnswer, RecordedFrame } from './probe-types.js';
+import type { ProbeAnswer } from './probe-types.js';
+import { describeAnswer } from './checks/findings.js';
 import type { WireProbeChannel } from './probe-channel.js';
 
 export const LATEST_LEGACY_VERSION = LEGACY_PROTOCOL_VERSIONS[0];
@@ -74,23 +75,4 @@ export async function openHandshake(channel: WireProbeChannel, setting: Protocol
 function capabilitiesOf(result: Record<string, unknown>): Record<string, unknown> {
   const capabilities = result.capabilities;
   return capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities) ? (capabilities as Record<string, unknown>) : {};
-}
-
-/** One line for an answer that is not the expected result (check messages use it). */
-export function describeAnswer(answer: ProbeAnswer): string {
-  switch (answer.kind) {
-    case 'result':
-      return 'a result';
-    case 'error':
-      return `error ${answer.error.code} ${JSON.stringify(answer.error.message)}`;
-    case 'timeout':
-      return `no answer within ${answer.afterMs} ms`;
-    case 'closed':
-      return answer.reason;
-  }
-}
-
-/** The frame of an answer, when there is one (evidence). */
-export function frameOf(answer: ProbeAnswer): RecordedFrame | undefined {
-  return answer.kind === 'result' || answer.kind === 'error' ? answer.frame : undefined;
 }

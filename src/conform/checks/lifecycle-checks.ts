@@ -1,7 +1,8 @@
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../../protocol/protocol-era.js';
 import type { ConformCheck, ConformContext } from '../check-types.js';
 import type { CheckEvidence } from '../conform-types.js';
-import { describeAnswer, frameOf, initializeParams } from '../handshake.js';
+import { initializeParams } from '../handshake.js';
+import { answerFrame as frameOf, describeAnswer } from './findings.js';
 
 /** A revision no server speaks: what it must do with one is the check. */
 export const UNSUPPORTED_VERSION = '1999-01-01';

@@ -1,6 +1,6 @@
 import type { ConformCheck } from '../check-types.js';
-import { describeAnswer, Findings, frameEvidence, skip } from './findings.js';
-import { advertises, ITEM_BOUND, listingFailure, locateItem } from './server-facts.js';
+import { describeAnswer, Findings, frameEvidence } from './findings.js';
+import { ITEM_BOUND, listedOrSkip, locateItem } from './server-facts.js';
 
 /** A stand-in value for each required prompt argument (prompt arguments are strings). */
 export const PROMPT_ARGUMENT_PLACEHOLDER = 'toolrun';
@@ -11,11 +11,8 @@ export const promptsGet: ConformCheck = {
   title: 'Listed prompts can be got with their required arguments',
   section: 'server/prompts#getting-a-prompt',
   async run(context) {
-    if (!advertises(context, 'prompts')) return skip('the server advertises no prompts');
-    const listed = await context.listAll('prompts/list');
-    const failure = listingFailure(listed);
-    if (failure) return skip(`${failure} (see capabilities.honest)`);
-    if (listed.items.length === 0) return skip('the server lists no prompts');
+    const listed = await listedOrSkip(context, 'prompts');
+    if (!('items' in listed)) return listed;
     const findings = new Findings();
     const toGet = listed.items.slice(0, ITEM_BOUND);
     for (const prompt of toGet) {

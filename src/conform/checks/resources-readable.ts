@@ -1,6 +1,6 @@
 import type { ConformCheck } from '../check-types.js';
-import { describeAnswer, Findings, frameEvidence, skip } from './findings.js';
-import { advertises, ITEM_BOUND, listingFailure, locateItem } from './server-facts.js';
+import { describeAnswer, Findings, frameEvidence } from './findings.js';
+import { ITEM_BOUND, listedOrSkip, locateItem } from './server-facts.js';
 
 /** Every listed resource (the first 25) reads with resources/read, its contents each naming a uri. */
 export const resourcesReadable: ConformCheck = {
@@ -8,11 +8,8 @@ export const resourcesReadable: ConformCheck = {
   title: 'Listed resources can be read',
   section: 'server/resources#reading-resources',
   async run(context) {
-    if (!advertises(context, 'resources')) return skip('the server advertises no resources');
-    const listed = await context.listAll('resources/list');
-    const failure = listingFailure(listed);
-    if (failure) return skip(`${failure} (see capabilities.honest)`);
-    if (listed.items.length === 0) return skip('the server lists no resources');
+    const listed = await listedOrSkip(context, 'resources');
+    if (!('items' in listed)) return listed;
     const findings = new Findings();
     const toRead = listed.items.slice(0, ITEM_BOUND);
     for (const resource of toRead) {

@@ -1,4 +1,5 @@
-import type { ConformContext, ListedPages } from '../check-types.js';
+import type { CheckOutcome, ConformContext, ListedPages } from '../check-types.js';
+import { skip } from './findings.js';
 import { LIST_ITEMS_KEY, type ListMethod } from '../list-all.js';
 import type { RecordedFrame } from '../probe-types.js';
 
@@ -44,3 +45,16 @@ export function unusedName(base: string, taken: Iterable<unknown>): string {
 
 /** How many items a check works through at most, so a server with thousands stays a quick run. */
 export const ITEM_BOUND = 25;
+
+/**
+ * Every listed tool, resource or prompt, or the skip that says why there is nothing to judge: the
+ * capability is not advertised, its listing failed (capabilities.honest judges that), or it is empty.
+ */
+export async function listedOrSkip(context: ConformContext, capability: 'tools' | 'resources' | 'prompts'): Promise<ListedPages | CheckOutcome> {
+  if (!advertises(context, capability)) return skip(`the server advertises no ${capability}`);
+  const listed = await context.listAll(`${capability}/list`);
+  const failure = listingFailure(listed);
+  if (failure) return skip(`${failure} (see capabilities.honest)`);
+  if (listed.items.length === 0) return skip(`the server lists no ${capability}`);
+  return listed;
+}

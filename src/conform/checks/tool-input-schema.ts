@@ -1,7 +1,7 @@
 import type { ConformCheck } from '../check-types.js';
 import { compileToolSchema } from '../tool-schema.js';
-import { Findings, frameEvidence, skip } from './findings.js';
-import { advertises, listingFailure, locateItem } from './server-facts.js';
+import { Findings, frameEvidence } from './findings.js';
+import { listedOrSkip, locateItem } from './server-facts.js';
 
 /**
  * Every tool has an `inputSchema` that is a JSON Schema object with `type: "object"` (both revisions'
@@ -13,11 +13,8 @@ export const toolInputSchema: ConformCheck = {
   title: 'Every tool has a valid inputSchema of type "object"',
   section: 'server/tools#tool',
   async run(context) {
-    if (!advertises(context, 'tools')) return skip('the server advertises no tools');
-    const listed = await context.listAll('tools/list');
-    const failure = listingFailure(listed);
-    if (failure) return skip(`${failure} (see capabilities.honest)`);
-    if (listed.items.length === 0) return skip('the server lists no tools');
+    const listed = await listedOrSkip(context, 'tools');
+    if (!('items' in listed)) return listed;
     const findings = new Findings();
     for (const tool of listed.items) {
       const { frame, path } = locateItem(listed, tool);

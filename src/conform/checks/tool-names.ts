@@ -1,6 +1,6 @@
 import type { ConformCheck } from '../check-types.js';
-import { Findings, frameEvidence, skip } from './findings.js';
-import { advertises, listingFailure, locateItem } from './server-facts.js';
+import { Findings, frameEvidence } from './findings.js';
+import { listedOrSkip, locateItem } from './server-facts.js';
 
 /** The characters 2025-11-25 allows in tool names (server/tools#tool-names, a SHOULD). */
 const ALLOWED = /^[A-Za-z0-9_.-]+$/;
@@ -14,11 +14,8 @@ export const toolNames: ConformCheck = {
   title: 'Tool names are unique and follow the naming rules',
   section: 'server/tools#tool-names',
   async run(context) {
-    if (!advertises(context, 'tools')) return skip('the server advertises no tools');
-    const listed = await context.listAll('tools/list');
-    const failure = listingFailure(listed);
-    if (failure) return skip(`${failure} (see capabilities.honest)`);
-    if (listed.items.length === 0) return skip('the server lists no tools');
+    const listed = await listedOrSkip(context, 'tools');
+    if (!('items' in listed)) return listed;
     const namingRules = context.channel.protocolVersion >= '2025-11-25';
     const findings = new Findings();
     const seen = new Set<string>();
