@@ -5,6 +5,7 @@ import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
 import { UsageError } from '../errors.js';
 import { splitCommandWords } from '../sampling/command-words.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
+import { resolveOutputPath } from '../cli-support/output-file-path.js';
 import { parseTimerMilliseconds } from './parse-number-option.js';
 import { assertServerExists } from './open-tools.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -14,6 +15,7 @@ interface ConformOptions {
   call?: string[];
   callAll?: boolean;
   junit?: string;
+  html?: string;
   deadline?: number;
 }
 
@@ -32,6 +34,7 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
     .option('--call <tool-and-args...>', 'also call TOOL with ARGS (key=value, key:=json); repeat --call for more tools (calls have side effects)')
     .option('--call-all', 'call every tool, with arguments generated from its input schema (calls have side effects)')
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
+    .option('--html <file>', 'also write the report as a self-contained HTML page')
     .option('--deadline <ms>', `the whole run's time limit (default ${DEFAULT_DEADLINE_MS})`, parseTimerMilliseconds)
     .addHelpText(
       'after',
@@ -40,6 +43,7 @@ Examples:
   $ toolrun mcp conform everything
   $ toolrun mcp conform everything --call echo message=hi --call get-sum a:=1 b:=2
   $ toolrun --config ci.json mcp conform api --call-all --junit conform.xml
+  $ toolrun --config ci.json mcp conform api --html conform.html
   $ toolrun --config ci.json --json mcp conform api | jq '.checks[] | select(.verdict != "pass")'
 
 Name the server before --call: each --call takes a tool and the key=value words after it
@@ -57,6 +61,7 @@ async function conform(cli: CliContext, server: string | undefined, options: Con
   const calls = groupCalls(options.call ?? []);
   const junitPath = options.junit === undefined ? undefined : resolve(cli.cwd, options.junit);
   if (junitPath && !existsSync(dirname(junitPath))) throw new UsageError(`--junit ${options.junit}: the folder ${dirname(junitPath)} does not exist`);
+  const htmlPath = options.html === undefined ? undefined : resolveOutputPath(cli.cwd, '--html', options.html);
   const config = await loadCliConfig(cli);
   const configured = Object.keys(config.servers);
   if (server) assertServerExists(config, server);
@@ -87,7 +92,7 @@ async function conform(cli: CliContext, server: string | undefined, options: Con
   spinner?.stop();
   const { conformExitCode } = await import('../conform/conform-types.js');
   const { writeConformOutputs } = await import('./conform-outputs.js');
-  await writeConformOutputs(cli, report, junitPath);
+  await writeConformOutputs(cli, report, junitPath, htmlPath);
   return conformExitCode(report);
 }
 

@@ -11,6 +11,9 @@ import { openTools } from './open-tools.js';
 import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from './parse-number-option.js';
 import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
+import { resolveOutputPath } from '../cli-support/output-file-path.js';
+import { writeOutputFile } from '../cli-support/write-output-file.js';
+import { maskArgs } from '../secrets/mask-secrets.js';
 
 interface TimeOptions extends ToolArgumentOptions {
   n: number;
@@ -18,6 +21,7 @@ interface TimeOptions extends ToolArgumentOptions {
   concurrency: number;
   maxP95?: number;
   allowErrors?: boolean;
+  html?: string;
 }
 
 export function registerTimeCommand(program: Command, run: CommandRunner): void {
@@ -34,6 +38,7 @@ export function registerTimeCommand(program: Command, run: CommandRunner): void 
     .option('--args <json>', 'arguments as JSON, @file.json, or - for stdin')
     .option('--server <name>', 'use the tool of this MCP server, and start only that server')
     .option('--no-validate', 'send the arguments without checking them (they are checked once otherwise)')
+    .option('--html <file>', 'also write the report as a self-contained HTML page (histogram, percentiles, latency over the run)')
     .addHelpText(
       'after',
       `
@@ -42,12 +47,14 @@ Examples:
   $ toolrun time math_eval expression='sqrt(2)' -n 200 --warmup 5
   $ toolrun --config home.json time control_zwave_device deviceName='Switch One' action=on -n 50 --json
   $ toolrun time everything:get-sum a=2 b=3 -n 500 --concurrency 8 --max-p95 20
+  $ toolrun time get_current_datetime -n 1000 --html latency.html
 
 Percentiles interpolate linearly between the closest ranks (rank = p/100 × (n−1)).
 Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2 bad arguments (nothing run) · 4 server unreachable`,
     )
     .action((toolName: string, words: string[], options: TimeOptions & { iterations: number }) =>
       run(async (cli) => {
+        const htmlPath = options.html === undefined ? undefined : resolveOutputPath(cli.cwd, '--html', options.html);
         const target = splitToolName(toolName, options.server, 'time');
         const parsedWords = parseArgWords(words);
         const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, useSession: true });
@@ -102,6 +109,11 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
         const failed = result.errorCount > 0 && !options.allowErrors;
         // Interrupted: the report of the calls made so far, saying so (SPEC §8), not a normal report.
         const interrupted = cli.signal.aborted ? { success: false, error: `${describeThrown(cli.signal.reason)} after ${result.calls} of ${iterations} calls`, error_kind: 'interrupted' } : {};
+        if (htmlPath) {
+          const { renderTimingHtml } = await import('../output/html/render-timing-html.js');
+          const command = ['toolrun', 'time', toolName, ...maskArgs(words)].join(' ');
+          await writeOutputFile(htmlPath, Buffer.from(renderTimingHtml(report, command)));
+        }
         if (cli.globals.json) await cli.terminal.resultJson({ ...interrupted, ...report, budget_exceeded: overBudget });
         else await cli.terminal.result(formatTimingReport(report, cli.terminal.outStyle));
         return overBudget || failed ? ExitCode.FAILURE : ExitCode.OK;

@@ -22,7 +22,7 @@ export interface TimingReport {
   max_p95?: number;
 }
 
-const PHASE_LABELS: Record<string, string> = {
+export const PHASE_LABELS: Record<string, string> = {
   spawn_ms: 'spawn',
   initialize_ms: 'initialize',
   server_discover_ms: 'server/discover',

@@ -8,8 +8,8 @@ export type TimelineEvent =
   | { t: number; kind: 'request'; from: 'client' | 'server'; id: string | number; method: string }
   | { t: number; kind: 'response'; from: 'client' | 'server'; id: string | number; method?: string; latency_ms?: number; error?: { code?: number; message?: string } }
   | { t: number; kind: 'notification'; from: 'client' | 'server'; method: string }
-  | { t: number; kind: 'stderr'; text: string }
-  | { t: number; kind: 'pollution'; text: string; findings: FindingKind[] };
+  | { t: number; kind: 'stderr'; text: string; line: number }
+  | { t: number; kind: 'pollution'; text: string; findings: FindingKind[]; line: number };
 
 export interface Timeline {
   header: RecordingHeader;
@@ -26,8 +26,13 @@ export async function readTimeline(stream: Readable): Promise<Timeline> {
   const events: TimelineEvent[] = [];
   // Requests waiting for their response, per direction of the request: id → its event.
   const pending = { client: new Map<string, { t: number; method: string }>(), server: new Map<string, { t: number; method: string }>() };
+  // Line numbers of the server's own streams (1-based), as check-stdout reports them: `stdout line 7`.
+  const lines = { recv: 0, stderr: 0, send: 0 };
   const reader = recordingReader(
-    (entry) => addEntry(entry, events, pending),
+    (entry) => {
+      lines[entry.dir]++;
+      addEntry(entry, events, pending, lines[entry.dir]);
+    },
     (first) => (header = first),
   );
   for await (const chunk of stream) reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
@@ -35,18 +40,18 @@ export async function readTimeline(stream: Readable): Promise<Timeline> {
   return { header: header!, events, summary: summarize(events, pending.client.size + pending.server.size) };
 }
 
-function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<'client' | 'server', Map<string, { t: number; method: string }>>): void {
+function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<'client' | 'server', Map<string, { t: number; method: string }>>, line: number): void {
   const t = entry.t;
   const bytes = recordedBytes(entry);
   const text = bytes.toString('utf8').replace(/\r?\n$/, '');
   if (entry.dir === 'stderr') {
-    events.push({ t, kind: 'stderr', text });
+    events.push({ t, kind: 'stderr', text, line });
     return;
   }
   if (entry.dir === 'recv') {
     const verdict = classifyLine(entry.eol === false ? bytes : bytes.subarray(0, -1), entry.eol !== false, false);
     if (!verdict.isMessage) {
-      events.push({ t, kind: 'pollution', text, findings: verdict.kinds });
+      events.push({ t, kind: 'pollution', text, findings: verdict.kinds, line });
       return;
     }
   }

@@ -1,0 +1,25 @@
+/** Shared arithmetic of the SVG charts: axis ticks at round numbers, and text cut to fit a drawing. */
+
+/** Up to about `count` round tick values (1, 2 or 5 × 10^k apart) from 0 to at least `max`. */
+export function niceTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0];
+  const rough = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= rough)!;
+  const ticks: number[] = [];
+  for (let value = 0; value < max + step; value += step) ticks.push(Number(value.toPrecision(12)));
+  return ticks;
+}
+
+/** A label of at most `width` characters; the whole text stays in the element's <title>. */
+export function cutLabel(text: string, width: number): string {
+  if (text.length <= width) return text;
+  // Never half of a surrogate pair: a lone half renders as a replacement box.
+  const end = /[\ud800-\udbff]/.test(text[width - 2] ?? '') ? width - 2 : width - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** A coordinate with at most one decimal: the file stays small, the drawing exact enough. */
+export function px(value: number): number {
+  return Math.round(value * 10) / 10;
+}
