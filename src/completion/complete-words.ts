@@ -146,8 +146,9 @@ async function completeKind(word: Pick<ArgumentNode, 'kind' | 'values'>, typed: 
 }
 
 /**
- * Tool names: `SERVER:TOOL` once a colon is typed; else the local tools and every indexed
- * server's tools (one `--server`'s only when the line names one).
+ * Tool names: `SERVER:TOOL` once a colon is typed; else the local tools, every indexed server's
+ * tools, and each server as `SERVER:` (the way to its tools, and to a server's tool of a name
+ * another server has too); one `--server`'s tools only when the line names one.
  */
 async function toolCandidates(sources: CandidateSources, typed: string, server: string | undefined): Promise<Candidate[]> {
   const colon = typed.indexOf(':');
@@ -161,6 +162,7 @@ async function toolCandidates(sources: CandidateSources, typed: string, server: 
   for (const name of await sources.servers()) {
     for (const tool of await sources.serverTools(name)) candidates.push({ value: tool, description: `mcp:${name}` });
   }
+  for (const name of await sources.servers()) candidates.push({ value: `${name}:`, description: 'server' });
   return candidates;
 }
 

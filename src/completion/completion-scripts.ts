@@ -40,6 +40,8 @@ _toolrun_complete() {
     line=\${line%%$'\\t'*}
     [[ -n $line ]] && COMPREPLY+=("\${line#"$cut"}")
   done
+  # A lone SERVER: is completed further after the colon: no space after it.
+  [[ \${#COMPREPLY[@]} -eq 1 && \${COMPREPLY[0]} == *: ]] && compopt -o nospace 2>/dev/null
   return 0
 }
 complete -F _toolrun_complete toolrun
@@ -49,7 +51,7 @@ const ZSH = `#compdef toolrun
 # toolrun completion for zsh. Save it in your fpath: toolrun completion zsh > "\${fpath[1]}/_toolrun"
 # (then compinit), or load it after compinit with: source <(toolrun completion zsh)
 _toolrun() {
-  local -a lines candidates
+  local -a lines candidates prefixes
   local out line value
   out=$(\${words[1]} __complete "\${(@Q)words[2,CURRENT]}" 2>/dev/null) || return 1
   lines=("\${(@f)out}")
@@ -61,11 +63,16 @@ _toolrun() {
     [[ -n $line ]] || continue
     value=\${line%%$'\\t'*}
     # _describe reads VALUE:DESCRIPTION; a colon in the value (server:tool) is escaped.
-    if [[ $line == *$'\\t'* ]]; then candidates+=("\${value//:/\\\\:}:\${line#*$'\\t'}")
+    if [[ $value == *: ]]; then prefixes+=("\${value//:/\\\\:}:\${line#*$'\\t'}")
+    elif [[ $line == *$'\\t'* ]]; then candidates+=("\${value//:/\\\\:}:\${line#*$'\\t'}")
     else candidates+=("\${value//:/\\\\:}"); fi
   done
-  (( \${#candidates} )) || return 1
-  _describe -t toolrun-candidates 'toolrun' candidates
+  (( \${#candidates} + \${#prefixes} )) || return 1
+  local ret=1
+  (( \${#candidates} )) && _describe -t toolrun-candidates 'toolrun' candidates && ret=0
+  # SERVER: is completed further after the colon: no space after it.
+  (( \${#prefixes} )) && _describe -t toolrun-servers 'server' prefixes -S '' && ret=0
+  return $ret
 }
 if [[ $funcstack[1] == _toolrun ]]; then
   # Autoloaded from fpath by compinit: this file is the function's body.
@@ -78,6 +85,8 @@ fi
 const FISH = `# toolrun completion for fish. Save it: toolrun completion fish > ~/.config/fish/completions/toolrun.fish
 function __toolrun_complete
     set -l words (commandline -opc) (commandline -ct)
+    # Not installed (or not on PATH): nothing to offer, and no error printed into the line.
+    command -q $words[1]; or return
     set -l out ($words[1] __complete $words[2..-1] 2>/dev/null)
     or return
     if test "$out[1]" = :files

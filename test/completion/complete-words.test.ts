@@ -61,8 +61,9 @@ describe('completeWords', () => {
     expect(await values(['mcp', 'doctor', 'alpha', ''])).toEqual([]);
   });
 
-  it('completes tool names: local ones and the indexed servers’, SERVER:TOOL after a colon, one --server’s only', async () => {
-    expect(await values(['exec', ''])).toEqual(['get_current_datetime', 'math_eval', 'echo', 'whoami', 'slow']);
+  it('completes tool names: local ones, the indexed servers’ and SERVER:, SERVER:TOOL after a colon, one --server’s only', async () => {
+    expect(await values(['exec', ''])).toEqual(['get_current_datetime', 'math_eval', 'echo', 'whoami', 'slow', 'alpha:', 'beta:']);
+    expect(await values(['exec', 'b'])).toEqual(['beta:']);
     expect(await values(['time', 'm'])).toEqual(['math_eval']);
     expect(await values(['exec', 'alpha:'])).toEqual(['alpha:whoami', 'alpha:slow']);
     expect(await values(['exec', 'alpha:s'])).toEqual(['alpha:slow']);
@@ -88,7 +89,7 @@ describe('completeWords', () => {
     expect(await values(['mcp', 'show', ''])).toBe('files');
     expect(await values(['mcp', 'tap', '--', ''])).toBe('files');
     expect(await values(['--unknown', 'ex'])).toEqual(['exec']);
-    expect(await values(['exec', '--json=', ''])).toEqual(['get_current_datetime', 'math_eval', 'echo', 'whoami', 'slow']);
+    expect(await values(['exec', '--json=', ''])).toEqual(['get_current_datetime', 'math_eval', 'echo', 'whoami', 'slow', 'alpha:', 'beta:']);
     expect(await values([''])).toContain('exec');
   });
 });

@@ -78,6 +78,7 @@ describe('toolrun completion', () => {
       ['toolrun', 'exec', '--ser'],
       ['toolrun', '--config', config, 'mcp', 'doctor', ''],
       ['toolrun', 'exec', ''],
+      ['toolrun', 'exec', 'ind'],
       ['toolrun', 'exec', 'indexed', ':', 'wh'],
       ['toolrun', 'list', '--server', '=', 'n'],
     ];
@@ -89,7 +90,7 @@ describe('toolrun completion', () => {
       }),
     ].join('\n');
     const output = execFileSync('bash', ['--norc', '--noprofile', '-c', program], { cwd: dir, env, encoding: 'utf8' });
-    expect(output.split('\n')).toEqual(['exec', '--server', 'indexed never', 'get_current_datetime math_eval echo whoami slow', 'whoami', 'never', '']);
+    expect(output.split('\n')).toEqual(['exec', '--server', 'indexed never', 'get_current_datetime math_eval echo whoami slow indexed: never:', 'indexed:', 'whoami', 'never', '']);
     expect(markers()).toEqual([]);
   });
 
@@ -121,7 +122,9 @@ describe('toolrun completion', () => {
       '<toolrun time >',
       'echo\tlocal',
       'get_current_datetime\tlocal',
+      'indexed:\tserver',
       'math_eval\tlocal',
+      'never:\tserver',
       'slow\tmcp:indexed',
       'whoami\tmcp:indexed',
       '<toolrun exec never:>',
