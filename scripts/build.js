@@ -100,6 +100,17 @@ const results = await Promise.all([
     splitting: false,
     external: ['chalk', 'ora', 'yaml', 'smol-toml'],
   }),
+  // `toolrun __complete` (shell completion, src/fast-complete.ts): one CommonJS file, for the same reasons.
+  build({
+    ...common,
+    entryPoints: { 'fast-complete': 'src/fast-complete.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    banner: {},
+    splitting: false,
+    external: ['chalk', 'ora', 'yaml', 'smol-toml'],
+  }),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);

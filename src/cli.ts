@@ -14,6 +14,7 @@ import { registerTimeCommand } from './commands/time.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerPromptsCommand } from './commands/prompts.js';
 import { registerCompleteCommand } from './commands/complete.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerTasksCommand } from './commands/tasks.js';
 import { registerSessionCommands } from './commands/session.js';
 import { registerValidateCommand } from './commands/validate.js';
@@ -133,7 +134,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   return signalExitCode ?? exitCode;
 }
 
-function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>): Command {
+/** The whole program, its commands registered (exported for the test that keeps the completion table in step). */
+export function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>): Command {
   const program = new Command('toolrun');
   // Set before the subcommands are added: commander copies these settings into each of them.
   program.configureOutput({
@@ -181,6 +183,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerSessionCommands(program, run);
   registerHostsCommand(program, run);
   registerAuthCommands(program, run);
+  registerCompletionCommand(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
 }

@@ -84,6 +84,12 @@ export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promi
 }
 
 async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  if (argv[2] === '__complete') {
+    // Shell completion's hidden entry (fast-complete.ts), one CommonJS file like fast-hosts: never the CLI.
+    const completePath: string = './fast-complete.cjs';
+    const { runFastComplete } = createRequire(import.meta.url)(completePath) as typeof import('./fast-complete.js');
+    return runFastComplete(argv.slice(3), env);
+  }
   const hosts = parseFastHosts(argv.slice(2));
   if (hosts) {
     // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.

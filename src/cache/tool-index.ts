@@ -72,6 +72,18 @@ export class ToolIndex {
     }
   }
 
+  /**
+   * The tools a server offered when last listed, if the index believes it (shell completion, SPEC
+   * §17: offered without starting the server); undefined for a server never indexed. Never throws.
+   */
+  knownTools(serverName: string): string[] | undefined {
+    try {
+      return this.#believedTools(this.#entryKey(serverName));
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Records what a server offers now (its live tools/list). Never throws: the index only saves time. */
   record(servers: Array<{ name: string; tools: string[] }>): void {
     if (servers.length === 0) return;

@@ -26,9 +26,10 @@ const LAYERS: string[][] = [
   ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot'],
   ['output'],
   ['cli-support'],
+  ['completion'],
   ['session'],
   ['commands'],
-  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'main.ts', 'index.ts'],
+  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'main.ts', 'index.ts'],
 ];
 
 const SRC = join(ROOT, 'src');
