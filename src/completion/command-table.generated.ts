@@ -3,1219 +3,1187 @@
 import type { CommandNode } from './command-tree.js';
 
 export const COMMAND_TABLE: CommandNode = {
-  "name": "toolrun",
-  "description": "Run any tool from the shell in one line, and debug MCP serv…",
-  "options": [
+  name: 'toolrun',
+  description: 'Run any tool from the shell in one line, and debug MCP serv…',
+  options: [
     {
-      "long": "--config",
-      "short": "-c",
-      "takesValue": true,
-      "description": "config file",
-      "kind": "file"
+      long: '--config',
+      short: '-c',
+      takesValue: true,
+      description: 'config file',
+      kind: 'file',
     },
     {
-      "long": "--host",
-      "takesValue": true,
-      "description": "use a host's MCP servers instead of a config",
-      "kind": "host"
+      long: '--host',
+      takesValue: true,
+      description: "use a host's MCP servers instead of a config",
+      kind: 'host',
     },
     {
-      "long": "--terminal-env",
-      "takesValue": false,
-      "description": "with --host"
+      long: '--terminal-env',
+      takesValue: false,
+      description: 'with --host',
     },
     {
-      "long": "--json",
-      "takesValue": false,
-      "description": "machine-readable output"
+      long: '--json',
+      takesValue: false,
+      description: 'machine-readable output',
     },
     {
-      "long": "--verbose",
-      "short": "-v",
-      "takesValue": false,
-      "description": "log each execution and server stderr on stderr"
+      long: '--verbose',
+      short: '-v',
+      takesValue: false,
+      description: 'log each execution and server stderr on stderr',
     },
     {
-      "long": "--quiet",
-      "short": "-q",
-      "takesValue": false,
-      "description": "only errors on stderr"
+      long: '--quiet',
+      short: '-q',
+      takesValue: false,
+      description: 'only errors on stderr',
     },
     {
-      "long": "--no-color",
-      "takesValue": false,
-      "description": "no ANSI colors"
+      long: '--no-color',
+      takesValue: false,
+      description: 'no ANSI colors',
     },
     {
-      "long": "--timeout",
-      "takesValue": true,
-      "description": "per-call timeout in ms"
+      long: '--timeout',
+      takesValue: true,
+      description: 'per-call timeout in ms',
     },
     {
-      "long": "--protocol",
-      "takesValue": true,
-      "description": "MCP protocol revision for every server",
-      "values": [
-        "auto",
-        "2026-07-28",
-        "2025-11-25",
-        "2025-06-18",
-        "2025-03-26",
-        "2024-11-05"
-      ]
+      long: '--protocol',
+      takesValue: true,
+      description: 'MCP protocol revision for every server',
+      values: ['auto', '2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
     },
     {
-      "long": "--log-level",
-      "takesValue": true,
-      "description": "ask servers that log for this level and above",
-      "values": [
-        "debug",
-        "info",
-        "notice",
-        "warning",
-        "error",
-        "critical",
-        "alert",
-        "emergency"
-      ]
+      long: '--log-level',
+      takesValue: true,
+      description: 'ask servers that log for this level and above',
+      values: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
     },
     {
-      "long": "--no-session",
-      "takesValue": false,
-      "description": "start servers here even when a session holder keeps them wa…"
+      long: '--no-session',
+      takesValue: false,
+      description: 'start servers here even when a session holder keeps them wa…',
     },
     {
-      "long": "--no-cache",
-      "takesValue": false,
-      "description": "do not use the caches"
+      long: '--no-cache',
+      takesValue: false,
+      description: 'do not use the caches',
     },
     {
-      "long": "--answer",
-      "takesValue": true,
-      "description": "answer a server's elicitation field, typed by its schema"
+      long: '--answer',
+      takesValue: true,
+      description: "answer a server's elicitation field, typed by its schema",
     },
     {
-      "long": "--answers",
-      "takesValue": true,
-      "description": "answer elicitations from a JSON file of rounds, in order",
-      "kind": "file"
+      long: '--answers',
+      takesValue: true,
+      description: 'answer elicitations from a JSON file of rounds, in order',
+      kind: 'file',
     },
     {
-      "long": "--elicit",
-      "takesValue": true,
-      "description": "answer every elicitation",
-      "values": [
-        "accept",
-        "decline",
-        "cancel"
-      ]
+      long: '--elicit',
+      takesValue: true,
+      description: 'answer every elicitation',
+      values: ['accept', 'decline', 'cancel'],
     },
     {
-      "long": "--sampling-reply",
-      "takesValue": true,
-      "description": "advertise sampling and answer every sampling request with T…"
+      long: '--sampling-reply',
+      takesValue: true,
+      description: 'advertise sampling and answer every sampling request with T…',
     },
     {
-      "long": "--sampling",
-      "takesValue": true,
-      "description": "advertise sampling and answer the requests in order from FI…",
-      "kind": "file"
+      long: '--sampling',
+      takesValue: true,
+      description: 'advertise sampling and answer the requests in order from FI…',
+      kind: 'file',
     },
     {
-      "long": "--sampling-command",
-      "takesValue": true,
-      "description": "advertise sampling and run CMD for each request"
+      long: '--sampling-command',
+      takesValue: true,
+      description: 'advertise sampling and run CMD for each request',
     },
     {
-      "long": "--root",
-      "takesValue": true,
-      "description": "advertise roots and offer DIR as one",
-      "kind": "file"
+      long: '--root',
+      takesValue: true,
+      description: 'advertise roots and offer DIR as one',
+      kind: 'file',
     },
     {
-      "long": "--version",
-      "takesValue": false,
-      "description": "print the version"
+      long: '--version',
+      takesValue: false,
+      description: 'print the version',
     },
     {
-      "long": "--help",
-      "short": "-h",
-      "takesValue": false,
-      "description": "show help"
-    }
+      long: '--help',
+      short: '-h',
+      takesValue: false,
+      description: 'show help',
+    },
   ],
-  "args": [],
-  "commands": [
+  args: [],
+  commands: [
     {
-      "name": "list",
-      "description": "list every tool in the registry",
-      "options": [
+      name: 'list',
+      description: 'list every tool in the registry',
+      options: [
         {
-          "long": "--server",
-          "takesValue": true,
-          "description": "only the tools of these MCP servers",
-          "kind": "server"
+          long: '--server',
+          takesValue: true,
+          description: 'only the tools of these MCP servers',
+          kind: 'server',
         },
         {
-          "long": "--local",
-          "takesValue": false,
-          "description": "only local tools"
+          long: '--local',
+          takesValue: false,
+          description: 'only local tools',
         },
         {
-          "long": "--format",
-          "takesValue": true,
-          "description": "output format",
-          "values": [
-            "table",
-            "json",
-            "anthropic",
-            "openai"
-          ]
+          long: '--format',
+          takesValue: true,
+          description: 'output format',
+          values: ['table', 'json', 'anthropic', 'openai'],
         },
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": []
+      args: [],
+      commands: [],
     },
     {
-      "name": "exec",
-      "description": "validate arguments, run a tool, print its result",
-      "options": [
+      name: 'exec',
+      description: 'validate arguments, run a tool, print its result',
+      options: [
         {
-          "long": "--args",
-          "takesValue": true,
-          "description": "arguments as JSON, @file.json, or - for stdin"
+          long: '--args',
+          takesValue: true,
+          description: 'arguments as JSON, @file.json, or - for stdin',
         },
         {
-          "long": "--server",
-          "takesValue": true,
-          "description": "use the tool of this MCP server, and start only that server",
-          "kind": "server"
+          long: '--server',
+          takesValue: true,
+          description: 'use the tool of this MCP server, and start only that server',
+          kind: 'server',
         },
         {
-          "long": "--no-validate",
-          "takesValue": false,
-          "description": "send the arguments without checking them against the schema"
+          long: '--no-validate',
+          takesValue: false,
+          description: 'send the arguments without checking them against the schema',
         },
         {
-          "long": "--raw",
-          "takesValue": false,
-          "description": "print the tool's whole MCP result"
+          long: '--raw',
+          takesValue: false,
+          description: "print the tool's whole MCP result",
         },
         {
-          "long": "--structured",
-          "takesValue": false,
-          "description": "print the tool's structuredContent as JSON"
+          long: '--structured',
+          takesValue: false,
+          description: "print the tool's structuredContent as JSON",
         },
         {
-          "long": "--output-dir",
-          "short": "-o",
-          "takesValue": true,
-          "description": "write images, audio and binary resources of the result to f…",
-          "kind": "file"
+          long: '--output-dir',
+          short: '-o',
+          takesValue: true,
+          description: 'write images, audio and binary resources of the result to f…',
+          kind: 'file',
         },
         {
-          "long": "--task",
-          "takesValue": false,
-          "description": "run the call as a task"
+          long: '--task',
+          takesValue: false,
+          description: 'run the call as a task',
         },
         {
-          "long": "--no-wait",
-          "takesValue": false,
-          "description": "start the call as a task and print its id"
+          long: '--no-wait',
+          takesValue: false,
+          description: 'start the call as a task and print its id',
         },
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [
+      args: [
         {
-          "name": "tool",
-          "variadic": false,
-          "kind": "tool"
+          name: 'tool',
+          variadic: false,
+          kind: 'tool',
         },
         {
-          "name": "args",
-          "variadic": true,
-          "kind": "none"
-        }
+          name: 'args',
+          variadic: true,
+          kind: 'none',
+        },
       ],
-      "commands": []
+      commands: [],
     },
     {
-      "name": "validate",
-      "description": "check the config and every tool definition",
-      "options": [
+      name: 'validate',
+      description: 'check the config and every tool definition',
+      options: [
         {
-          "long": "--args",
-          "takesValue": true,
-          "description": "arguments as JSON, @file.json, or - for stdin"
+          long: '--args',
+          takesValue: true,
+          description: 'arguments as JSON, @file.json, or - for stdin',
         },
         {
-          "long": "--server",
-          "takesValue": true,
-          "description": "use the tool of this MCP server",
-          "kind": "server"
+          long: '--server',
+          takesValue: true,
+          description: 'use the tool of this MCP server',
+          kind: 'server',
         },
         {
-          "long": "--offline",
-          "takesValue": false,
-          "description": "check the config and local tools only"
+          long: '--offline',
+          takesValue: false,
+          description: 'check the config and local tools only',
         },
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [
+      args: [
         {
-          "name": "tool",
-          "variadic": false,
-          "kind": "tool"
+          name: 'tool',
+          variadic: false,
+          kind: 'tool',
         },
         {
-          "name": "args",
-          "variadic": true,
-          "kind": "none"
-        }
+          name: 'args',
+          variadic: true,
+          kind: 'none',
+        },
       ],
-      "commands": []
+      commands: [],
     },
     {
-      "name": "time",
-      "description": "measure a tool",
-      "options": [
+      name: 'time',
+      description: 'measure a tool',
+      options: [
         {
-          "long": "--iterations",
-          "short": "-n",
-          "takesValue": true,
-          "description": "measured calls"
+          long: '--iterations',
+          short: '-n',
+          takesValue: true,
+          description: 'measured calls',
         },
         {
-          "long": "--warmup",
-          "takesValue": true,
-          "description": "calls before measuring"
+          long: '--warmup',
+          takesValue: true,
+          description: 'calls before measuring',
         },
         {
-          "long": "--concurrency",
-          "takesValue": true,
-          "description": "calls in flight at once, on the one connection"
+          long: '--concurrency',
+          takesValue: true,
+          description: 'calls in flight at once, on the one connection',
         },
         {
-          "long": "--max-p95",
-          "takesValue": true,
-          "description": "exit 1 when p95 is over this budget"
+          long: '--max-p95',
+          takesValue: true,
+          description: 'exit 1 when p95 is over this budget',
         },
         {
-          "long": "--allow-errors",
-          "takesValue": false,
-          "description": "exit 0 even when some calls fail"
+          long: '--allow-errors',
+          takesValue: false,
+          description: 'exit 0 even when some calls fail',
         },
         {
-          "long": "--args",
-          "takesValue": true,
-          "description": "arguments as JSON, @file.json, or - for stdin"
+          long: '--args',
+          takesValue: true,
+          description: 'arguments as JSON, @file.json, or - for stdin',
         },
         {
-          "long": "--server",
-          "takesValue": true,
-          "description": "use the tool of this MCP server, and start only that server",
-          "kind": "server"
+          long: '--server',
+          takesValue: true,
+          description: 'use the tool of this MCP server, and start only that server',
+          kind: 'server',
         },
         {
-          "long": "--no-validate",
-          "takesValue": false,
-          "description": "send the arguments without checking them"
+          long: '--no-validate',
+          takesValue: false,
+          description: 'send the arguments without checking them',
         },
         {
-          "long": "--html",
-          "takesValue": true,
-          "description": "also write the report as a self-contained HTML page"
+          long: '--html',
+          takesValue: true,
+          description: 'also write the report as a self-contained HTML page',
         },
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [
+      args: [
         {
-          "name": "tool",
-          "variadic": false,
-          "kind": "tool"
+          name: 'tool',
+          variadic: false,
+          kind: 'tool',
         },
         {
-          "name": "args",
-          "variadic": true,
-          "kind": "none"
-        }
+          name: 'args',
+          variadic: true,
+          kind: 'none',
+        },
       ],
-      "commands": []
+      commands: [],
     },
     {
-      "name": "resources",
-      "description": "list MCP servers' resources",
-      "options": [
+      name: 'resources',
+      description: "list MCP servers' resources",
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "list",
-          "description": "resources",
-          "options": [
+          name: 'list',
+          description: 'resources',
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "only these MCP servers",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'only these MCP servers',
+              kind: 'server',
             },
             {
-              "long": "--templates",
-              "takesValue": false,
-              "description": "resource templates"
+              long: '--templates',
+              takesValue: false,
+              description: 'resource templates',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [],
-          "commands": []
+          args: [],
+          commands: [],
         },
         {
-          "name": "read",
-          "description": "read a resource",
-          "options": [
+          name: 'read',
+          description: 'read a resource',
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "the MCP server to ask",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server to ask',
+              kind: 'server',
             },
             {
-              "long": "--output",
-              "short": "-o",
-              "takesValue": true,
-              "description": "write the contents to FILE instead of stdout",
-              "kind": "file"
+              long: '--output',
+              short: '-o',
+              takesValue: true,
+              description: 'write the contents to FILE instead of stdout',
+              kind: 'file',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "uri",
-              "variadic": false,
-              "kind": "none"
-            }
+              name: 'uri',
+              variadic: false,
+              kind: 'none',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "watch",
-          "description": "follow a resource",
-          "options": [
+          name: 'watch',
+          description: 'follow a resource',
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "the MCP server of the resource",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server of the resource',
+              kind: 'server',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "uri",
-              "variadic": false,
-              "kind": "none"
-            }
+              name: 'uri',
+              variadic: false,
+              kind: 'none',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "prompts",
-      "description": "list MCP servers' prompts, get one rendered with its argume…",
-      "options": [
+      name: 'prompts',
+      description: "list MCP servers' prompts, get one rendered with its argume…",
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "list",
-          "description": "prompts of every server, with their arguments",
-          "options": [
+          name: 'list',
+          description: 'prompts of every server, with their arguments',
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "only these MCP servers",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'only these MCP servers',
+              kind: 'server',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [],
-          "commands": []
+          args: [],
+          commands: [],
         },
         {
-          "name": "get",
-          "description": "get a prompt's messages, rendered",
-          "options": [
+          name: 'get',
+          description: "get a prompt's messages, rendered",
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "the MCP server of the prompt",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server of the prompt',
+              kind: 'server',
             },
             {
-              "long": "--args",
-              "takesValue": true,
-              "description": "arguments as a JSON object of strings, @file.json, or - for…"
+              long: '--args',
+              takesValue: true,
+              description: 'arguments as a JSON object of strings, @file.json, or - for…',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "name",
-              "variadic": false,
-              "kind": "none"
+              name: 'name',
+              variadic: false,
+              kind: 'none',
             },
             {
-              "name": "args",
-              "variadic": true,
-              "kind": "none"
-            }
+              name: 'args',
+              variadic: true,
+              kind: 'none',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "complete",
-      "description": "ask a server to complete a prompt's or resource template's …",
-      "options": [
+      name: 'complete',
+      description: "ask a server to complete a prompt's or resource template's …",
+      options: [
         {
-          "long": "--context",
-          "takesValue": true,
-          "description": "an argument already chosen, for servers whose completions d…"
+          long: '--context',
+          takesValue: true,
+          description: 'an argument already chosen, for servers whose completions d…',
         },
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [
+      args: [
         {
-          "name": "server",
-          "variadic": false,
-          "kind": "server"
+          name: 'server',
+          variadic: false,
+          kind: 'server',
         },
         {
-          "name": "kind",
-          "variadic": false,
-          "kind": "none",
-          "values": [
-            "prompt",
-            "resource"
-          ]
+          name: 'kind',
+          variadic: false,
+          kind: 'none',
+          values: ['prompt', 'resource'],
         },
         {
-          "name": "name",
-          "variadic": false,
-          "kind": "none"
+          name: 'name',
+          variadic: false,
+          kind: 'none',
         },
         {
-          "name": "arg",
-          "variadic": false,
-          "kind": "none"
+          name: 'arg',
+          variadic: false,
+          kind: 'none',
         },
         {
-          "name": "prefix",
-          "variadic": false,
-          "kind": "none"
-        }
+          name: 'prefix',
+          variadic: false,
+          kind: 'none',
+        },
       ],
-      "commands": []
+      commands: [],
     },
     {
-      "name": "tasks",
-      "description": "a task's status and result, or cancel it",
-      "options": [
+      name: 'tasks',
+      description: "a task's status and result, or cancel it",
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "get",
-          "description": "a task's status",
-          "options": [
+          name: 'get',
+          description: "a task's status",
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "the MCP server that runs the task",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server that runs the task',
+              kind: 'server',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "id",
-              "variadic": false,
-              "kind": "none"
-            }
+              name: 'id',
+              variadic: false,
+              kind: 'none',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "cancel",
-          "description": "cancel a task on its server",
-          "options": [
+          name: 'cancel',
+          description: 'cancel a task on its server',
+          options: [
             {
-              "long": "--server",
-              "takesValue": true,
-              "description": "the MCP server that runs the task",
-              "kind": "server"
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server that runs the task',
+              kind: 'server',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "id",
-              "variadic": false,
-              "kind": "none"
-            }
+              name: 'id',
+              variadic: false,
+              kind: 'none',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "mcp",
-      "description": "inspect and diagnose the configured MCP servers",
-      "options": [
+      name: 'mcp',
+      description: 'inspect and diagnose the configured MCP servers',
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "list",
-          "description": "the configured MCP servers",
-          "options": [
+          name: 'list',
+          description: 'the configured MCP servers',
+          options: [
             {
-              "long": "--check",
-              "takesValue": false,
-              "description": "connect to each server"
+              long: '--check',
+              takesValue: false,
+              description: 'connect to each server',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [],
-          "commands": []
+          args: [],
+          commands: [],
         },
         {
-          "name": "doctor",
-          "description": "diagnose a server step by step",
-          "options": [
+          name: 'doctor',
+          description: 'diagnose a server step by step',
+          options: [
             {
-              "long": "--all",
-              "takesValue": false,
-              "description": "diagnose every configured server"
+              long: '--all',
+              takesValue: false,
+              description: 'diagnose every configured server',
             },
             {
-              "long": "--call",
-              "takesValue": true,
-              "description": "also make one real call of this tool",
-              "kind": "tool"
+              long: '--call',
+              takesValue: true,
+              description: 'also make one real call of this tool',
+              kind: 'tool',
             },
             {
-              "long": "--auth-probe",
-              "takesValue": false,
-              "description": "remote servers behind OAuth"
+              long: '--auth-probe',
+              takesValue: false,
+              description: 'remote servers behind OAuth',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
+              name: 'server',
+              variadic: false,
+              kind: 'server',
             },
             {
-              "name": "args",
-              "variadic": true,
-              "kind": "none"
-            }
+              name: 'args',
+              variadic: true,
+              kind: 'none',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "check-stdout",
-          "description": "check that a server's stdout carries nothing but JSON-RPC",
-          "options": [
+          name: 'check-stdout',
+          description: "check that a server's stdout carries nothing but JSON-RPC",
+          options: [
             {
-              "long": "--file",
-              "takesValue": true,
-              "description": "scan a recording",
-              "kind": "file"
+              long: '--file',
+              takesValue: true,
+              description: 'scan a recording',
+              kind: 'file',
             },
             {
-              "long": "--save",
-              "takesValue": true,
-              "description": "record the session to PATH",
-              "kind": "file"
+              long: '--save',
+              takesValue: true,
+              description: 'record the session to PATH',
+              kind: 'file',
             },
             {
-              "long": "--call",
-              "takesValue": true,
-              "description": "also call this tool during the session",
-              "kind": "tool"
+              long: '--call',
+              takesValue: true,
+              description: 'also call this tool during the session',
+              kind: 'tool',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
+              name: 'server',
+              variadic: false,
+              kind: 'server',
             },
             {
-              "name": "args",
-              "variadic": true,
-              "kind": "none"
-            }
+              name: 'args',
+              variadic: true,
+              kind: 'none',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "show",
-          "description": "show a recording",
-          "options": [
+          name: 'show',
+          description: 'show a recording',
+          options: [
             {
-              "long": "--html",
-              "takesValue": true,
-              "description": "also write the session as a sequence diagram in a self-cont…"
+              long: '--html',
+              takesValue: true,
+              description: 'also write the session as a sequence diagram in a self-cont…',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "file",
-              "variadic": false,
-              "kind": "file"
-            }
+              name: 'file',
+              variadic: false,
+              kind: 'file',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "tap",
-          "description": "a stdio proxy to put in a host's config in place of a serve…",
-          "options": [
+          name: 'tap',
+          description: "a stdio proxy to put in a host's config in place of a serve…",
+          options: [
             {
-              "long": "--record",
-              "takesValue": true,
-              "description": "record the session to FILE",
-              "kind": "file"
+              long: '--record',
+              takesValue: true,
+              description: 'record the session to FILE',
+              kind: 'file',
             },
             {
-              "long": "--guard",
-              "takesValue": false,
-              "description": "drop the server's stdout lines that are not JSON-RPC"
+              long: '--guard',
+              takesValue: false,
+              description: "drop the server's stdout lines that are not JSON-RPC",
             },
             {
-              "long": "--name",
-              "takesValue": true,
-              "description": "the name in messages and the recording"
+              long: '--name',
+              takesValue: true,
+              description: 'the name in messages and the recording',
             },
             {
-              "long": "--wrap",
-              "takesValue": true,
-              "description": "rewrite SERVER's entry in that host's config to run through…",
-              "kind": "host"
+              long: '--wrap',
+              takesValue: true,
+              description: "rewrite SERVER's entry in that host's config to run through…",
+              kind: 'host',
             },
             {
-              "long": "--unwrap",
-              "takesValue": true,
-              "description": "put SERVER's entry back as it was before --wrap, byte for b…",
-              "kind": "host"
+              long: '--unwrap',
+              takesValue: true,
+              description: "put SERVER's entry back as it was before --wrap, byte for b…",
+              kind: 'host',
             },
             {
-              "long": "--force",
-              "takesValue": false,
-              "description": "--unwrap"
+              long: '--force',
+              takesValue: false,
+              description: '--unwrap',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server-or-command",
-              "variadic": true,
-              "kind": "server"
-            }
+              name: 'server-or-command',
+              variadic: true,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "replay",
-          "description": "start the server fresh, send the recorded client messages, …",
-          "options": [
+          name: 'replay',
+          description: 'start the server fresh, send the recorded client messages, …',
+          options: [
             {
-              "long": "--ignore",
-              "takesValue": true,
-              "description": "response fields that may differ, e.g. result.serverInfo.ver…"
+              long: '--ignore',
+              takesValue: true,
+              description: 'response fields that may differ, e.g. result.serverInfo.ver…',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "file",
-              "variadic": false,
-              "kind": "file"
+              name: 'file',
+              variadic: false,
+              kind: 'file',
             },
             {
-              "name": "server-or-command",
-              "variadic": true,
-              "kind": "server"
-            }
+              name: 'server-or-command',
+              variadic: true,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "conform",
-          "description": "check a server against the MCP spec",
-          "options": [
+          name: 'conform',
+          description: 'check a server against the MCP spec',
+          options: [
             {
-              "long": "--profile",
-              "takesValue": true,
-              "description": "the profile of checks"
+              long: '--profile',
+              takesValue: true,
+              description: 'the profile of checks',
             },
             {
-              "long": "--call",
-              "takesValue": true,
-              "description": "also call TOOL with ARGS",
-              "kind": "tool"
+              long: '--call',
+              takesValue: true,
+              description: 'also call TOOL with ARGS',
+              kind: 'tool',
             },
             {
-              "long": "--call-all",
-              "takesValue": false,
-              "description": "call every tool, with arguments generated from its input sc…"
+              long: '--call-all',
+              takesValue: false,
+              description: 'call every tool, with arguments generated from its input sc…',
             },
             {
-              "long": "--junit",
-              "takesValue": true,
-              "description": "also write a JUnit XML report",
-              "kind": "file"
+              long: '--junit',
+              takesValue: true,
+              description: 'also write a JUnit XML report',
+              kind: 'file',
             },
             {
-              "long": "--html",
-              "takesValue": true,
-              "description": "also write the report as a self-contained HTML page"
+              long: '--html',
+              takesValue: true,
+              description: 'also write the report as a self-contained HTML page',
             },
             {
-              "long": "--deadline",
-              "takesValue": true,
-              "description": "the whole run's time limit"
+              long: '--deadline',
+              takesValue: true,
+              description: "the whole run's time limit",
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'server',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "snapshot",
-          "description": "print a server's API",
-          "options": [
+          name: 'snapshot',
+          description: "print a server's API",
+          options: [
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'server',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "diff",
-          "description": "compare two APIs",
-          "options": [
+          name: 'diff',
+          description: 'compare two APIs',
+          options: [
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "a",
-              "variadic": false,
-              "kind": "server"
+              name: 'a',
+              variadic: false,
+              kind: 'server',
             },
             {
-              "name": "b",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'b',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "session",
-      "description": "keep MCP servers warm between commands",
-      "options": [
+      name: 'session',
+      description: 'keep MCP servers warm between commands',
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "start",
-          "description": "start a holder for this config's servers",
-          "options": [
+          name: 'start',
+          description: "start a holder for this config's servers",
+          options: [
             {
-              "long": "--idle",
-              "takesValue": true,
-              "description": "exit after this long without a request"
+              long: '--idle',
+              takesValue: true,
+              description: 'exit after this long without a request',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "servers",
-              "variadic": true,
-              "kind": "server"
-            }
+              name: 'servers',
+              variadic: true,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "list",
-          "description": "this user's holders",
-          "options": [
+          name: 'list',
+          description: "this user's holders",
+          options: [
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [],
-          "commands": []
+          args: [],
+          commands: [],
         },
         {
-          "name": "stop",
-          "description": "end this config's holder",
-          "options": [
+          name: 'stop',
+          description: "end this config's holder",
+          options: [
             {
-              "long": "--all",
-              "takesValue": false,
-              "description": "every holder of this user, whatever its config"
+              long: '--all',
+              takesValue: false,
+              description: 'every holder of this user, whatever its config',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "servers",
-              "variadic": true,
-              "kind": "server"
-            }
+              name: 'servers',
+              variadic: true,
+              kind: 'server',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "hosts",
-      "description": "list the MCP host configs found for you and this project",
-      "options": [
+      name: 'hosts',
+      description: 'list the MCP host configs found for you and this project',
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "import",
-          "description": "copy a host's MCP servers into a toolrun config, as an edit…",
-          "options": [
+          name: 'import',
+          description: "copy a host's MCP servers into a toolrun config, as an edit…",
+          options: [
             {
-              "long": "--into",
-              "takesValue": true,
-              "description": "the toolrun config to edit",
-              "kind": "file"
+              long: '--into',
+              takesValue: true,
+              description: 'the toolrun config to edit',
+              kind: 'file',
             },
             {
-              "long": "--force",
-              "takesValue": false,
-              "description": "replace a server of the same name already in the config"
+              long: '--force',
+              takesValue: false,
+              description: 'replace a server of the same name already in the config',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "host[:scope]",
-              "variadic": false,
-              "kind": "host"
+              name: 'host[:scope]',
+              variadic: false,
+              kind: 'host',
             },
             {
-              "name": "servers",
-              "variadic": true,
-              "kind": "server"
-            }
+              name: 'servers',
+              variadic: true,
+              kind: 'server',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "auth",
-      "description": "log in to remote MCP servers behind OAuth, see what is stor…",
-      "options": [
+      name: 'auth',
+      description: 'log in to remote MCP servers behind OAuth, see what is stor…',
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [],
-      "commands": [
+      args: [],
+      commands: [
         {
-          "name": "login",
-          "description": "log in to a remote server",
-          "options": [
+          name: 'login',
+          description: 'log in to a remote server',
+          options: [
             {
-              "long": "--no-browser",
-              "takesValue": false,
-              "description": "print the URL on stderr instead"
+              long: '--no-browser',
+              takesValue: false,
+              description: 'print the URL on stderr instead',
             },
             {
-              "long": "--callback-port",
-              "takesValue": true,
-              "description": "the loopback redirect port"
+              long: '--callback-port',
+              takesValue: true,
+              description: 'the loopback redirect port',
             },
             {
-              "long": "--scope",
-              "takesValue": true,
-              "description": "scopes to ask for, space-separated"
+              long: '--scope',
+              takesValue: true,
+              description: 'scopes to ask for, space-separated',
             },
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'server',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "status",
-          "description": "what is stored per server",
-          "options": [
+          name: 'status',
+          description: 'what is stored per server',
+          options: [
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'server',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
+          commands: [],
         },
         {
-          "name": "logout",
-          "description": "forget a server's tokens and registration",
-          "options": [
+          name: 'logout',
+          description: "forget a server's tokens and registration",
+          options: [
             {
-              "long": "--help",
-              "short": "-h",
-              "takesValue": false,
-              "description": "show help"
-            }
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
           ],
-          "args": [
+          args: [
             {
-              "name": "server",
-              "variadic": false,
-              "kind": "server"
-            }
+              name: 'server',
+              variadic: false,
+              kind: 'server',
+            },
           ],
-          "commands": []
-        }
-      ]
+          commands: [],
+        },
+      ],
     },
     {
-      "name": "completion",
-      "description": "print a shell completion script",
-      "options": [
+      name: 'completion',
+      description: 'print a shell completion script',
+      options: [
         {
-          "long": "--help",
-          "short": "-h",
-          "takesValue": false,
-          "description": "show help"
-        }
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
       ],
-      "args": [
+      args: [
         {
-          "name": "shell",
-          "variadic": false,
-          "kind": "none",
-          "values": [
-            "bash",
-            "zsh",
-            "fish"
-          ]
-        }
+          name: 'shell',
+          variadic: false,
+          kind: 'none',
+          values: ['bash', 'zsh', 'fish'],
+        },
       ],
-      "commands": []
-    }
-  ]
+      commands: [],
+    },
+  ],
 };
