@@ -27,6 +27,7 @@ const LAYERS: string[][] = [
   ['output'],
   ['cli-support'],
   ['session'],
+  ['shell'],
   ['commands'],
   ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'main.ts', 'index.ts'],
 ];
