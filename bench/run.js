@@ -328,6 +328,15 @@ const benchmarks = [
     setup: startHolder,
   },
   {
+    // SPEC §17: a call typed into `toolrun shell` vs the same warm exec through the same holder, node startup left out.
+    name: 'shell call vs warm exec through the holder, minus node startup (per call, p50)',
+    kind: 'per-call',
+    subject: [node, [fileURLToPath(new URL('shell-calls.mjs', import.meta.url)), 'shell', sessionConfig, '200']],
+    baseline: [node, [fileURLToPath(new URL('shell-calls.mjs', import.meta.url)), 'exec', sessionConfig, '30']],
+    target: 1.1,
+    setup: startHolder,
+  },
+  {
     name: 'time echo -n 1000 through a session holder (per call, p50)',
     kind: 'per-call',
     subject: [node, [bin, '--json', '--config', sessionConfig, 'time', 'everything:echo', 'message=hi', '-n', '1000']],

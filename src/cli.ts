@@ -17,6 +17,7 @@ import { registerCompleteCommand } from './commands/complete.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerTasksCommand } from './commands/tasks.js';
 import { registerSessionCommands } from './commands/session.js';
+import { registerShellCommand } from './commands/shell.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { withHostHint } from './commands/host-hint.js';
@@ -181,6 +182,7 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   registerTasksCommand(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
+  registerShellCommand(program, run);
   registerHostsCommand(program, run);
   registerAuthCommands(program, run);
   registerCompletionCommand(program, run);

@@ -93,6 +93,11 @@ export class HolderClient {
     }
   }
 
+  /** The connection is gone (the holder closed it, exited, or close() was called). */
+  get isClosed(): boolean {
+    return this.#closed !== undefined;
+  }
+
   close(): void {
     this.#closed ??= new Error('closed');
     this.#socket.end();

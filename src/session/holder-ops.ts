@@ -191,3 +191,29 @@ export async function timeOp(state: HolderState, context: RequestContext): Promi
   state.calls.set(connection.name, (state.calls.get(connection.name) ?? 0) + result.calls);
   return { result: { ...result, errors: [...result.errors] } };
 }
+
+/** Lines of a server's stderr `stderr` answers with at most (the shell's `.stderr`). */
+const STDERR_TAIL_LINES = 50;
+
+/** `stderr`: the last lines each held server (or the one named) wrote on stderr, a crashed one's included. */
+export function stderrOp(state: HolderState, context: RequestContext): Record<string, unknown> {
+  const server = context.request.server as string | undefined;
+  const names = server ? [server] : [...state.held];
+  const stderr = names.map((name) => {
+    const entry = state.registry.servers.get(name);
+    const lines = entry?.status === 'connected' ? (entry.connection.stdio?.stderr.lastLines(STDERR_TAIL_LINES) ?? []) : [];
+    return { server: name, held: state.held.has(name), lines };
+  });
+  return { stderr };
+}
+
+/**
+ * `follow`: the held servers' stderr and log messages as events, between calls too, until the client
+ * cancels it or goes away — what the shell prints above its prompt. Its questions (a server asking
+ * back with no call running) the client may leave unhandled.
+ */
+export async function followOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
+  for (const name of state.held) context.uses(name);
+  await new Promise((resolve) => (context.signal.aborted ? resolve(undefined) : context.signal.addEventListener('abort', resolve, { once: true })));
+  return {};
+}

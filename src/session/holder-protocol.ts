@@ -7,7 +7,7 @@
  * answers it with a request `{op: 'answer', ask: N, answer: AskAnswer}`.
  */
 
-export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'time' | 'cancel' | 'answer' | 'add' | 'stop';
+export type HolderOp = 'status' | 'exec' | 'servers' | 'request' | 'call-tool' | 'ping' | 'time' | 'cancel' | 'answer' | 'add' | 'stop' | 'stderr' | 'follow';
 
 export interface HolderRequest {
   id: number;

@@ -13,7 +13,7 @@ import { holderOwnAskBack } from './holder-ask-back.js';
 import { relayingAskBack } from './relay-ask-back.js';
 import { CrashRecords, describeCrash } from './crashed-servers.js';
 import { acquireLock, joinRunningHolder, tryUnlink } from './holder-lock.js';
-import { execOp, liveConnection, holdsAll, mcpOp, serversOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
+import { execOp, followOp, liveConnection, holdsAll, mcpOp, serversOp, stderrOp, timeOp, type HolderState, type RequestContext } from './holder-ops.js';
 import type { HeldServerStatus, HolderRequest, HolderStatus } from './holder-protocol.js';
 import { serveHolderSocket } from './holder-socket.js';
 import { heldServerStatus } from './held-status.js';
@@ -220,6 +220,10 @@ export async function runHolder(options: HolderOptions): Promise<void> {
         return serversOp(state, context);
       case 'time':
         return timeOp(state, context);
+      case 'stderr':
+        return stderrOp(state, context);
+      case 'follow':
+        return followOp(state, context);
       case 'request':
       case 'call-tool':
       case 'ping':

@@ -146,7 +146,7 @@ export async function stopSessions(cli: CliContext, config: ToolrunConfig | unde
 }
 
 /** Asks a holder to stop (some servers, or all) and, when it exits, waits until it has: nothing is left running. */
-async function stopHolderAt(socket: string, pid: number, servers: string[]): Promise<{ stopped: string[]; holderExits: boolean }> {
+export async function stopHolderAt(socket: string, pid: number, servers: string[]): Promise<{ stopped: string[]; holderExits: boolean }> {
   const client = await HolderClient.connect(socket);
   try {
     const reply = await client.request('stop', { servers });

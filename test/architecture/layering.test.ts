@@ -28,6 +28,7 @@ const LAYERS: string[][] = [
   ['cli-support'],
   ['completion'],
   ['session'],
+  ['shell'],
   ['commands'],
   ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'main.ts', 'index.ts'],
 ];

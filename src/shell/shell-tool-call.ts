@@ -1,0 +1,49 @@
+import { parseArgWords } from '../args/parse-tool-args.js';
+import { printExecOutcome, shapeOutcome } from '../cli-support/exec-output.js';
+import { splitToolName } from '../cli-support/tool-arguments.js';
+import { ToolrunError } from '../errors.js';
+import type { ToolEnvelope } from '../executor/envelope.js';
+import type { AskBack } from '../mcp/ask-back.js';
+import type { Terminal } from '../output/terminal.js';
+import { answerHolderAsk } from '../session/answer-holder-ask.js';
+import type { HolderClient } from '../session/holder-client.js';
+
+export interface ShellCall {
+  holder: HolderClient;
+  terminal: Terminal;
+  json: boolean;
+  timeoutMs: number | undefined;
+  askBack: () => Promise<AskBack>;
+  signal: AbortSignal;
+}
+
+/**
+ * `TOOL key=value…` or `SERVER:TOOL …`: the call `toolrun exec` makes through a holder (the holder
+ * resolves the tool and types the arguments by its schema), printed as exec prints it. Progress
+ * shows above the prompt; the servers' stderr and logs come from the shell's follow, not here.
+ */
+export async function callToolInShell(call: ShellCall, words: string[]): Promise<number> {
+  const target = splitToolName(words[0]!, undefined);
+  const argWords = parseArgWords(words.slice(1));
+  const reply = await call.holder.request(
+    'exec',
+    { tool: target.name, server: target.server, words: argWords, args: {}, validate: true, timeoutMs: call.timeoutMs, verbose: false },
+    {
+      signal: call.signal,
+      onEvent: (event) => {
+        if (event.event === 'ask') answerHolderAsk(call.holder, event, call.askBack, call.signal);
+        else if (event.event === 'progress') {
+          const { progress, total, message } = event.progress as { progress: number; total?: number; message?: string };
+          call.terminal.info(`[${event.server ?? target.server ?? target.name}] progress ${progress}${total !== undefined ? `/${total}` : ''}${message ? `: ${message}` : ''}`);
+        } else if (event.event === 'note' && event.level !== 'verbose') {
+          if (event.level === 'warn') call.terminal.warn(String(event.text));
+          else call.terminal.info(String(event.text));
+        }
+      },
+    },
+  );
+  if (typeof reply.miss === 'string')
+    throw new ToolrunError('not_found', `'${words[0]}' is not a tool of the shell's servers (${reply.miss}); 'tools' lists them, 'restart SERVER' brings back one that went down`);
+  const outcome = await shapeOutcome(reply.envelope as ToolEnvelope, {});
+  return printExecOutcome(call.terminal, call.json, outcome, {});
+}
