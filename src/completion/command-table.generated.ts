@@ -1024,6 +1024,26 @@ export const COMMAND_TABLE: CommandNode = {
       ],
     },
     {
+      name: 'shell',
+      description: 'an interactive session on held MCP servers',
+      options: [
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [
+        {
+          name: 'servers',
+          variadic: true,
+          kind: 'server',
+        },
+      ],
+      commands: [],
+    },
+    {
       name: 'hosts',
       description: 'list the MCP host configs found for you and this project',
       options: [
