@@ -3,7 +3,7 @@ import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../config/config-types.js';
 import { UsageError } from '../errors.js';
 import type { AskBack, AskContext, SamplingParams } from '../mcp/ask-back.js';
-import { splitCommandWords } from '../sampling/command-words.js';
+import { splitCommandWords } from '../input/split-words.js';
 import { runSamplingCommand, SamplingCommandError } from '../sampling/run-sampling-command.js';
 import { textResult } from '../sampling/sampling-result.js';
 import { readSamplingScript } from '../sampling/sampling-script.js';

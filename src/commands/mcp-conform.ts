@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
 import { UsageError } from '../errors.js';
-import { splitCommandWords } from '../sampling/command-words.js';
+import { splitCommandWords } from '../input/split-words.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { resolveOutputPath } from '../cli-support/output-file-path.js';
 import { parseTimerMilliseconds } from './parse-number-option.js';

@@ -1,5 +1,5 @@
 /**
- * `--sampling-command CMD` as words, split the way a POSIX shell splits a simple command — blanks
+ * A command line as words (`--sampling-command CMD`, a `--call` word, a shell line), split the way a POSIX shell splits a simple command — blanks
  * separate words, '…' keeps everything, "…" keeps all but \" \\ \$ \`, a backslash outside quotes
  * keeps the next character — but nothing else a shell does: no variables, globs, pipes or
  * redirections, since no shell runs it (a model CLI gets exactly the words written). Who needs a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommandWords } from '../../src/sampling/command-words.js';
+import { splitCommandWords } from '../../src/input/split-words.js';
 
 describe('splitCommandWords (--sampling-command)', () => {
   it.each([
