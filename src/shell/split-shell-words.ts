@@ -9,6 +9,6 @@ import { splitCommandWords } from '../input/split-words.js';
 export function splitShellWords(line: string): string[] {
   if (line.trim() === '') return [];
   const words = splitCommandWords(line);
-  if (typeof words === 'string') throw new UsageError(`${words.replace(/^its/, 'the line has a')}; close it, or escape it with a backslash`);
+  if (typeof words === 'string') throw new UsageError(`${words.replace(/^its /, 'a ')}; close it, or escape it with a backslash`);
   return words;
 }
