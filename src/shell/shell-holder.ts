@@ -66,8 +66,9 @@ export async function holdServersForShell(cli: CliContext, config: ToolrunConfig
       signal: cli.signal,
     });
     const client = await HolderClient.connect(files.socket, 5000);
-    // Another shell or `session start` won the race: the holder is theirs (ready.joined).
-    held = { client, status: ready.status, startedHere: ready.joined !== true, added: ready.joined ? wanted : [], failures: ready.failures };
+    // Another shell or `session start` won the race: the holder and its servers are theirs
+    // (ready.joined), and this shell ends neither.
+    held = { client, status: ready.status, startedHere: ready.joined !== true, added: [], failures: ready.failures };
   }
   const connected = held.status.servers.filter((server) => wanted.includes(server.name) && server.status === 'connected');
   if (connected.length === 0) {

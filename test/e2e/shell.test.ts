@@ -176,4 +176,23 @@ describe('toolrun shell with piped input', () => {
     expect(existsSync(join(state, 'toolrun', 'history'))).toBe(false);
     expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
   });
+
+  it('uses a holder that was already running and leaves it running, with the servers it already held', async () => {
+    const marker = newProcessMarker();
+    const env = { XDG_RUNTIME_DIR: tempDir(), XDG_STATE_HOME: tempDir(), ...marker.env };
+    const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    expect((await runToolrun(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
+    try {
+      const before = JSON.parse((await runToolrun(['--config', config, '--json', 'session', 'list'], { env })).stdout);
+      const shell = await runToolrun(['--config', config, 'shell', 'everything'], { env, input: 'echo message=joined\n', stdin: undefined });
+      expect(shell).toMatchObject({ exitCode: 0, stdout: 'Echo: joined' });
+      const after = JSON.parse((await runToolrun(['--config', config, '--json', 'session', 'list'], { env })).stdout);
+      // The same holder, its server still connected and now with the shell's call counted.
+      expect(after.holders).toHaveLength(1);
+      expect(after.holders[0]).toMatchObject({ pid: before.holders[0].pid, servers: [{ name: 'everything', status: 'connected', pid: before.holders[0].servers[0].pid, calls: 1 }] });
+    } finally {
+      await runToolrun(['--config', config, 'session', 'stop'], { env });
+    }
+    expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
+  });
 });
