@@ -118,38 +118,44 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
   }
 }
 
+const DEADLINE_SLACK_MS = 25;
+
 /** The checks in order, each bounded by what is left of the run's deadline. */
 async function runChecks(checks: ConformCheck[], context: ConformContext, report: ConformReport, options: ConformRunOptions): Promise<void> {
   const deadlineAt = performance.now() + options.deadlineMs;
+  const deadline = { hit: false };
   for (const check of checks) {
     const left = deadlineAt - performance.now();
     if (options.signal?.aborted) break;
-    if (left <= 0 && !check.afterDeadline) {
+    // A timer may fire a little before performance.now() reaches its time: what is left of the
+    // deadline then is a sliver no check can use, and the next check must not be failed by it.
+    if ((deadline.hit || left <= DEADLINE_SLACK_MS) && !check.afterDeadline) {
       report.checks.push(skipped(check, `the run's deadline (${seconds(options.deadlineMs)}) had passed; raise --deadline`));
       continue;
     }
     // A check of what was recorded has its own bound (the shutdown: twice the grace) past the deadline.
-    const result = await runOne(check, context, Math.max(left, check.afterDeadline ? 3 * options.graceMs : 0), options.deadlineMs);
+    const result = await runOne(check, context, Math.max(left, check.afterDeadline ? 3 * options.graceMs : 0), options.deadlineMs, deadline);
     report.checks.push(result);
     options.onCheck?.(result);
   }
 }
 
-async function runOne(check: ConformCheck, context: ConformContext, leftMs: number, deadlineMs: number): Promise<CheckResult> {
+async function runOne(check: ConformCheck, context: ConformContext, leftMs: number, deadlineMs: number, deadline: { hit: boolean }): Promise<CheckResult> {
   const started = performance.now();
   const base = { id: check.id, title: check.title, section: (context.channel.era === 'modern' && check.modernSection) || check.section };
   if (check.transports && !check.transports.includes(context.channel.transport)) {
     return { ...base, verdict: 'skip', message: `applies to ${check.transports.join(' and ')} servers only`, evidence: [], durationMs: 0 };
   }
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<{ verdict: Verdict; message: string }>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ verdict: 'fail', message: `did not finish before the run's deadline (${seconds(deadlineMs)}): the server answers too slowly or not at all (raise --deadline to wait longer)` }),
-      leftMs,
-    );
+  const cutOff = new Promise<{ verdict: Verdict; message: string }>((resolve) => {
+    timer = setTimeout(() => {
+      // Once one check is cut off, no later one may start on what little is left.
+      deadline.hit = true;
+      resolve({ verdict: 'fail', message: `did not finish before the run's deadline (${seconds(deadlineMs)}): the server answers too slowly or not at all (raise --deadline to wait longer)` });
+    }, leftMs);
   });
   try {
-    const outcome = await Promise.race([check.run(context), deadline]).catch((error: unknown) => ({
+    const outcome = await Promise.race([check.run(context), cutOff]).catch((error: unknown) => ({
       verdict: 'fail' as const,
       message: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
     }));
