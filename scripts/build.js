@@ -65,6 +65,16 @@ const common = {
   banner: { js: "import{createRequire as __toolrunCreateRequire}from'node:module';const require=__toolrunCreateRequire(import.meta.url);" },
 };
 
+/**
+ * A path answered before the CLI loads (warm exec, hosts, completion): one CommonJS file of its
+ * own, outside the CLI's chunks. CommonJS imports Node's builtins without building their ESM
+ * facades and loads without the ESM loader's linking; `external` stays in node_modules, loaded
+ * only when that path needs it.
+ */
+function fastEntry(name, file, external) {
+  return build({ ...common, entryPoints: { [name]: file }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external });
+}
+
 const results = await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-[hash]' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist/lib', splitting: true, chunkNames: 'chunk-[hash]' }),
@@ -78,39 +88,12 @@ const results = await Promise.all([
   build({ ...common, entryPoints: { 'fast-exec': 'src/fast-exec.ts' }, outdir: 'dist', splitting: false }),
   // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
   build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
-  build({
-    ...common,
-    entryPoints: { 'fast-warm-exec': 'src/session/fast-warm-exec.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    format: 'cjs',
-    banner: {},
-    splitting: false,
-    external: ['chalk', 'ora'],
-  }),
+  fastEntry('fast-warm-exec', 'src/session/fast-warm-exec.ts', ['chalk', 'ora']),
   // `toolrun hosts` before the CLI loads (src/fast-hosts.ts): one CommonJS file, for the same reasons.
   // The YAML and TOML parsers stay outside: loaded from node_modules only when a host file needs them.
-  build({
-    ...common,
-    entryPoints: { 'fast-hosts': 'src/fast-hosts.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    format: 'cjs',
-    banner: {},
-    splitting: false,
-    external: ['chalk', 'ora', 'yaml', 'smol-toml'],
-  }),
+  fastEntry('fast-hosts', 'src/fast-hosts.ts', ['chalk', 'ora', 'yaml', 'smol-toml']),
   // `toolrun __complete` (shell completion, src/fast-complete.ts): one CommonJS file, for the same reasons.
-  build({
-    ...common,
-    entryPoints: { 'fast-complete': 'src/fast-complete.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    format: 'cjs',
-    banner: {},
-    splitting: false,
-    external: ['chalk', 'ora', 'yaml', 'smol-toml'],
-  }),
+  fastEntry('fast-complete', 'src/fast-complete.ts', ['chalk', 'ora', 'yaml', 'smol-toml']),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);
