@@ -33,22 +33,7 @@ export async function startSession(cli: CliContext, config: ToolrunConfig, serve
     running.close();
     ready = { status: reply.status as HolderStatus, failures: reply.failures as HolderReady['failures'], joined: true };
   } else {
-    // A --root that is no folder (and any other bad ask-back flag) is said here, before a holder starts.
-    (await import('../cli-support/ask-back-for.js')).askBackFor(cli);
-    ready = await startHolder({
-      configPath: config.path!,
-      host: cli.globals.host,
-      terminalEnv: cli.globals.terminalEnv,
-      protocol: config.protocolFlag,
-      servers,
-      idleMs,
-      askBack: cli.globals.askBack,
-      env: cli.env,
-      cwd: cli.cwd,
-      dir,
-      key,
-      signal: cli.signal,
-    });
+    ready = await startHolderFor(cli, config, { servers, idleMs, dir, key });
   }
   const connected = ready.status.servers.filter((server) => server.status === 'connected');
   // A holder with no live server is no use: it is stopped, and the failures say why.
@@ -191,4 +176,23 @@ async function liveHolders(env: NodeJS.ProcessEnv): Promise<Array<{ socket: stri
     }),
   );
   return found.flat();
+}
+
+/**
+ * Starts this config's holder with the command line's settings (`session start`, `shell`). A
+ * `--root` that is no folder, or any other bad ask-back flag, is said first, before a holder starts.
+ */
+export async function startHolderFor(cli: CliContext, config: ToolrunConfig, where: { servers: string[]; idleMs: number; dir: string; key: string }): Promise<HolderReady> {
+  (await import('../cli-support/ask-back-for.js')).askBackFor(cli);
+  return startHolder({
+    configPath: config.path!,
+    host: cli.globals.host,
+    terminalEnv: cli.globals.terminalEnv,
+    protocol: config.protocolFlag,
+    askBack: cli.globals.askBack,
+    env: cli.env,
+    cwd: cli.cwd,
+    signal: cli.signal,
+    ...where,
+  });
 }

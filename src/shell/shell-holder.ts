@@ -7,8 +7,7 @@ import { HolderClient } from '../session/holder-client.js';
 import type { HolderStatus } from '../session/holder-protocol.js';
 import { sessionKey } from '../session/session-key.js';
 import { sessionDirectory, sessionFiles } from '../session/session-paths.js';
-import { stopHolderAt } from '../session/session-commands.js';
-import { startHolder } from '../session/start-holder.js';
+import { startHolderFor, stopHolderAt } from '../session/session-commands.js';
 
 /** A holder started for a shell still exits on its own after this long idle if the shell dies without ending it. */
 const SHELL_HOLDER_IDLE_MS = 10 * 60_000;
@@ -51,20 +50,7 @@ export async function holdServersForShell(cli: CliContext, config: ToolrunConfig
     }
     held = { client: found.client, status, startedHere: false, added: lacking, failures };
   } else {
-    const ready = await startHolder({
-      configPath: config.path!,
-      host: cli.globals.host,
-      terminalEnv: cli.globals.terminalEnv,
-      protocol: config.protocolFlag,
-      servers: wanted,
-      idleMs: SHELL_HOLDER_IDLE_MS,
-      askBack: cli.globals.askBack,
-      env: cli.env,
-      cwd: cli.cwd,
-      dir,
-      key,
-      signal: cli.signal,
-    });
+    const ready = await startHolderFor(cli, config, { servers: wanted, idleMs: SHELL_HOLDER_IDLE_MS, dir, key });
     const client = await HolderClient.connect(files.socket, 5000);
     // Another shell or `session start` won the race: the holder and its servers are theirs
     // (ready.joined), and this shell ends neither.
