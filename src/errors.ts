@@ -96,6 +96,19 @@ export class ServerUnavailableError extends ToolrunError {
   }
 }
 
+/**
+ * A server toolrun does not start because its host would not (not approved, rejected, untrusted) or
+ * because only the host can start it: unreachable for the command (exit 4), like a server that failed.
+ */
+export class ServerNotStartedError extends ServerUnavailableError {
+  readonly refusal: { kind: string; reason: string; fix: string };
+  constructor(serverName: string, refusal: { kind: string; reason: string; fix: string }) {
+    super(serverName, `server '${serverName}' not started: ${refusal.reason}; ${refusal.fix}`);
+    this.name = 'ServerNotStartedError';
+    this.refusal = refusal;
+  }
+}
+
 const EXIT_CODE_BY_KIND: Record<ErrorKind, ExitCodeValue> = {
   usage: ExitCode.USAGE,
   not_found: ExitCode.USAGE,

@@ -1,8 +1,9 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import { resolveServer } from '../config/resolve-server.js';
+import { hostAwareChecks } from './host-advice.js';
 import type { Registry } from './server-status.js';
 import type { ConnectHooks } from '../mcp/connect-once.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { notStartedFailure, type ConnectFailure } from '../mcp/connect-failure.js';
 import { openSession, ServerConnectError, type RetryLogger } from '../mcp/open-session.js';
 import { mapWithLimit, parallelStartLimit } from '../process/parallel-starts.js';
 import { preloadToolAdapter, registerMcpTools } from './register-mcp-tools.js';
@@ -31,7 +32,12 @@ export interface ConnectServersResult {
  */
 export async function connectServers(registry: Registry, config: ToolrunConfig, names: string[], options: ConnectServersOptions): Promise<ConnectServersResult> {
   const ready = new Map((options.ready ?? []).map((connection) => [connection.name, connection]));
-  const specs = names.filter((name) => !ready.has(name)).map((name) => resolveServer(config, config.servers[name]!, options.env));
+  // A server its host would not start (`--host`) is reported as not started, beside the others: never started, never blocking them.
+  const refused = names.flatMap((name) => {
+    const refusal = config.servers[name]?.refused;
+    return refusal && !ready.has(name) ? [notStartedFailure(name, refusal)] : [];
+  });
+  const specs = names.filter((name) => !ready.has(name) && !config.servers[name]?.refused).map((name) => resolveServer(config, config.servers[name]!, options.env));
   // The tool adapter (@langchain/mcp-adapters, ~80 ms to load) loads while the servers start and
   // answer their handshake, time this process otherwise spends waiting, not after.
   if (options.registerTools !== false) preloadToolAdapter();
@@ -50,7 +56,7 @@ export async function connectServers(registry: Registry, config: ToolrunConfig, 
   });
   const made = new Map(outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome).map((connection) => [connection.name, connection]));
   const connections = names.flatMap((name) => ready.get(name) ?? made.get(name) ?? []);
-  const failures = outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome));
+  const failures = [...refused, ...outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome)).map((failure) => hostAwareChecks(failure, config, options.env ?? process.env))];
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
   if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection);
   for (const connection of connections) registry.servers.set(connection.name, { status: 'connected', connection });

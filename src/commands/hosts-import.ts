@@ -49,8 +49,9 @@ async function importHostServers(cli: CliContext, hostOption: string, names: str
     import('../hosts/import-target.js'),
   ]);
   const path = importTargetPath(cli, options.into);
-  const { host, reports } = await readHostReports(hostOption, cli.env, cli.cwd);
-  const plan = planImport(host, mergeHostServers(reports), names, cli.env);
+  const { host, reports, broken } = await readHostReports(hostOption, cli.env, cli.cwd);
+  for (const report of broken) cli.terminal.warn(`${host} config ${report.path} set aside: ${report.problems[0]} (nothing imported from it)`);
+  const plan = planImport(host, mergeHostServers(reports), names, cli.env, cli.cwd);
   const target = readImportTarget(path);
   const edit = addServersToConfigText(target.text, plan.servers, { force: options.force === true, file: path });
   if ('conflicts' in edit) {

@@ -21,10 +21,12 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
 export async function loadCliHostConfig(cli: CliContext): Promise<ToolrunConfig> {
   if (cli.globals.config !== undefined) throw new UsageError('--host and --config both name the servers to use; give one of them');
   const { loadHostConfig } = await import('../hosts/host-config.js');
-  return loadHostConfig(cli.globals.host!, cli.env, cli.cwd, {
+  const config = await loadHostConfig(cli.globals.host!, cli.env, cli.cwd, {
     validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
     terminalEnv: cli.globals.terminalEnv,
   });
+  for (const note of config.hostNotes ?? []) cli.terminal.warn(note);
+  return config;
 }
 
 /** What the command line changes in a loaded config: `--protocol` (validate reads the file its own way, then applies this). */

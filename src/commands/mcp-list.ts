@@ -76,7 +76,13 @@ Examples:
             };
           }
           const failure = status?.status === 'failed' ? status.failure : undefined;
-          return { ...base, status: 'failed', error: failure?.reason ?? 'not connected', ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}) };
+          const notStarted = failure?.notStarted === true;
+          return {
+            ...base,
+            status: notStarted ? 'not-started' : 'failed',
+            error: failure?.reason ?? 'not connected',
+            ...(failure ? { cause: failure.causeId, fix: failure.checks.join('; ') } : {}),
+          };
         });
         if (cli.globals.json) await cli.terminal.resultJson({ config: opened.config.path, servers: rows });
         else if (rows.length === 0) await cli.terminal.result(`no MCP servers configured${opened.config.path ? ` in ${opened.config.path}` : ' (no config file found; pass --config)'}`);
@@ -93,8 +99,15 @@ Examples:
             // '-': not advertised (or not connected); '✖': advertised but its listing failed (the error says why).
             const count = (capability: 'resources' | 'prompts') =>
               checked[capability] !== undefined ? String(checked[capability]) : probes.get(row.name)?.some((probe) => probe.capability === capability) ? '✖' : '-';
-            const connected = checked.status !== 'failed';
-            const status = checked.status === 'ok' ? style.green('✔ ok') : checked.status === 'problem' ? style.red('✖ problem') : style.red('✖ failed');
+            const connected = checked.status !== 'failed' && checked.status !== 'not-started';
+            const status =
+              checked.status === 'ok'
+                ? style.green('✔ ok')
+                : checked.status === 'problem'
+                  ? style.red('✖ problem')
+                  : checked.status === 'not-started'
+                    ? style.red('✖ not started')
+                    : style.red('✖ failed');
             return [
               row.name,
               row.transport,

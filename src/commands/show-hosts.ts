@@ -47,12 +47,23 @@ export async function showHosts(terminal: Terminal, env: NodeJS.ProcessEnv, cwd:
   return ExitCode.OK;
 }
 
+/** The server's state in its host: whether the host starts it, and if not, why. */
+function stateOf(server: HostServer): string {
+  if (server.disabled) return 'disabled';
+  if (server.gate) return server.gate.state;
+  if (server.hostOnly || server.unresolved.length > 0) return 'host-only';
+  return server.approved ? 'approved' : 'enabled';
+}
+
 function serverLine(server: HostServer, style: Style): string {
   const entry = server.entry;
   const what =
     typeof entry.url === 'string' ? `${entry.type ?? 'remote'} ${maskSecrets(entry.url)}` : `stdio ${[entry.command, ...maskArgs(Array.isArray(entry.args) ? entry.args.map(String) : [])].join(' ')}`;
   const notes: string[] = [];
   if (server.disabled) notes.push(style.yellow('disabled (skipped)'));
+  else if (server.gate) notes.push(style.red(`✖ not started: ${server.gate.reason}; ${server.gate.fix}`));
+  else if (server.approved) notes.push(style.green(`approved (${server.approved})`));
+  if (server.hostOnly) notes.push(style.red(`✖ ${server.hostOnly.reason} (not started)`));
   if (server.unresolved.length > 0) notes.push(style.red(`✖ uses ${[...new Set(server.unresolved)].join(', ')}: only the host can fill it in (refused)`));
   if (server.unsupported.length > 0) notes.push(style.yellow(`not honoured by toolrun: ${server.unsupported.join(', ')}`));
   return oneLine(`${server.name}  ${what}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}`);
@@ -75,6 +86,11 @@ function describeFile(report: HostFileReport) {
       env: server.entry.env && typeof server.entry.env === 'object' ? Object.keys(server.entry.env) : undefined,
       headers: server.entry.headers && typeof server.entry.headers === 'object' ? Object.keys(server.entry.headers) : undefined,
       disabled: server.disabled,
+      /** enabled, approved (a project server the host approved), disabled, pending-approval, rejected, untrusted, denied, host-only. */
+      state: stateOf(server),
+      ...(server.gate && { reason: server.gate.reason, fix: server.gate.fix }),
+      ...(server.hostOnly && { reason: server.hostOnly.reason, fix: server.hostOnly.fix }),
+      ...(server.approved && { approvedBy: server.approved }),
       unsupported: server.unsupported,
       unresolved: [...new Set(server.unresolved)],
     })),

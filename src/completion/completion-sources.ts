@@ -39,7 +39,10 @@ async function readConfigQuietly(settings: LineSettings, env: NodeJS.ProcessEnv,
   try {
     if (settings.host !== undefined) {
       const { loadHostConfig } = await import('../hosts/host-config.js');
-      return await loadHostConfig(settings.host, env, cwd, { validConfigs: validConfigMemo(env), terminalEnv: settings.terminalEnv });
+      const config = await loadHostConfig(settings.host, env, cwd, { validConfigs: validConfigMemo(env), terminalEnv: settings.terminalEnv });
+      // A server the host would not start (pending approval, rejected, untrusted) is not offered.
+      for (const [name, server] of Object.entries(config.servers)) if (server.refused) delete config.servers[name];
+      return config;
     }
     const location = findConfigPath(settings.config, env, cwd);
     if (location.path === null) return defaultConfig(cwd);

@@ -90,6 +90,7 @@ function buildServer(name: string, entry: Json, baseDir: string): RawServerConfi
     args: [...((entry.args as string[] | undefined) ?? [])],
     env: { ...(entry.env as Record<string, string> | undefined) },
     cwd: (entry.cwd as string | undefined) ?? baseDir,
+    ...(typeof entry.envFile === 'string' && { envFile: entry.envFile }),
     installTimeoutMs: entry.installTimeoutMs as number | undefined,
     ...common,
   };

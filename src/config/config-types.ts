@@ -16,14 +16,16 @@ export interface RawStdioServer {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** A .env file whose variables come under `env` (VS Code's and Cursor's `envFile`), `${VAR}`s unexpanded. */
+  envFile?: string;
   hint?: string;
   connectTimeoutMs?: number;
   /** How long an npx-style runner may spend installing the package before the server runs. */
   installTimeoutMs?: number;
   /** `auto` (default) or a protocol revision: SPEC §10. */
   protocol?: string;
-  /** Why this entry must not be started (a host-only variable, `--host`): a config error when it is used. */
-  refused?: string;
+  /** Why this entry must not be started (`--host`: the host would not start it, or toolrun cannot): a "not started" failure when it is used. */
+  refused?: ServerRefusal;
   /** `--host` (without `--terminal-env`): started as that host starts it, its environment and PATH (SPEC §13). */
   launch?: HostLaunch;
   /** `--host` and an entry without a cwd: the folder your terminal's way starts it in (cwd is then the host's folder). */
@@ -56,11 +58,24 @@ export interface RawRemoteServer {
   connectTimeoutMs?: number;
   /** `auto` (default) or a protocol revision: SPEC §10. */
   protocol?: string;
-  /** Why this entry must not be started (a host-only variable, `--host`): a config error when it is used. */
-  refused?: string;
+  /** Why this entry must not be started (`--host`): a "not started" failure when it is used. */
+  refused?: ServerRefusal;
 }
 
 export type RawServerConfig = RawStdioServer | RawRemoteServer;
+
+/**
+ * Why a host's server is named but never started (SPEC §13): the host would not start it (not
+ * approved, rejected, an untrusted project, denied by policy), or toolrun cannot start it as the host
+ * does (a variable only the host fills in, an entry only the host understands).
+ */
+export interface ServerRefusal {
+  kind: 'pending-approval' | 'rejected' | 'untrusted' | 'denied' | 'host-only-variable' | 'host-only-entry';
+  /** One line: why, naming the host and the file. */
+  reason: string;
+  /** One line: what to do, in the host's terms. */
+  fix: string;
+}
 
 export type ToolImplementation = { type: 'builtin'; handler: string } | { type: 'mock'; mock_response: unknown } | { type: 'internal'; module: string; handler: string };
 
@@ -92,6 +107,8 @@ export interface ToolrunConfig {
   sourceText?: string;
   /** `--host`: whose servers these are, how that host starts them, and whether `--terminal-env` overrode it. */
   host?: { launch: HostLaunch; terminalEnv: boolean };
+  /** `--host`: host files set aside (one the host cannot read either), each one line for stderr. */
+  hostNotes?: string[];
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2000 };

@@ -1,8 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { OAuthSettings, RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
-import { ConfigError, type ConfigPlace } from '../errors.js';
+import { ServerNotStartedError, type ConfigPlace } from '../errors.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
+import { readEnvFile } from './env-file.js';
 import type { ProtocolSetting } from '../protocol/protocol-era.js';
 
 /**
@@ -31,10 +32,10 @@ export interface ProtocolChoice {
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 
-/** Expands a server entry's `${VAR}`s and resolves its cwd; throws ConfigError naming an unset variable. */
+/** Expands a server entry's `${VAR}`s and resolves its cwd; throws ConfigError naming an unset variable, ServerNotStartedError for a refused entry. */
 export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = process.env): ServerSpec {
   const where = (field: string): ConfigPlace => ({ file: config.path, jsonPath: `mcpServers.${raw.name}.${field}` });
-  if (raw.refused) throw new ConfigError(raw.refused, { code: 'host-only-variable' });
+  if (raw.refused) throw new ServerNotStartedError(raw.name, raw.refused);
   const expandMap = (map: Record<string, string>, field: string) =>
     Object.fromEntries(
       Object.entries(map).map(([key, value]) => {
@@ -56,7 +57,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
       name: raw.name,
       command: expandEnv(raw.command, env, where('command')),
       args: raw.args.map((arg, index) => rememberUrlPassword(expandEnv(arg, env, where(`args[${index}]`)))),
-      env: expandMap(raw.env, 'env'),
+      env: { ...envFileVariables(raw, config.baseDir, env, where('envFile')), ...expandMap(raw.env, 'env') },
       cwd: isAbsolute(cwd) ? cwd : resolve(config.baseDir, cwd),
       hint: raw.hint,
       launch: raw.launch,
@@ -75,6 +76,15 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
     connectTimeoutMs,
     protocol,
   };
+}
+
+/** The variables of the entry's envFile (under its own `env`, which wins, as in VS Code), each remembered for masking. */
+function envFileVariables(raw: RawStdioServer, baseDir: string, env: NodeJS.ProcessEnv, where: ConfigPlace): Record<string, string> {
+  if (raw.envFile === undefined) return {};
+  const named = expandEnv(raw.envFile, env, where);
+  const variables = readEnvFile(isAbsolute(named) ? named : resolve(baseDir, named), where);
+  for (const [name, value] of Object.entries(variables)) rememberConfigSecrets(name, value);
+  return variables;
 }
 
 /** The `oauth` block with its `${VAR}`s expanded; the secret remembered for masking (SPEC §8). */

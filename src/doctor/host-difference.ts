@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
 import { findCommand } from './find-command.js';
+import { howToPassVariables } from '../process/launch-environment.js';
 
 /** What doctor knows when a server fails as its host starts it but works with the terminal's environment. */
 export interface HostDifferenceInput {
@@ -14,6 +15,10 @@ export interface HostDifferenceInput {
   terminalCwd: string;
   /** The entry names its own cwd (then both ways start there). */
   entryHasCwd: boolean;
+  /** The host ignores an entry's cwd (Claude Code, Zed): never suggested as a fix. */
+  entryCwdIgnored?: boolean;
+  /** How the host's entry passes a variable on (NAME for its name), or undefined when it expands none. */
+  passVariable?: string;
   /** The server's stderr from the host's way (error lines first), to find what it says it misses. */
   stderr: readonly string[];
 }
@@ -55,17 +60,14 @@ export function explainHostDifference(input: HostDifferenceInput): HostDifferenc
   const named = missing.filter((name) => name.length >= 3 && /^[A-Z][A-Z0-9_]*$/.test(name) && input.stderr.some((line) => new RegExp(`\\b${name}\\b`).test(line)));
   if (named.length > 0) {
     const list = named.join(', ');
-    return {
-      finding: `the server needs ${list}, which your shell exports and ${title} does not pass`,
-      fix: `add ${named.length === 1 ? 'it' : 'them'} to the entry's "env" (${named.map((name) => `"${name}": "…"`).join(', ')})`,
-    };
+    return { finding: `the server needs ${list}, which your shell exports and ${title} does not pass`, fix: howToPassVariables(input, named) };
   }
   if (!input.entryHasCwd && input.hostCwd !== input.terminalCwd) {
     const relative = input.args.find((arg) => !arg.startsWith('-') && !isAbsolute(arg) && /[\\/.]/.test(arg) && exists(resolve(input.terminalCwd, arg)) && !exists(resolve(input.hostCwd, arg)));
     if (relative !== undefined) {
       return {
         finding: `\`${relative}\` is a relative path: ${title} starts the server in ${input.hostCwd}, your terminal in ${input.terminalCwd}`,
-        fix: `use the absolute path ${resolve(input.terminalCwd, relative)}, or set the entry's "cwd"`,
+        fix: `use the absolute path ${resolve(input.terminalCwd, relative)}${input.entryCwdIgnored ? ` (${title} ignores an entry's "cwd")` : `, or set the entry's "cwd"`}`,
       };
     }
   }
@@ -78,7 +80,7 @@ export function explainHostDifference(input: HostDifferenceInput): HostDifferenc
   }
   return {
     finding: `only the folder or PATH order differs (${title}: ${input.hostCwd}, PATH ${shownPath})`,
-    fix: `compare the two ways with --verbose; set the entry's "cwd" and absolute paths`,
+    fix: `compare the two ways with --verbose; ${input.entryCwdIgnored ? 'use absolute paths' : `set the entry's "cwd" and absolute paths`}`,
   };
 }
 

@@ -52,6 +52,8 @@ export async function reportHostStep(spec: StdioServerSpec, config: ToolrunConfi
     hostCwd: spec.cwd,
     terminalCwd: terminalSpec.cwd,
     entryHasCwd: terminalCwd === undefined,
+    entryCwdIgnored: spec.launch.entryCwd === 'ignored',
+    passVariable: spec.launch.passVariable,
     stderr: [...failure.stderrErrorLines, ...failure.stderrLines],
   });
   set('host', 'fail', `works with your terminal's environment, not as ${title} starts it: ${difference.finding}`, { fix: difference.fix, data: { ...data, terminal_way: 'works' } });

@@ -1,5 +1,5 @@
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
-import { ConfigError, ExitCode } from '../errors.js';
+import { ConfigError, ExitCode, ServerNotStartedError } from '../errors.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { AttemptScan, openSession, ServerConnectError } from '../mcp/open-session.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
@@ -30,6 +30,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   try {
     spec = resolveServer(options.config, raw, options.env);
   } catch (error) {
+    if (error instanceof ServerNotStartedError) {
+      // The host would not start it (or only the host can): said, with what to do in the host; nothing is started.
+      set('config', 'fail', `not started: ${error.refusal.reason}`, { fix: error.refusal.fix });
+      for (const id of STEP_ORDER.slice(1)) set(id, 'skip', 'not run: the server is not started');
+      return finish(ExitCode.UNREACHABLE);
+    }
     if (!(error instanceof ConfigError)) throw error;
     const fix =
       error.code === 'host-only-variable'

@@ -7,6 +7,6 @@ import { readServerMap } from './server-entry.js';
  * Shape `mcpServers` (command/args/env or url/headers). Cursor interpolates `${env:NAME}`,
  * `${userHome}`, `${workspaceFolder}`, `${workspaceFolderBasename}`, `${pathSeparator}` in command,
  * args, env, url and headers (Cursor's MCP docs, "Config interpolation"), and reads `envFile`
- * (stdio only), which toolrun does not: named.
+ * (stdio only: "Path to an environment file to load more variables"), which toolrun reads too.
  */
-export const readCursor: HostReader = (text, context) => readServerMap(text, context, 'mcpServers', { style: 'editor' });
+export const readCursor: HostReader = (text, context) => readServerMap(text, context, 'mcpServers', { style: 'editor', envFile: true });

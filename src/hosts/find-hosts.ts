@@ -1,17 +1,12 @@
-import type { HostFileRead, HostName, HostScope, HostServer } from './host-types.js';
+import type { HostFileReport, HostName, HostScope, HostServer } from './host-types.js';
 import { hostFiles, hostPlaces, type HostPlaces } from './host-paths.js';
 import { readHostFile } from './read-host-file.js';
 import { loadParsersFor } from './host-parsers.js';
+import { applyHostGates } from './host-gates.js';
 
-/** One host file found: where, what it holds, and what could not be read. */
-export interface HostFileReport extends HostFileRead {
-  host: HostName;
-  scope: HostScope;
-  path: string;
-  projectDir: string;
-}
+export type { HostFileReport } from './host-types.js';
 
-/** Every host file that exists (or exists but cannot be read), read by its host's reader. */
+/** Every host file that exists (or exists but cannot be read), read by its host's reader, each server gated as its host gates it. */
 export async function findHostFiles(places: HostPlaces, only?: HostName): Promise<HostFileReport[]> {
   const reports: HostFileReport[] = [];
   const specs = hostFiles(places, only);
@@ -36,6 +31,7 @@ export async function findHostFiles(places: HostPlaces, only?: HostName): Promis
     if (spec.scope === 'local' && result.problems.length > 0 && reports.some((report) => report.path === spec.path)) continue;
     reports.push({ ...base, ...result });
   }
+  applyHostGates(reports, places);
   return reports;
 }
 
@@ -56,6 +52,6 @@ export function mergeHostServers(reports: readonly HostFileReport[]): Map<string
 /** The hosts whose config (any scope) has a server of this name, in SPEC §13's order. */
 export async function hostsHavingServer(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<HostName[]> {
   const found = new Set<HostName>();
-  for (const report of await findHostFiles(hostPlaces(env, cwd))) if (report.servers.some((server) => server.name === name && !server.disabled)) found.add(report.host);
+  for (const report of await findHostFiles(hostPlaces(env, cwd))) if (report.servers.some((server) => server.name === name && !server.disabled && !server.gate)) found.add(report.host);
   return [...found];
 }

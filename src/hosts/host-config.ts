@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { parse } from 'node:path';
 import { buildConfig } from '../config/build-config.js';
 import type { ValidConfigMemo } from '../config/load-config.js';
-import type { ToolrunConfig } from '../config/config-types.js';
+import type { ServerRefusal, ToolrunConfig } from '../config/config-types.js';
+import { childPath } from '../config/config-problems.js';
+import { refusalOf, refusedEntry } from './refused-servers.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { findHostFiles, mergeHostServers, type HostFileReport } from './find-hosts.js';
 import { hostFiles, hostPlaces, type HostPlaces } from './host-paths.js';
@@ -25,20 +28,22 @@ export function parseHostOption(value: string, option = '--host'): { host: HostN
 }
 
 /**
- * The files of `--host NAME[:SCOPE]` (or `hosts import NAME[:SCOPE]`), read: none found, or one the
- * host could not read either, is a config error (the command would run with less than the host has).
+ * The files of `--host NAME[:SCOPE]` (or `hosts import NAME[:SCOPE]`), read. A file the host could
+ * not read either is set apart (`broken`), and the others serve; when every file found is broken
+ * there is nothing to run: a config error naming the first.
  */
 export async function readHostReports(
   option: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
-): Promise<{ host: HostName; scope?: HostScope; reports: HostFileReport[]; places: ReturnType<typeof hostPlaces> }> {
+): Promise<{ host: HostName; scope?: HostScope; reports: HostFileReport[]; broken: HostFileReport[]; places: ReturnType<typeof hostPlaces> }> {
   const { host, scope } = parseHostOption(option);
   const places = hostPlaces(env, cwd);
-  const reports = await foundHostReports(places, host, scope);
-  const broken = reports.find((report) => report.problems.length > 0);
-  if (broken) throw new ConfigError(`${host} config ${broken.path}: ${broken.problems[0]}`, { file: broken.path });
-  return { host, scope, reports, places };
+  const found = await foundHostReports(places, host, scope);
+  const broken = found.filter((report) => report.problems.length > 0 && report.servers.length === 0);
+  const reports = found.filter((report) => !broken.includes(report));
+  if (reports.length === 0) throw new ConfigError(`${host} config ${broken[0]!.path}: ${broken[0]!.problems[0]}`, { file: broken[0]!.path });
+  return { host, scope, reports, broken, places };
 }
 
 /** The host's files (all its scopes, or the one asked for), read; none at all is a config error saying where toolrun looked. */
@@ -60,16 +65,24 @@ export async function foundHostReports(places: HostPlaces, host: HostName, scope
 /**
  * The config a command runs with `--host`: the host's servers (all its scopes merged as the host
  * does, local over project over user, or the one scope asked for) as `mcpServers`, with every
- * builtin tool and default setting. A disabled server is left out; one whose entry needs a variable
- * only the host can fill in is kept but refused when used (a config error naming the variable).
+ * builtin tool and default setting. A disabled server is left out. One the host would not start
+ * (not approved, rejected, untrusted), or that only the host can start (a host-only variable, an
+ * entry toolrun cannot read), is kept with its refusal: named wherever servers are, never started.
+ * One bad entry or file never blocks the others; what was set aside is in `hostNotes`.
  * Stdio servers start as the host starts them (environment, PATH, folder) unless `terminalEnv`.
  */
 export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd: string, options: { validConfigs?: ValidConfigMemo; terminalEnv?: boolean } = {}): Promise<ToolrunConfig> {
   const { validConfigs } = options;
-  const { host, reports, places } = await readHostReports(option, env, cwd);
+  const { host, reports, broken, places } = await readHostReports(option, env, cwd);
   const merged = mergeHostServers(reports);
   const mcpServers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [name, server] of merged) if (!server.disabled) mcpServers[name] = server.entry;
+  const refused = new Map<string, ServerRefusal>();
+  for (const [name, server] of merged) {
+    if (server.disabled) continue;
+    const refusal = refusalOf(server, host) ?? missingEnvFile(server.entry, host);
+    if (refusal) refused.set(name, refusal);
+    else mcpServers[name] = server.entry;
+  }
   // The file of highest precedence names the config (errors, the session holder's key).
   const main = reports.reduce((best, report) => (report.scope === 'local' || (report.scope === 'project' && best.scope === 'user') ? report : best));
   // As for a toolrun config: the checker (Ajv, ~5 ms) runs once per text this build found valid.
@@ -80,38 +93,49 @@ export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd
     ? { config: buildConfig({ mcpServers }, main.path, cwd, () => false), problems: [] }
     : (await import('../config/check-config.js')).checkConfig({ mcpServers }, main.path, cwd);
   if (!known && problems.length === 0) validConfigs?.add(checkedText);
-  if (problems.length > 0) {
-    const [first] = problems;
-    const name = first!.path.split('.')[1];
-    const from = name && merged.get(name) ? merged.get(name)!.report.path : main.path;
-    throw new ConfigError(`${host} config ${from}: ${first!.path}: ${first!.message}`, { file: from });
+  // An entry toolrun cannot read is set apart with the checker's words; the others still run.
+  for (const problem of problems) {
+    const name = [...merged.keys()]
+      .filter((candidate) => problem.path === childPath('mcpServers', candidate) || problem.path.startsWith(childPath('mcpServers', candidate)))
+      .sort((a, b) => b.length - a.length)[0];
+    if (name === undefined) throw new ConfigError(`${host} config ${main.path}: ${problem.path}: ${problem.message}`, { file: main.path });
+    if (refused.has(name)) continue;
+    const file = merged.get(name)!.report.path;
+    refused.set(name, {
+      kind: 'host-only-entry',
+      reason: `its entry in ${file} is not one toolrun can start: ${problem.path.slice('mcpServers.'.length)}: ${problem.message}`,
+      fix: `fix the entry in ${file}`,
+    });
   }
-  for (const [name, server] of merged) {
-    if (server.disabled || server.unresolved.length === 0 || !config.servers[name]) continue;
-    const variables = [...new Set(server.unresolved)].join(', ');
-    config.servers[name].refused =
-      `server '${name}' of ${host} (${server.report.path}) uses ${variables}, which only ${host} can fill in; toolrun does not pass it on. Put the value in the entry's env, or use an environment variable.`;
-  }
+  for (const [name, refusal] of refused) config.servers[name] = refusedEntry(name, merged.get(name)!.entry, refusal);
+  config.hostNotes = broken.map((report) => `${host} config ${report.path} set aside: ${report.problems[0]} (its servers are not started; the other files' are)`);
   const launch = hostLaunch(host, places.platform);
   config.host = { launch, terminalEnv: options.terminalEnv === true };
-  if (!options.terminalEnv) startAsHost(config, merged, launch, places.home);
+  if (!options.terminalEnv) startAsHost(config, merged, launch, places.home, cwd);
   config.sourceText = checkedText;
   return config;
+}
+
+/** The host does not start a server whose envFile is missing (VS Code: "Failed to read envFile"), nor does toolrun. */
+function missingEnvFile(entry: Record<string, unknown>, host: HostName): ServerRefusal | undefined {
+  if (typeof entry.envFile !== 'string' || entry.envFile.includes('${') || existsSync(entry.envFile)) return undefined;
+  return { kind: 'host-only-entry', reason: `its envFile ${entry.envFile} does not exist, so ${host} does not start it either`, fix: 'create the file, or remove envFile from the entry' };
 }
 
 /**
  * Each stdio server started the host's way: the host's environment and PATH, and, when its entry
  * names no cwd, the folder the host starts servers in (its own, the project's, the home folder).
  */
-function startAsHost(config: ToolrunConfig, merged: ReturnType<typeof mergeHostServers>, launch: HostLaunch, home: string): void {
+function startAsHost(config: ToolrunConfig, merged: ReturnType<typeof mergeHostServers>, launch: HostLaunch, home: string, cwd: string): void {
   for (const [name, server] of merged) {
     const raw = config.servers[name];
-    if (!raw || raw.transport !== 'stdio') continue;
+    if (!raw || raw.transport !== 'stdio' || raw.refused) continue;
     raw.launch = launch;
-    if (server.entry.cwd !== undefined || launch.cwd === 'caller') continue;
+    // A host that ignores the entry's cwd (Claude Code, Zed) starts the server in its own folder all the same.
+    if (server.entry.cwd !== undefined && launch.entryCwd !== 'ignored') continue;
+    const hostCwd = launch.cwd === 'caller' ? cwd : launch.cwd === 'home' ? home : launch.cwd === 'project' ? server.report.projectDir : parse(home).root || '/';
+    if (hostCwd === raw.cwd) continue;
     raw.terminalCwd = raw.cwd;
-    if (launch.cwd === 'home') raw.cwd = home;
-    else if (launch.cwd === 'project') raw.cwd = server.report.projectDir;
-    else if (launch.cwd === 'root') raw.cwd = parse(home).root || '/';
+    raw.cwd = hostCwd;
   }
 }

@@ -38,12 +38,17 @@ const ROWS: Record<HostName, Row> = {
   },
   // A CLI: the server gets the terminal's whole env (issue #28332: "inherits only the parent process environment",
   // i.e. all of it) and its cwd (#54786). No shell: it warns "Windows requires 'cmd /c' wrapper to execute npx".
+  // The entry's cwd is ignored: "The `cwd` field in `.mcp.json` is… completely ignored… The server always starts in the
+  // directory where Claude Code was launched" (#17565, closed stale; #54786, #42883 the same; no CHANGELOG entry fixes it).
   'claude-code': {
     title: 'Claude Code',
+    passVariable: '"env": {"NAME": "${NAME}"}',
     inherits: 'all',
     cwd: 'caller',
+    entryCwd: 'ignored',
     resolution: 'path',
     sources: [
+      'https://github.com/anthropics/claude-code/issues/17565',
       'https://github.com/anthropics/claude-code/issues/28332',
       'https://github.com/anthropics/claude-code/issues/54786',
       'https://github.com/SuperClaude-Org/SuperClaude_Framework/issues/390',
@@ -53,6 +58,7 @@ const ROWS: Record<HostName, Row> = {
   // ${env:NAME}); a VS Code fork, so a shell-resolved PATH; cwd the project (Cursor forum thread 63130).
   cursor: {
     title: 'Cursor',
+    passVariable: '"env": {"NAME": "${env:NAME}"}',
     inherits: SDK_POSIX,
     cwd: 'project',
     resolution: 'path',
@@ -64,6 +70,7 @@ const ROWS: Record<HostName, Row> = {
   // (npx) runs with shell: true (CVE-2024-27980); anything else without a shell.
   vscode: {
     title: 'VS Code',
+    passVariable: '"env": {"NAME": "${env:NAME}"} (or an envFile)',
     inherits: 'all',
     cwd: 'project',
     resolution: 'path',
@@ -80,6 +87,7 @@ const ROWS: Record<HostName, Row> = {
   // inferred from that; cwd unconfirmed (the language server's own, taken as the GUI's '/').
   windsurf: {
     title: 'Windsurf',
+    passVariable: '"env": {"NAME": "${env:NAME}"}',
     inherits: 'all',
     cwd: 'root',
     resolution: 'path',
@@ -89,6 +97,7 @@ const ROWS: Record<HostName, Row> = {
   // finds the program; Windows: which::which_in on the server's PATH/PATHEXT. No current_dir unless the entry has cwd.
   codex: {
     title: 'Codex',
+    passVariable: 'env_vars = ["NAME"]',
     inherits: ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'],
     cwd: 'caller',
     resolution: 'path',
@@ -125,11 +134,13 @@ const ROWS: Record<HostName, Row> = {
       'openai/codex:codex-rs/rmcp-client/src/program_resolver.rs@12b10a3',
     ],
   },
-  // process.env through sanitizeEnvironment, which since Jan 2026 drops names matching TOKEN, SECRET, KEY, AUTH,
-  // PASSWORD… and values that look like keys: 'all' overstates it, and a list cannot say it.
+  // process.env through sanitizeEnvironment, always on for MCP servers: names matching TOKEN, SECRET, KEY, AUTH,
+  // PASSWORD… and values that look like keys are dropped, unless the entry's env sets them (process/gemini-environment.ts).
   gemini: {
     title: 'Gemini CLI',
+    passVariable: '"env": {"NAME": "$NAME"}',
     inherits: 'all',
+    sanitize: 'gemini',
     cwd: 'caller',
     resolution: 'path',
     sources: [
@@ -144,11 +155,14 @@ const ROWS: Record<HostName, Row> = {
     title: 'Zed',
     inherits: 'all',
     cwd: 'project',
+    // ContextServerCommand has command, args, env, timeout: no cwd (zed-industries/zed crates/settings_content/src/project.rs).
+    entryCwd: 'ignored',
     resolution: 'path',
     sources: [
       'zed-industries/zed:crates/context_server/src/transport/stdio_transport.rs@204bad9',
       'zed-industries/zed:crates/context_server/src/context_server.rs@22cc524 (working_directory)',
       'zed-industries/zed:crates/zed/src/main.rs (load_login_shell_environment)',
+      'zed-industries/zed:crates/settings_content/src/project.rs (ContextServerCommand: no cwd)',
     ],
   },
   // getDefaultEnvironment() plus the entry, from the extension host: its cwd is '/' on macOS (issue #5760).
@@ -164,6 +178,7 @@ const ROWS: Record<HostName, Row> = {
   // wrapped in `cmd.exe /c` for .cmd/.ps1 shims.
   roo: {
     title: 'Roo Code',
+    passVariable: '"env": {"NAME": "${env:NAME}"}',
     inherits: SDK_POSIX,
     cwd: 'root',
     resolution: 'path',
@@ -186,6 +201,7 @@ const ROWS: Record<HostName, Row> = {
   // older ones (which then meant the folder opencode was started in).
   opencode: {
     title: 'opencode',
+    passVariable: '"environment": {"NAME": "{env:NAME}"}',
     inherits: 'all',
     cwd: 'project',
     resolution: 'path',

@@ -26,6 +26,10 @@ export interface HostPlaces {
   appData?: string;
   /** $CODEX_HOME, else ~/.codex. */
   codexHome: string;
+  /** $CLAUDE_CONFIG_DIR, else ~/.claude: Claude Code's user settings.json. */
+  claudeConfigDir: string;
+  /** Where the gates read what only the host knows (trust, approvals): $GEMINI_CLI_TRUSTED_FOLDERS_PATH, $GEMINI_CLI_TRUST_WORKSPACE. */
+  env: NodeJS.ProcessEnv;
   /** Folders from cwd up to the repository root (nearest .git, else the filesystem root), nearest first. */
   projectDirs: string[];
 }
@@ -56,6 +60,8 @@ export function hostPlaces(env: NodeJS.ProcessEnv, cwd: string, platform: NodeJS
     xdgConfig: env.XDG_CONFIG_HOME || path.join(home, '.config'),
     appData: chosen === 'win32' ? env.APPDATA || path.join(home, 'AppData', 'Roaming') : undefined,
     codexHome: env.CODEX_HOME || path.join(home, '.codex'),
+    claudeConfigDir: env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'),
+    env,
     projectDirs: projectDirs(cwd, home),
   };
 }

@@ -30,12 +30,41 @@ export interface HostServer {
   unsupported: string[];
   /** Host-only variables toolrun cannot fill in (`${input:token}`): the server is refused, never started with them. */
   unresolved: string[];
+  /**
+   * Why the host itself would not start this server although it is not disabled: a project server
+   * still waiting for the user's approval, one the user rejected, a project the user does not trust.
+   * toolrun never starts, imports or lists the tools of such a server; it names it with this.
+   */
+  gate?: HostGate;
+  /** An entry only the host can start (a Zed extension's server, an envFile that is missing): named, never started. */
+  hostOnly?: { reason: string; fix: string };
+  /** The host's own approval of a project server (Claude Code's enabledMcpjsonServers…), shown by `hosts`. */
+  approved?: string;
+}
+
+/** The states in which a host does not start a server it has an entry for. */
+export type HostGateState = 'pending-approval' | 'rejected' | 'untrusted' | 'denied';
+
+export interface HostGate {
+  state: HostGateState;
+  /** One line: why the host does not start it, naming the file that says so. */
+  reason: string;
+  /** One line: what the person does in the host to have it started (never a change toolrun makes for them). */
+  fix: string;
 }
 
 export interface HostFileRead {
   servers: HostServer[];
   /** Problems of the file as a whole: a parse error with line:column, an unknown shape. */
   problems: string[];
+}
+
+/** One host file found: where, what it holds, and what could not be read. */
+export interface HostFileReport extends HostFileRead {
+  host: HostName;
+  scope: HostScope;
+  path: string;
+  projectDir: string;
 }
 
 /** A pure reader: a host file's text in, toolrun's entries out. */

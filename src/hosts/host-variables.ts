@@ -17,8 +17,19 @@ export type VariableStyle =
   | 'shell'
   /** `${env:VAR}`, `${workspaceFolder}`, `${userHome}`, `${pathSeparator}`, `${input:id}` (VS Code, Cursor, Roo, Windsurf). */
   | 'editor'
-  /** `$VAR` and `${VAR}` (Gemini CLI). */
+  /**
+   * `$VAR`, `${VAR}` and `${VAR:-default}` (Gemini CLI: packages/cli/src/utils/envVarResolver.ts@5411f11,
+   * at settings load, from the whole environment): an unset variable stays as written.
+   */
   | 'dollar'
+  /** Gemini CLI's `env` values, expanded again at spawn (core/src/utils/envExpansion.ts): "Missing variables resolve to an empty string". */
+  | 'dollar-env'
+  /**
+   * VS Code: as `editor`, and an unset `${env:VAR}` is '' ("For `env` we should do the same as a normal shell
+   * does - evaluates undefined envs to an empty string #46436": microsoft/vscode
+   * src/vs/workbench/services/configurationResolver/common/variableResolver.ts@2eb5c0b).
+   */
+  | 'vscode'
   /** `{env:VAR}`, `{file:path}` (opencode). */
   | 'opencode'
   /** `${{ secrets.NAME }}`, `${{ inputs.NAME }}` (Continue's hub templates). */
@@ -35,8 +46,12 @@ export function rewriteVariables(value: string, style: VariableStyle, context: H
       // Only ${NAME} and ${NAME:-default} are Claude Code's; any other ${…} (${env:X}) stays text.
       return value.replace(REFERENCE, (whole, body: string) => (/^[A-Za-z_][A-Za-z0-9_]*(?::-.*)?$/s.test(body) ? whole : `$${whole}`));
     case 'dollar':
-      // $VAR → ${VAR}; an existing ${VAR} is already toolrun's.
-      return value.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '$${$1}');
+      // `$VAR` unset stays as written: `${VAR:-$VAR}` (a lone `$` is text to toolrun). An unset `${VAR}` is named as an error.
+      return value.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_whole, name: string) => `\${${name}:-$${name}}`);
+    case 'dollar-env':
+      return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_whole, braced?: string, bare?: string) => `\${${braced ?? bare}:-}`);
+    case 'vscode':
+      return rewriteVariables(value, 'editor', context, unresolved).replace(REFERENCE, (whole: string, body: string) => (/^env:[A-Za-z_][A-Za-z0-9_]*$/.test(body) ? `\${${body.slice(4)}:-}` : whole));
     case 'opencode':
       return escapeLiteral(value).replace(/\{(env|file):([^{}]*)\}/g, (whole, kind: string, name: string) => {
         if (kind === 'file') {

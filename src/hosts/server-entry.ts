@@ -1,3 +1,4 @@
+import { isAbsolute, join } from 'node:path';
 import type { HostFileRead, HostReadContext, HostServer } from './host-types.js';
 import { rewriteVariables, type VariableStyle } from './host-variables.js';
 import { parseHostJson } from './parse-host-json.js';
@@ -16,6 +17,8 @@ export interface EntryOptions {
   handled?: readonly string[];
   /** The key holding a remote server's URL, when it is not `url` (Windsurf's `serverUrl`, Gemini's `httpUrl`). */
   urlKeys?: readonly string[];
+  /** The host reads a stdio entry's `envFile` (VS Code, Cursor): carried over, a relative path from the project folder. */
+  envFile?: boolean;
   /** Type names of this host → toolrun's (`streamableHttp` → `http`). */
   types?: Readonly<Record<string, string>>;
 }
@@ -25,17 +28,24 @@ export function readCommonEntry(name: string, raw: Json, context: HostReadContex
   const unresolved: string[] = [];
   const unsupported: string[] = [];
   const text = (value: unknown) => (typeof value === 'string' ? rewriteVariables(value, options.style, context, unresolved) : value);
-  const map = (value: unknown) => (isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, text(item)])) : value);
+  const map = (value: unknown, rewrite = text) => (isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewrite(item)])) : value);
+  // Gemini CLI expands `env` values a second time at spawn, where an unset variable is ''.
+  const envStyle = options.style === 'dollar' ? 'dollar-env' : options.style;
+  const envText = (value: unknown) => (typeof value === 'string' ? rewriteVariables(value, envStyle, context, unresolved) : value);
   const entry: Json = {};
   if (raw.command !== undefined) entry.command = text(raw.command);
   if (Array.isArray(raw.args)) entry.args = raw.args.map(text);
   else if (raw.args !== undefined) entry.args = raw.args;
-  if (raw.env !== undefined) entry.env = map(raw.env);
+  if (raw.env !== undefined) entry.env = map(raw.env, envText);
   if (raw.cwd !== undefined) entry.cwd = text(raw.cwd);
+  if (options.envFile && typeof raw.envFile === 'string') {
+    const file = text(raw.envFile) as string;
+    entry.envFile = isAbsolute(file) || file.includes('${') ? file : join(context.projectDir, file);
+  }
   for (const key of ['url', ...(options.urlKeys ?? [])]) if (raw[key] !== undefined && entry.url === undefined) entry.url = text(raw[key]);
   if (raw.headers !== undefined) entry.headers = map(raw.headers);
   if (typeof raw.type === 'string') entry.type = options.types?.[raw.type] ?? raw.type;
-  const handled = new Set([...COMMON_FIELDS, ...(options.urlKeys ?? []), ...(options.handled ?? [])]);
+  const handled = new Set([...COMMON_FIELDS, ...(options.urlKeys ?? []), ...(options.handled ?? []), ...(options.envFile ? ['envFile'] : [])]);
   for (const key of Object.keys(raw)) if (!handled.has(key)) unsupported.push(key);
   return { name, entry, disabled: raw.disabled === true, unsupported, unresolved };
 }

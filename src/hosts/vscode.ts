@@ -12,9 +12,8 @@ import { parseHostJson } from './parse-host-json.js';
 export const readVsCode: HostReader = (text, context) => {
   const parsed = parseHostJson(text);
   if ('problem' in parsed) return { servers: [], problems: [parsed.problem] };
-  const read = serverMapOf(parsed.value, 'servers', context, { style: 'editor', handled: ['envFile', 'dev'] }, (name, raw, ctx, options) => {
+  const read = serverMapOf(parsed.value, 'servers', context, { style: 'vscode', handled: ['dev'], envFile: true }, (name, raw, ctx, options) => {
     const server = readCommonEntry(name, raw, ctx, options);
-    if (raw.envFile !== undefined) server.unsupported.push('envFile');
     if (raw.dev !== undefined) server.unsupported.push('dev');
     return server;
   });

@@ -55,13 +55,25 @@ export function unwrapEntryText(text: string, place: EntryPlace, saved: { entryB
   const editor = EDITORS[place.format];
   const entry = editor.locate(text, place);
   if (!entry) return { outcome: 'gone' };
-  const overEdits = text.slice(entry.start, entry.end) !== saved.entryAfter;
+  const before = editor.locate(saved.original, place);
+  // A host that re-wrote the file (its own formatting, key order) changed no value: that is not an edit.
+  const overEdits = text.slice(entry.start, entry.end) !== saved.entryAfter && !sameData(entry.value, wrappedValue(editor, place, saved, before));
   if (overEdits && !force) return { outcome: 'changed' };
   const restored = text.slice(0, entry.start) + saved.entryBefore + text.slice(entry.end);
-  const before = editor.locate(saved.original, place);
   if (!before || !checkEdit(editor, place, text, entry, restored, before.value))
     throw new WrapRefusal(`putting the saved entry of '${place.name}' back would change more than that entry (the file's layout around it changed): restore it by hand`);
   return { outcome: 'restored', text: restored, overEdits };
+}
+
+/** The entry as --wrap left it, parsed: the original file with the wrapped entry's text in its place. */
+function wrappedValue(editor: EntryEditor, place: EntryPlace, saved: { entryAfter: string; original: string }, before: LocatedEntry | undefined): unknown {
+  if (!before) return undefined;
+  try {
+    return editor.locate(saved.original.slice(0, before.start) + saved.entryAfter + saved.original.slice(before.end), place)?.value;
+  } catch (error) {
+    if (error instanceof WrapRefusal) return undefined;
+    throw error;
+  }
 }
 
 /** The edited entry, when `edited` differs from `text` only inside the entry and the entry now reads as `expected`. */

@@ -20,6 +20,9 @@ export const readZed: HostReader = (text, context) => {
     const server = readCommonEntry(name, flat, ctx, options);
     if (raw.enabled === false) server.disabled = true;
     if (raw.settings !== undefined) server.unsupported.push('settings');
+    // An extension's server: Zed starts what the extension says (zed.dev/docs/ai/mcp "As Extensions"); the entry has no command.
+    if (raw.source === 'extension' && server.entry.command === undefined && server.entry.url === undefined)
+      server.hostOnly = { reason: `provided by a Zed extension: only Zed knows how to start it`, fix: 'add it as a custom server ("source": "custom", with its command) to run it with toolrun' };
     return server;
   });
 };

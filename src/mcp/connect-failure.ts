@@ -28,6 +28,28 @@ export interface ConnectFailure {
   checks: string[];
   /** stdout lines that were not JSON-RPC, as seen during the attempt. */
   pollution: string[];
+  /** Never started: its host would not start it, or only the host can (`--host`); `attempts` is 0. */
+  notStarted?: boolean;
+}
+
+/** The failure of a server toolrun did not start because of its refusal (config's ServerRefusal). */
+export function notStartedFailure(server: string, refusal: { kind: string; reason: string; fix: string }): ConnectFailure {
+  return {
+    server,
+    reason: refusal.reason,
+    causeId: refusal.kind,
+    phase: 'spawn',
+    retryable: false,
+    attempts: 0,
+    stderrLines: [],
+    stderrErrorLines: [],
+    stderrErrorLinesCapped: false,
+    stderrLineCount: 0,
+    stderrErrorLikeCount: 0,
+    checks: [refusal.fix],
+    pollution: [],
+    notStarted: true,
+  };
 }
 
 /** The failure report of a server whose last attempt failed with `error`. */

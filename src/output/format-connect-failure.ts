@@ -4,7 +4,10 @@ import type { Style } from './style.js';
 /** SPEC §4's failure box: reason, the server's stderr, and what to check. */
 export function formatConnectFailure(failure: ConnectFailure, style: Style): string {
   const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
-  const lines = [style.red(`✖ MCP connection failed after ${attempts}: server '${failure.server}'`), `  Reason: ${failure.reason}`];
+  const lines = [
+    style.red(failure.notStarted ? `✖ MCP server '${failure.server}' not started` : `✖ MCP connection failed after ${attempts}: server '${failure.server}'`),
+    `  Reason: ${failure.reason}`,
+  ];
   if (failure.stderrErrorLines.length > 0) {
     lines.push(`  MCP server stderr, error-like lines before the last ${failure.stderrLines.length}:`);
     for (const line of failure.stderrErrorLines) lines.push(`    ${line}`);

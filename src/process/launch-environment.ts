@@ -4,6 +4,8 @@
  * that the code that spawns servers needs neither.
  */
 
+import { geminiEnvironment } from './gemini-environment.js';
+
 /** How one host starts a stdio server (SPEC §13 "host-faithful spawn"). */
 export interface HostLaunch {
   /** The host's name as `--host` takes it (hosts/host-types.ts). */
@@ -16,10 +18,19 @@ export interface HostLaunch {
   path?: string;
   /** Working directory when the entry names none: 'home', 'project' (the workspace/project folder), 'caller' (the folder the host was started in: toolrun's cwd), or 'root' ('/', a GUI app launched by the OS). */
   cwd: 'home' | 'project' | 'caller' | 'root';
+  /**
+   * How an entry passes one of the caller's variables on to its server, in the host's own syntax, NAME
+   * standing for the variable (`"env": {"NAME": "${NAME}"}`); undefined when the host expands none.
+   */
+  passVariable?: string;
+  /** The entry's own `cwd`: honoured (default), or ignored by the host (Claude Code, Zed), which starts the server in its own folder. */
+  entryCwd?: 'ignored';
   /** How the command is found: 'path' (looked up on the server's PATH, no shell), 'shell' (run through a shell, `sh -c` / `cmd /c`). */
   resolution: 'path' | 'shell';
   /** What becomes of a PATH in the entry's env: it replaces the host's (default), is appended to it (VS Code), or is overridden by it (Continue). */
   entryPath?: 'append' | 'ignored';
+  /** The host filters what it inherits by name and value (Gemini CLI drops variables that look secret): process/gemini-environment.ts. */
+  sanitize?: 'gemini';
   /** One source per fact (URL, or repo:path@commit-ish), for the comment and for `doctor`'s output. */
   sources: readonly string[];
 }
@@ -34,7 +45,8 @@ export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv
   const listed = launch.inherits === 'all' ? undefined : new Set(launch.inherits.map(fold));
   // Keyed by the folded name so that on Windows `Path` from the caller and `PATH` from the entry are one variable.
   const env = new Map<string, [string, string]>();
-  for (const [name, value] of Object.entries(callerEnv)) {
+  const inherited = launch.sanitize === 'gemini' ? geminiEnvironment(callerEnv) : callerEnv;
+  for (const [name, value] of Object.entries(inherited)) {
     if (value !== undefined && (!listed || listed.has(fold(name)))) env.set(fold(name), [name, value]);
   }
   // The host's own PATH reaches the server only if the host passes PATH on at all.
@@ -55,4 +67,14 @@ export function hostEnvironment(launch: HostLaunch, callerEnv: NodeJS.ProcessEnv
  */
 export function serverEnvironment(spec: { env: Record<string, string>; launch?: HostLaunch }, callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return spec.launch ? hostEnvironment(spec.launch, callerEnv, spec.env) : { ...callerEnv, ...spec.env };
+}
+
+/**
+ * How to have the host pass these variables on, in its own syntax: a reference where the host expands
+ * one (the value stays out of the file), else the value itself, the only way such a host has.
+ */
+export function howToPassVariables(launch: Pick<HostLaunch, 'title' | 'passVariable'>, names: readonly string[]): string {
+  const them = names.length === 1 ? 'it' : 'them';
+  if (launch.passVariable) return `pass ${them} on in the entry: ${names.map((name) => launch.passVariable!.replaceAll('NAME', name)).join(', ')}`;
+  return `add ${them} to the entry's "env" with ${names.length === 1 ? 'its value' : 'their values'} (${names.map((name) => `"${name}": "…"`).join(', ')}): ${launch.title} expands no variables in its config`;
 }

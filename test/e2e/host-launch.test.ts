@@ -43,7 +43,7 @@ describe('host-faithful spawn (--host)', () => {
     const result = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
     expect(result.exitCode, result.stderr).toBe(4);
     expect(result.stdout).toContain(
-      '✖ host        works with your terminal\'s environment, not as Claude Desktop starts it: the server needs FIXTURE_API_TOKEN, which your shell exports and Claude Desktop does not pass\n    fix: add it to the entry\'s "env" ("FIXTURE_API_TOKEN": "…")',
+      '✖ host        works with your terminal\'s environment, not as Claude Desktop starts it: the server needs FIXTURE_API_TOKEN, which your shell exports and Claude Desktop does not pass\n    fix: add it to the entry\'s "env" with its value ("FIXTURE_API_TOKEN": "…"): Claude Desktop expands no variables in its config',
     );
     expect(result.stdout + result.stderr).not.toContain('tok-value-1234567890');
     const json = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok', '--json'], { cwd: f.project, env });

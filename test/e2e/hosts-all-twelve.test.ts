@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVERYTHING, fixtureHome } from '../helpers/host-fixtures.js';
+import { approveInClaudeCode, EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 
 /**
@@ -14,7 +14,14 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 const HOSTS: Array<[host: string, passesAll: boolean, write: (f: ReturnType<typeof fixtureHome>) => void]> = [
   ['claude-desktop', false, (f) => f.write(join(f.home, '.config', 'Claude', 'claude_desktop_config.json'), json({ mcpServers: { ev: entry } }))],
-  ['claude-code', true, (f) => f.write(join(f.project, '.mcp.json'), json({ mcpServers: { ev: { type: 'stdio', ...entry } } }))],
+  [
+    'claude-code',
+    true,
+    (f) => {
+      f.write(join(f.project, '.mcp.json'), json({ mcpServers: { ev: { type: 'stdio', ...entry } } }));
+      approveInClaudeCode(f, ['ev']);
+    },
+  ],
   ['cursor', false, (f) => f.write(join(f.home, '.cursor', 'mcp.json'), json({ mcpServers: { ev: entry } }))],
   ['vscode', true, (f) => f.write(join(f.project, '.vscode', 'mcp.json'), `// workspace servers\n${json({ inputs: [], servers: { ev: { type: 'stdio', ...entry } } })}`)],
   ['windsurf', true, (f) => f.write(join(f.home, '.codeium', 'windsurf', 'mcp_config.json'), json({ mcpServers: { ev: entry } }))],
@@ -27,7 +34,14 @@ const HOSTS: Array<[host: string, passesAll: boolean, write: (f: ReturnType<type
         `# Codex\n[mcp_servers.ev]\ncommand = ${JSON.stringify(node)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n\n[mcp_servers.ev.env]\nFROM_ENTRY = "yes"\n`,
       ),
   ],
-  ['gemini', true, (f) => f.write(join(f.home, '.gemini', 'settings.json'), json({ mcpServers: { ev: entry } }))],
+  [
+    'gemini',
+    true,
+    (f) => {
+      f.write(join(f.home, '.gemini', 'settings.json'), json({ mcpServers: { ev: entry } }));
+      trustInGemini(f);
+    },
+  ],
   ['zed', true, (f) => f.write(join(f.home, '.config', 'zed', 'settings.json'), json({ context_servers: { ev: { source: 'custom', ...entry } } }))],
   ['cline', false, (f) => f.write(join(f.home, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), json({ mcpServers: { ev: entry } }))],
   ['roo', false, (f) => f.write(join(f.project, '.roo', 'mcp.json'), json({ mcpServers: { ev: entry } }))],

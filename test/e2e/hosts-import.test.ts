@@ -110,16 +110,18 @@ describe('toolrun hosts import', () => {
         from: vscode,
         replaced: false,
         disabled: false,
-        notes: ['not carried over (toolrun does not honour it): envFile', 'needs MY_TOKEN, not set here: toolrun refuses to start it until it is set'],
+        notes: [],
       },
     ]);
     expect(json.skipped.map((skipped) => [skipped.name, skipped.reason])).toEqual([
       ['prompted', 'uses ${input:key}, which only vscode can fill in; name it to import it disabled'],
       ['off', 'disabled in vscode; name it to import it (kept disabled)'],
     ]);
-    expect(all.stderr).toContain('plain: not carried over (toolrun does not honour it): envFile');
-    // The variable stays a variable; the host's own ${workspaceFolder} is filled in as VS Code does.
-    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ mcpServers: { plain: { type: 'stdio', command: 'node', args: [`${f.project}/s.js`], env: { TOKEN: '${env:MY_TOKEN}' } } } });
+    // The variable stays a variable, unset as '' as VS Code has it; the host's own ${workspaceFolder} is filled in
+    // as VS Code does, and the envFile comes across from the workspace folder.
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({
+      mcpServers: { plain: { type: 'stdio', command: 'node', args: [`${f.project}/s.js`], env: { TOKEN: '${MY_TOKEN:-}' }, envFile: join(f.project, '.env') } },
+    });
     const named = await runToolrun(['hosts', 'import', 'vscode', 'prompted', 'off', '--into', target], { cwd: f.project, env: f.env });
     expect(named.exitCode).toBe(0);
     expect(named.stderr).toContain('prompted: imported disabled: it uses ${input:key}, which only vscode can fill in');
@@ -127,8 +129,13 @@ describe('toolrun hosts import', () => {
     const servers = (JSON.parse(readFileSync(target, 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers;
     expect(servers.prompted).toEqual({ command: 'node', env: { KEY: '${input:key}' }, disabled: true });
     expect(servers.off!.disabled).toBe(true);
+    // The envFile must exist, as VS Code needs it to ("Failed to read envFile"): missing, the entry is a config error.
+    const missing = await runToolrun(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
+    expect(missing.exitCode).toBe(3);
+    expect(missing.stdout).toContain(`mcpServers.plain.envFile: envFile ${join(f.project, '.env')} does not exist`);
+    f.write(join(f.project, '.env'), 'OTHER=1\n');
     const validate = await runToolrun(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
-    expect(validate.exitCode).toBe(0);
+    expect(validate.exitCode, validate.stderr).toBe(0);
   });
 
   it('unknown server (its names listed), unknown host, no host file: exit 2, 2, 3; nothing created', async () => {

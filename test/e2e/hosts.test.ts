@@ -149,7 +149,7 @@ describe('--host NAME[:SCOPE]', () => {
     expect(user.stdout).toContain('user-cmd');
   });
 
-  it('a host-only variable (${input:…}) refuses the server with a config error (exit 3), never passed on', async () => {
+  it('a host-only variable (${input:…}) refuses that server, named, not started (exit 4 as unreachable), never passed on', async () => {
     const f = fixtureHome();
     f.write(
       join(f.project, '.vscode', 'mcp.json'),
@@ -158,8 +158,8 @@ describe('--host NAME[:SCOPE]', () => {
     const listed = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env })).stdout) as HostsJson;
     expect(listed.files[0]!.entries[0]!.unresolved).toEqual(['${input:tok}']);
     const result = await runClean(['--host', 'vscode', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
-    expect(result.exitCode).toBe(3);
-    expect(result.stderr).toContain('${input:tok}, which only vscode can fill in');
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain("✖ MCP server 'everything' not started\n  Reason: it uses ${input:tok}, which only vscode can fill in");
   });
 });
 

@@ -198,6 +198,20 @@ describe('toolrun mcp tap --wrap / --unwrap', () => {
     expect(readFileSync(file, 'utf8')).toBe(DESKTOP);
   });
 
+  it('--unwrap accepts an entry the host re-formatted but did not change (values compared, not bytes), and puts the original back', async () => {
+    const f = fixtureHome();
+    const file = f.write(join(f.home, '.config', 'Claude', 'claude_desktop_config.json'), DESKTOP);
+    expect((await f.toolrun('mcp', 'tap', '--wrap', 'claude-desktop', 'everything')).exitCode).toBe(0);
+    // The host saves the file its own way: its JSON, re-indented, comments gone, the same values.
+    const reformatted = `${JSON.stringify(parseJsonc(readFileSync(file, 'utf8')), null, 4)}\n`;
+    writeFileSync(file, reformatted);
+    const unwrap = await f.toolrun('mcp', 'tap', '--unwrap', 'claude-desktop', 'everything');
+    expect(unwrap.exitCode, unwrap.stderr).toBe(0);
+    expect(unwrap.stdout).not.toContain('--force');
+    const restored = parseJsonc(readFileSync(file, 'utf8')) as { mcpServers: { everything: { command: string; args: string[] } } };
+    expect(restored.mcpServers.everything).toEqual({ command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { GREETING: 'hi' } });
+  });
+
   it('refuses (exit 2, nothing written): a remote entry, an entry already wrapped, a stale backup without --force', async () => {
     const f = fixtureHome();
     const file = f.write(join(f.home, '.config', 'Claude', 'claude_desktop_config.json'), DESKTOP);

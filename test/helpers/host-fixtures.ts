@@ -28,8 +28,14 @@ export function allTwelve() {
   const code = join(config, 'Code', 'User');
   const one = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: 'node', args: ['s.js'] } } });
   f.write(join(config, 'Claude', 'claude_desktop_config.json'), one('desktop'));
-  f.write(join(f.home, '.claude.json'), JSON.stringify({ mcpServers: { ccuser: { command: 'u' } }, projects: { [f.project]: { mcpServers: { cclocal: { command: 'l' } } } } }));
+  f.write(
+    join(f.home, '.claude.json'),
+    JSON.stringify({ mcpServers: { ccuser: { command: 'u' } }, projects: { [f.project]: { hasTrustDialogAccepted: true, mcpServers: { cclocal: { command: 'l' } } } } }),
+  );
   f.write(join(f.project, '.mcp.json'), one('ccproject'));
+  // Approved as Claude Code's approval dialog writes it, in a folder the user trusted.
+  f.write(join(f.project, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['ccproject'] }));
+  trustInGemini(f);
   f.write(join(f.home, '.cursor', 'mcp.json'), one('cursor'));
   f.write(join(f.project, '.vscode', 'mcp.json'), '// JSONC\n{"inputs": [], "servers": {"vs": {"type": "stdio", "command": "node",},},}');
   f.write(join(code, 'mcp.json'), '{"servers": {"vsuser": {"type": "http", "url": "https://example.com/mcp"}}}');
@@ -43,4 +49,15 @@ export function allTwelve() {
   f.write(join(f.project, '.continue', 'mcpServers', 'pw.yaml'), 'mcpServers:\n  - name: contblock\n    command: npx\n');
   f.write(join(config, 'opencode', 'opencode.json'), JSON.stringify({ mcp: { oc: { type: 'local', command: ['node', 's.js'], enabled: true } } }));
   return f;
+}
+
+/** The project trusted in Gemini CLI (~/.gemini/trustedFolders.json), which starts no server in an untrusted folder. */
+export function trustInGemini(f: ReturnType<typeof fixtureHome>): void {
+  f.write(join(f.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [f.project]: 'TRUST_FOLDER' }));
+}
+
+/** A project .mcp.json server approved in Claude Code, as its approval dialog records it. */
+export function approveInClaudeCode(f: ReturnType<typeof fixtureHome>, names: string[]): void {
+  f.write(join(f.home, '.claude.json'), JSON.stringify({ projects: { [f.project]: { hasTrustDialogAccepted: true } } }));
+  f.write(join(f.project, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: names }));
 }

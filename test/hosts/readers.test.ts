@@ -42,14 +42,16 @@ describe('host readers (pure: text in, toolrun entries out)', () => {
     expect(readClaudeCodeProject(JSON.stringify({ mcpServers: { p: { command: '${BIN}' } } }), context).servers[0]!.entry.command).toBe('${BIN}');
   });
 
-  it('Cursor / VS Code: ${env:X} kept, ${workspaceFolder} and ${userHome} filled in, ${input:id} unresolved, envFile named', () => {
+  it('Cursor / VS Code: ${env:X} kept (VS Code: empty when unset), ${workspaceFolder} and ${userHome} filled in, ${input:id} unresolved, envFile carried from the project folder', () => {
     const cursor = readCursor(JSON.stringify({ mcpServers: { a: { command: '${userHome}/bin/s', args: ['${workspaceFolder}'], env: { T: '${env:TOKEN}' }, envFile: '.env' } } }), context);
-    expect(cursor.servers[0]).toMatchObject({ entry: { command: '/home/u/bin/s', args: ['/work/proj'], env: { T: '${env:TOKEN}' } }, unsupported: ['envFile'], unresolved: [] });
+    expect(cursor.servers[0]).toMatchObject({ entry: { command: '/home/u/bin/s', args: ['/work/proj'], env: { T: '${env:TOKEN}' }, envFile: '/work/proj/.env' }, unsupported: [], unresolved: [] });
     const vscode = readVsCode('// c\n{"inputs": [{"id": "tok", "type": "promptString"}], "servers": {"gh": {"type": "stdio", "command": "npx", "env": {"T": "${input:tok}"},}}}', context);
     expect(vscode.servers[0]).toMatchObject({ name: 'gh', entry: { type: 'stdio' }, unresolved: ['${input:tok}'] });
+    const unset = readVsCode('{"servers": {"a": {"command": "s", "env": {"T": "${env:TOKEN}"}, "envFile": "${workspaceFolder}/.env"}}}', context);
+    expect(unset.servers[0]!.entry).toMatchObject({ env: { T: '${TOKEN:-}' }, envFile: '/work/proj/.env' });
   });
 
-  it('Windsurf serverUrl; Gemini url (SSE) vs httpUrl (HTTP) and $VAR', () => {
+  it('Windsurf serverUrl; Gemini url (SSE) vs httpUrl (HTTP) and $VAR (unset: left as written, in env: empty)', () => {
     expect(readWindsurf(JSON.stringify({ mcpServers: { r: { serverUrl: 'https://w/mcp' } } }), context).servers[0]!.entry).toEqual({ url: 'https://w/mcp' });
     const gemini = readGemini(
       JSON.stringify({ mcpServers: { s: { url: 'https://g/sse' }, h: { httpUrl: 'https://g/mcp', headers: { A: '$TOKEN' } }, l: { command: 'x', env: { K: '$HOME/y' }, trust: true, timeout: 5 } } }),
@@ -57,8 +59,8 @@ describe('host readers (pure: text in, toolrun entries out)', () => {
     );
     expect(gemini.servers.map((server) => server.entry)).toEqual([
       { url: 'https://g/sse', type: 'sse' },
-      { url: 'https://g/mcp', headers: { A: '${TOKEN}' }, type: 'http' },
-      { command: 'x', env: { K: '${HOME}/y' } },
+      { url: 'https://g/mcp', headers: { A: '${TOKEN:-$TOKEN}' }, type: 'http' },
+      { command: 'x', env: { K: '${HOME:-}/y' } },
     ]);
     expect(gemini.servers[2]!.unsupported).toEqual(['trust', 'timeout']);
   });

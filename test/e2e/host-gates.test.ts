@@ -1,0 +1,222 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+
+/**
+ * Issue #30: with `--host`, toolrun starts only what the host itself would start, as it would. Every
+ * server below writes a marker file the moment it starts, so "never started" is proved, not assumed.
+ */
+const STDIO = pathToFileURL(join(dirname(EVERYTHING), 'transports', 'stdio.js')).href;
+
+/** server-everything, writing `file` (its working folder as content) before it starts. */
+const markerServer = (file: string) => ({
+  command: process.execPath,
+  args: ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, process.cwd()); import(${JSON.stringify(STDIO)})`],
+});
+
+interface HostsJson {
+  files: Array<{ scope: string; entries: Array<{ name: string; state: string; reason?: string; fix?: string; approvedBy?: string }> }>;
+}
+
+function claudeProject() {
+  const f = fixtureHome();
+  const marker = (name: string) => join(f.root, `${name}.started`);
+  f.write(
+    join(f.project, '.mcp.json'),
+    JSON.stringify({ mcpServers: { 'rejected-server': markerServer(marker('rejected')), 'pending-server': markerServer(marker('pending')), approved: markerServer(marker('approved')) } }),
+  );
+  f.write(join(f.home, '.claude.json'), JSON.stringify({ projects: { [f.project]: { hasTrustDialogAccepted: true, disabledMcpjsonServers: ['rejected-server'] } } }));
+  f.write(join(f.project, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['approved'] }));
+  return { ...f, marker };
+}
+
+describe('Claude Code approvals: a project .mcp.json server runs only once approved, never when rejected', () => {
+  it('hosts shows each state; list, mcp list --check, exec, doctor and hosts import never start a pending or rejected server', async () => {
+    const f = claudeProject();
+    const hosts = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env })).stdout) as HostsJson;
+    const states = Object.fromEntries(hosts.files.find((file) => file.scope === 'project')!.entries.map((entry) => [entry.name, entry.state]));
+    expect(states).toEqual({ 'rejected-server': 'rejected', 'pending-server': 'pending-approval', approved: 'approved' });
+    const human = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
+    expect(human.stdout).toContain(`rejected-server  stdio`);
+    expect(human.stdout).toContain(`✖ not started: rejected in Claude Code: listed in disabledMcpjsonServers of ${join(f.home, '.claude.json')}`);
+    expect(human.stdout).toContain(`approved (enabledMcpjsonServers in ${join(f.project, '.claude', 'settings.local.json')})`);
+
+    const list = await runToolrun(['--host', 'claude-code', 'list', '--json'], { cwd: f.project, env: f.env });
+    expect(list.exitCode).toBe(4);
+    expect(list.stderr).toContain("✖ MCP server 'pending-server' not started\n  Reason: pending approval in Claude Code: a project's .mcp.json server starts only once you approve it");
+    expect(list.stderr).toContain(`  Check: approve it in Claude Code: run \`claude\` in ${f.project} and accept it (or enable it in /mcp)`);
+    expect(list.stderr).toContain("✖ MCP server 'rejected-server' not started");
+    expect((JSON.parse(list.stdout) as { tools: Array<{ server?: string }> }).tools.some((tool) => tool.server === 'approved')).toBe(true);
+    expect(existsSync(f.marker('approved'))).toBe(true);
+
+    const check = await runToolrun(['--host', 'claude-code', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
+    expect(check.exitCode).toBe(4);
+    const exec = await runToolrun(['--host', 'claude-code', 'exec', 'pending-server:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toContain("✖ MCP server 'pending-server' not started");
+    const doctor = await runToolrun(['--host', 'claude-code', 'mcp', 'doctor', 'rejected-server'], { cwd: f.project, env: f.env });
+    expect(doctor.exitCode).toBe(4);
+    expect(doctor.stdout).toContain('✖ config      not started: rejected in Claude Code');
+    const imported = await runToolrun(['hosts', 'import', 'claude-code', 'pending-server', 'rejected-server', '--into', join(f.root, 'out.json')], { cwd: f.project, env: f.env });
+    expect(imported.exitCode).toBe(0);
+    expect(imported.stderr).toContain('pending-server not imported');
+    expect(existsSync(join(f.root, 'out.json'))).toBe(false);
+    expect(existsSync(f.marker('pending'))).toBe(false);
+    expect(existsSync(f.marker('rejected'))).toBe(false);
+  });
+
+  it('a cloned repository cannot approve its own servers: its committed .claude/settings.json counts only in a trusted folder; a rejection counts anywhere', async () => {
+    const f = fixtureHome();
+    const marker = join(f.root, 'self.started');
+    f.write(join(f.project, '.mcp.json'), JSON.stringify({ mcpServers: { self: markerServer(marker), other: markerServer(join(f.root, 'other.started')) } }));
+    f.write(join(f.project, '.claude', 'settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['other'] }));
+    const untrusted = await runToolrun(['--host', 'claude-code', 'list'], { cwd: f.project, env: f.env });
+    expect(untrusted.exitCode).toBe(4);
+    expect(untrusted.stderr).toContain(`only the project's own ${join(f.project, '.claude', 'settings.json')} approves it, which Claude Code ignores until you trust ${f.project}`);
+    expect(existsSync(marker)).toBe(false);
+    f.write(join(f.home, '.claude.json'), JSON.stringify({ projects: { [f.project]: { hasTrustDialogAccepted: true } } }));
+    const trusted = await runToolrun(['--host', 'claude-code', 'list', '--server', 'self'], { cwd: f.project, env: f.env });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    const rejected = await runToolrun(['--host', 'claude-code', 'exec', 'other:echo', 'message=x'], { cwd: f.project, env: f.env });
+    expect(rejected.exitCode).toBe(4);
+    expect(existsSync(join(f.root, 'other.started'))).toBe(false);
+  });
+
+  it("ignores an entry's cwd, as Claude Code does: the server starts in the folder it was launched from", async () => {
+    const f = fixtureHome();
+    const marker = join(f.root, 'cwd.started');
+    f.write(join(f.home, '.claude.json'), JSON.stringify({ mcpServers: { here: { ...markerServer(marker), cwd: f.root } } }));
+    const result = await runToolrun(['--host', 'claude-code', 'list', '--server', 'here'], { cwd: f.project, env: f.env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(marker, 'utf8')).toBe(f.project);
+  });
+});
+
+describe('Codex and Gemini CLI trust', () => {
+  it("a Codex project's .codex/config.toml is used only when ~/.codex/config.toml trusts the project", async () => {
+    const f = fixtureHome();
+    const marker = join(f.root, 'codex.started');
+    const server = markerServer(marker);
+    f.write(join(f.project, '.codex', 'config.toml'), `[mcp_servers.repo]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`);
+    f.write(join(f.home, '.codex', 'config.toml'), `[projects.${JSON.stringify(f.project)}]\ntrust_level = "untrusted"\n`);
+    const untrusted = await runToolrun(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
+    expect(untrusted.exitCode).toBe(4);
+    expect(untrusted.stderr).toContain(`Reason: Codex reads ${join(f.project, '.codex', 'config.toml')} only in a trusted project, and ${f.project} is marked untrusted`);
+    expect(untrusted.stderr).toContain(`add [projects."${f.project}"] trust_level = "trusted" to ${join(f.home, '.codex', 'config.toml')}`);
+    expect(existsSync(marker)).toBe(false);
+    f.write(join(f.home, '.codex', 'config.toml'), `[projects.${JSON.stringify(f.project)}]\ntrust_level = "trusted"\n`);
+    const trusted = await runToolrun(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('Gemini CLI starts no server in an untrusted folder; trusted, it drops secret-looking variables unless the entry passes them ($VAR)', async () => {
+    const f = fixtureHome();
+    const marker = join(f.root, 'gemini.started');
+    const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
+    f.write(join(f.home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { ev: { ...markerServer(marker), env: { FROM_ENTRY: 'yes', PASSED_TOKEN: '$PASSED_TOKEN' } }, tok: token } }));
+    const env = { ...f.env, FIXTURE_API_TOKEN: 'tok-value-1234567890', PASSED_TOKEN: 'passed-value', PLAIN_VALUE: 'plain', GITHUB_SHA: undefined, SURFACE: undefined };
+    const untrusted = await runToolrun(['--host', 'gemini', 'exec', 'ev:get-env'], { cwd: f.project, env });
+    expect(untrusted.exitCode).toBe(4);
+    expect(untrusted.stderr).toContain(`Reason: Gemini CLI starts no MCP server in a folder you have not trusted (${f.project}: no rule in ${join(f.home, '.gemini', 'trustedFolders.json')})`);
+    expect(existsSync(marker)).toBe(false);
+    trustInGemini(f);
+    const trusted = await runToolrun(['--host', 'gemini', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    const seen = JSON.parse((JSON.parse(trusted.stdout) as { result: string }).result) as Record<string, string>;
+    expect({ entry: seen.FROM_ENTRY, passed: seen.PASSED_TOKEN, plain: seen.PLAIN_VALUE, dropped: seen.FIXTURE_API_TOKEN, mark: seen.GEMINI_CLI }).toEqual({
+      entry: 'yes',
+      passed: 'passed-value',
+      plain: 'plain',
+      dropped: undefined,
+      mark: '1',
+    });
+    // The server needing a token Gemini CLI drops: list's advice and doctor's host step say so, in Gemini's syntax.
+    const list = await runToolrun(['--host', 'gemini', 'list', '--server', 'tok'], { cwd: f.project, env });
+    expect(list.exitCode).toBe(4);
+    expect(list.stderr).toContain(
+      'Check: FIXTURE_API_TOKEN is exported by your shell, but Gemini CLI does not pass it to the server: pass it on in the entry: "env": {"FIXTURE_API_TOKEN": "$FIXTURE_API_TOKEN"}',
+    );
+    const doctor = await runToolrun(['--host', 'gemini', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
+    expect(doctor.stdout).toContain(
+      'the server needs FIXTURE_API_TOKEN, which your shell exports and Gemini CLI does not pass\n    fix: pass it on in the entry: "env": {"FIXTURE_API_TOKEN": "$FIXTURE_API_TOKEN"}',
+    );
+    expect(doctor.stdout + doctor.stderr + list.stderr).not.toContain('tok-value-1234567890');
+  });
+});
+
+describe('envFile, and one bad entry never blocks the host', () => {
+  it("VS Code's envFile (${workspaceFolder}/.env) reaches the server as VS Code loads it, env over it; the value never printed", async () => {
+    const f = fixtureHome();
+    f.write(join(f.project, '.env'), '# secrets\nexport FIXTURE_API_TOKEN="tok-from-file-123456"\nSHARED=file\n');
+    const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
+    f.write(
+      join(f.project, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        servers: {
+          ev: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], envFile: '${workspaceFolder}/.env', env: { SHARED: 'entry' } },
+          tok: { type: 'stdio', ...token, envFile: '${workspaceFolder}/.env' },
+          gone: { type: 'stdio', ...token, envFile: '${workspaceFolder}/missing.env' },
+        },
+      }),
+    );
+    const result = await runToolrun(['--host', 'vscode', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env: f.env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const seen = JSON.parse((JSON.parse(result.stdout) as { result: string }).result) as Record<string, string>;
+    expect([seen.FIXTURE_API_TOKEN, seen.SHARED]).toEqual(['tok-from-file-123456', 'entry']);
+    const doctor = await runToolrun(['--host', 'vscode', 'mcp', 'doctor', 'tok'], { cwd: f.project, env: f.env });
+    expect(doctor.exitCode, doctor.stdout).toBe(0);
+    expect(doctor.stdout).not.toContain('"env"');
+    const missing = await runToolrun(['--host', 'vscode', 'list', '--server', 'tok', 'gone', '--json'], { cwd: f.project, env: f.env });
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toContain(`Reason: its envFile ${join(f.project, 'missing.env')} does not exist, so vscode does not start it either`);
+    expect(missing.stdout).toContain('"server":"tok"');
+  });
+
+  it('an unset ${env:X} is empty as in VS Code; ${input:…}, a Zed extension server and a broken file are each named and skipped while the rest run', async () => {
+    const f = fixtureHome();
+    const ev = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+    f.write(
+      join(f.project, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        inputs: [{ id: 'k', type: 'promptString' }],
+        servers: { ev: { type: 'stdio', ...ev, env: { OPTIONAL: '${env:NOT_SET_ANYWHERE}' } }, asks: { ...ev, env: { K: '${input:k}' } } },
+      }),
+    );
+    const vscode = await runToolrun(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
+    expect(vscode.exitCode).toBe(4);
+    expect(vscode.stderr).toContain("✖ MCP server 'asks' not started\n  Reason: it uses ${input:k}, which only vscode can fill in");
+    expect(vscode.stdout).toContain('"server":"ev"');
+    const validate = await runToolrun(['--host', 'vscode', 'validate'], { cwd: f.project, env: f.env });
+    expect(validate.exitCode).toBe(4);
+
+    f.write(join(f.home, '.config', 'zed', 'settings.json'), JSON.stringify({ context_servers: { ext: { source: 'extension', enabled: true, settings: {} }, ev: { source: 'custom', ...ev } } }));
+    const zed = await runToolrun(['--host', 'zed', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
+    expect(zed.exitCode).toBe(4);
+    expect(zed.stderr).toContain('provided by a Zed extension: only Zed knows how to start it');
+    expect(zed.stdout).toMatch(/^ev +stdio +✔ ok/m);
+    expect(zed.stdout).toMatch(/^ext +stdio +✖ not started/m);
+
+    f.write(join(f.home, '.cursor', 'mcp.json'), '{"mcpServers": {"a": }');
+    f.write(join(f.project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { ev } }));
+    const cursor = await runToolrun(['--host', 'cursor', 'list', '--server', 'ev'], { cwd: f.project, env: f.env });
+    expect(cursor.exitCode, cursor.stderr).toBe(0);
+    expect(cursor.stderr).toContain(`⚠ cursor config ${join(f.home, '.cursor', 'mcp.json')} set aside: 1:22: invalid JSON: value expected (its servers are not started; the other files' are)`);
+  });
+});
+
+describe('hosts import and tap --unwrap', () => {
+  it('hosts import makes a relative cwd absolute from where the host resolves it, and says so', async () => {
+    const f = fixtureHome();
+    f.write(join(f.project, '.roo', 'mcp.json'), JSON.stringify({ mcpServers: { s: { command: 'node', args: ['s.js'], cwd: 'tools' } } }));
+    const target = join(f.root, 'out.json');
+    const result = await runToolrun(['hosts', 'import', 'roo', '--into', target], { cwd: f.project, env: f.env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`s: relative "cwd" "tools" made absolute (${join(f.project, 'tools')}), as Roo Code resolves it from ${f.project}`);
+    expect((JSON.parse(readFileSync(target, 'utf8')) as { mcpServers: { s: { cwd: string } } }).mcpServers.s.cwd).toBe(join(f.project, 'tools'));
+  });
+});
