@@ -42,6 +42,8 @@ export interface ConfigPlace {
   file: string | null;
   /** `mcpServers.db.env.TOKEN`, `tools[2].parameters`; absent for problems of the whole file. */
   jsonPath?: string;
+  /** The place is in a host's file (`--host`) whose syntax has no `${NAME:-default}`: the host's name, so no fix suggests one. */
+  hostWithoutDefaults?: string;
 }
 
 /**

@@ -62,7 +62,20 @@ export interface RawRemoteServer {
   refused?: ServerRefusal;
 }
 
-export type RawServerConfig = RawStdioServer | RawRemoteServer;
+export type RawServerConfig = (RawStdioServer | RawRemoteServer) & { origin?: EntryOrigin };
+
+/**
+ * Where a `--host` entry really is, for messages: the host's file (user or project), the entry's path
+ * in it in the host's own keys (`servers.db`, `context_servers.db`, `mcp_servers.db`), and the host's
+ * names of fields toolrun renamed (`headers.Authorization` → `bearer_token_env_var`).
+ */
+export interface EntryOrigin {
+  file: string;
+  path: string;
+  fields?: Record<string, string>;
+  /** The host's title when its syntax has no `${NAME:-default}`. */
+  withoutDefaults?: string;
+}
 
 /**
  * Why a host's server is named but never started (SPEC §13): the host would not start it (not

@@ -34,7 +34,8 @@ export function expandEnv(value: string, env: NodeJS.ProcessEnv, where: ConfigPl
       if (current !== undefined && current !== '') return remembered(name, current);
       if (fallback !== undefined) return remembered(name, expandEnv(fallback, env, where));
       if (current === '') return '';
-      throw new ConfigError(`environment variable ${name} is not set. Export it (export ${name}=...) or give a default: \${${name}:-value}.`, { code: 'unset-variable', place: where });
+      const fix = where.hostWithoutDefaults ? `Export it where ${where.hostWithoutDefaults} runs (export ${name}=...)` : `Export it (export ${name}=...) or give a default: \${${name}:-value}`;
+      throw new ConfigError(`environment variable ${name} is not set. ${fix}.`, { code: 'unset-variable', place: where });
     },
     where,
   );

@@ -34,7 +34,11 @@ export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 
 /** Expands a server entry's `${VAR}`s and resolves its cwd; throws ConfigError naming an unset variable, ServerNotStartedError for a refused entry. */
 export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = process.env): ServerSpec {
-  const where = (field: string): ConfigPlace => ({ file: config.path, jsonPath: `mcpServers.${raw.name}.${field}` });
+  const origin = raw.origin;
+  const where = (field: string): ConfigPlace =>
+    origin
+      ? { file: origin.file, jsonPath: `${origin.path}.${origin.fields?.[field] ?? origin.fields?.[field.split('.')[0]!] ?? field}`, hostWithoutDefaults: origin.withoutDefaults }
+      : { file: config.path, jsonPath: `mcpServers.${raw.name}.${field}` };
   if (raw.refused) throw new ServerNotStartedError(raw.name, raw.refused);
   const expandMap = (map: Record<string, string>, field: string) =>
     Object.fromEntries(

@@ -41,7 +41,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       error.code === 'host-only-variable'
         ? 'replace the VS Code variable with the value, or with ${NAME} and an environment variable'
         : error.code === 'unset-variable'
-          ? 'set the variable, or give a default in the config: ${NAME:-value}'
+          ? options.config.host && !options.config.host.launch.variableDefaults
+            ? `set the variable where ${options.config.host.launch.title} runs (${options.config.host.launch.title} has no \${NAME:-default})`
+            : 'set the variable, or give a default in the config: ${NAME:-value}'
           : 'fix the ${…} reference in the config: ${NAME} or ${NAME:-default}';
     set('config', 'fail', error.jsonPath ? `${error.jsonPath}: ${error.detail}` : error.detail, { fix });
     for (const id of STEP_ORDER.slice(1)) if (id !== 'host' && (id !== 'auth' || raw.transport !== 'stdio')) set(id, 'skip', 'not run: the config entry does not resolve');

@@ -1,6 +1,7 @@
 import type { HostFileRead, HostReadContext, HostReader } from './host-types.js';
 import { isObject, serverMapOf } from './server-entry.js';
 import { parseHostJson } from './parse-host-json.js';
+import { childPath } from '../config/config-problems.js';
 
 /**
  * Claude Code: `~/.claude.json` holds user servers (`mcpServers`) and local ones, per project, under
@@ -15,8 +16,11 @@ export const readClaudeCodeProject: HostReader = (text, context) => readMap(text
 export const readClaudeCodeUser: HostReader = (text, context) => readMap(text, context, (value) => value);
 
 /** `~/.claude.json`'s `projects[projectDir].mcpServers` (local scope). */
-export const readClaudeCodeLocal: HostReader = (text, context) =>
-  readMap(text, context, (value) => (isObject(value) && isObject(value.projects) && isObject(value.projects[context.projectDir]) ? value.projects[context.projectDir] : {}));
+export const readClaudeCodeLocal: HostReader = (text, context) => {
+  const read = readMap(text, context, (value) => (isObject(value) && isObject(value.projects) && isObject(value.projects[context.projectDir]) ? value.projects[context.projectDir] : {}));
+  for (const server of read.servers) server.place = `${childPath('projects', context.projectDir)}.${server.place}`;
+  return read;
+};
 
 function readMap(text: string, context: HostReadContext, pick: (value: unknown) => unknown): HostFileRead {
   const parsed = parseHostJson(text);

@@ -1,6 +1,7 @@
 import { tomlParser } from './host-parsers.js';
 import type { HostReader, HostServer } from './host-types.js';
 import { isObject, readCommonEntry, type Json } from './server-entry.js';
+import { childPath } from '../config/config-problems.js';
 
 /**
  * Codex: `$CODEX_HOME/config.toml` (default ~/.codex/config.toml), and `.codex/config.toml` in a
@@ -52,5 +53,10 @@ function readCodexServer(name: string, raw: Json, context: Parameters<HostReader
   const startup = typeof raw.startup_timeout_sec === 'number' ? raw.startup_timeout_sec * 1000 : typeof raw.startup_timeout_ms === 'number' ? raw.startup_timeout_ms : undefined;
   if (startup !== undefined && startup > 0) server.entry.connectTimeoutMs = Math.round(startup);
   if (raw.enabled === false) server.disabled = true;
+  server.place = childPath('mcp_servers', name);
+  server.fields = { headers: 'http_headers' };
+  if (typeof raw.bearer_token_env_var === 'string') server.fields['headers.Authorization'] = 'bearer_token_env_var';
+  if (isObject(raw.env_http_headers)) for (const header of Object.keys(raw.env_http_headers)) server.fields[`headers.${header}`] = `env_http_headers.${header}`;
+  if (Array.isArray(raw.env_vars)) for (const variable of raw.env_vars) if (typeof variable === 'string') server.fields[`env.${variable}`] = 'env_vars';
   return server;
 }

@@ -31,7 +31,7 @@ export const readContinue: HostReader = (text, context) => {
   const problems: string[] = [];
   list.forEach((raw, index) => {
     if (!isObject(raw) || typeof raw.name !== 'string') problems.push(`mcpServers[${index}] has no name`);
-    else servers.push(readCommonEntry(raw.name, raw, context, { style: 'continue', handled: ['name'], types: { 'streamable-http': 'http' } }));
+    else servers.push({ ...readCommonEntry(raw.name, raw, context, { style: 'continue', handled: ['name'], types: { 'streamable-http': 'http' } }), place: `mcpServers[${index}]` });
   });
   return { servers, problems };
 };

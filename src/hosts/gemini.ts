@@ -19,6 +19,7 @@ export const readGemini: HostReader = (text, context) => {
       const http = readCommonEntry(name, { url: raw.httpUrl }, ctx, options);
       server.entry.url = http.entry.url;
       server.entry.type = 'http';
+      server.fields = { url: 'httpUrl' };
       server.unresolved.push(...http.unresolved);
     } else if (raw.url !== undefined) server.entry.type = 'sse';
     return server;

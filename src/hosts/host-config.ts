@@ -100,16 +100,24 @@ export async function loadHostConfig(option: string, env: NodeJS.ProcessEnv, cwd
       .sort((a, b) => b.length - a.length)[0];
     if (name === undefined) throw new ConfigError(`${host} config ${main.path}: ${problem.path}: ${problem.message}`, { file: main.path });
     if (refused.has(name)) continue;
-    const file = merged.get(name)!.report.path;
+    const server = merged.get(name)!;
+    const file = server.report.path;
+    const place = `${server.place ?? childPath('mcpServers', name)}${problem.path.slice(childPath('mcpServers', name).length)}`;
     refused.set(name, {
       kind: 'host-only-entry',
-      reason: `its entry in ${file} is not one toolrun can start: ${problem.path.slice('mcpServers.'.length)}: ${problem.message}`,
+      reason: `its entry in ${file} is not one toolrun can start: ${place}: ${problem.message}`,
       fix: `fix the entry in ${file}`,
     });
   }
   for (const [name, refusal] of refused) config.servers[name] = refusedEntry(name, merged.get(name)!.entry, refusal);
   config.hostNotes = broken.map((report) => `${host} config ${report.path} set aside: ${report.problems[0]} (its servers are not started; the other files' are)`);
   const launch = hostLaunch(host, places.platform);
+  // Messages about an entry name the host's file and keys, and suggest only syntax the host reads.
+  for (const [name, server] of merged) {
+    const raw = config.servers[name];
+    if (raw && !raw.refused)
+      raw.origin = { file: server.report.path, path: server.place ?? childPath('mcpServers', name), fields: server.fields, withoutDefaults: launch.variableDefaults ? undefined : launch.title };
+  }
   config.host = { launch, terminalEnv: options.terminalEnv === true };
   if (!options.terminalEnv) startAsHost(config, merged, launch, places.home, cwd);
   config.sourceText = checkedText;

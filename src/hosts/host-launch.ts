@@ -42,6 +42,7 @@ const ROWS: Record<HostName, Row> = {
   // directory where Claude Code was launched" (#17565, closed stale; #54786, #42883 the same; no CHANGELOG entry fixes it).
   'claude-code': {
     title: 'Claude Code',
+    variableDefaults: true,
     passVariable: '"env": {"NAME": "${NAME}"}',
     inherits: 'all',
     cwd: 'caller',
@@ -138,6 +139,7 @@ const ROWS: Record<HostName, Row> = {
   // PASSWORD… and values that look like keys are dropped, unless the entry's env sets them (process/gemini-environment.ts).
   gemini: {
     title: 'Gemini CLI',
+    variableDefaults: true,
     passVariable: '"env": {"NAME": "$NAME"}',
     inherits: 'all',
     sanitize: 'gemini',

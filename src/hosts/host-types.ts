@@ -38,6 +38,10 @@ export interface HostServer {
   gate?: HostGate;
   /** An entry only the host can start (a Zed extension's server, an envFile that is missing): named, never started. */
   hostOnly?: { reason: string; fix: string };
+  /** The entry's path in its file, in the host's own keys (`servers.db`, `mcp_servers.db`); default `mcpServers.NAME`. */
+  place?: string;
+  /** toolrun's field → the host's, where the reader renamed one (`headers.Authorization` → `bearer_token_env_var`). */
+  fields?: Record<string, string>;
   /** The host's own approval of a project server (Claude Code's enabledMcpjsonServers…), shown by `hosts`. */
   approved?: string;
 }

@@ -25,6 +25,7 @@ export const readOpencode: HostReader = (text, context) => {
     if (raw.type === 'remote') delete (mapped as Record<string, unknown>).args;
     const server = readCommonEntry(name, mapped, ctx, options);
     if (raw.enabled === false) server.disabled = true;
+    server.fields = { env: 'environment', command: 'command[0]' };
     return server;
   });
 };

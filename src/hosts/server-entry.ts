@@ -5,6 +5,7 @@ import { parseHostJson } from './parse-host-json.js';
 
 export type Json = Record<string, unknown>;
 import { isObject } from '../config/build-config.js';
+import { childPath } from '../config/config-problems.js';
 
 export { isObject };
 
@@ -66,7 +67,7 @@ export function serverMapOf(value: unknown, key: string, context: HostReadContex
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(block)) {
     if (!isObject(raw)) problems.push(`server '${name}' is not an object`);
-    else servers.push(read(name, raw, context, options));
+    else servers.push({ ...read(name, raw, context, options), place: childPath(key, name) });
   }
   return { servers, problems };
 }

@@ -23,6 +23,8 @@ export interface HostLaunch {
    * standing for the variable (`"env": {"NAME": "${NAME}"}`); undefined when the host expands none.
    */
   passVariable?: string;
+  /** The host's config syntax has `${NAME:-default}` (Claude Code, Gemini CLI): a fix may suggest one. */
+  variableDefaults?: true;
   /** The entry's own `cwd`: honoured (default), or ignored by the host (Claude Code, Zed), which starts the server in its own folder. */
   entryCwd?: 'ignored';
   /** How the command is found: 'path' (looked up on the server's PATH, no shell), 'shell' (run through a shell, `sh -c` / `cmd /c`). */

@@ -209,6 +209,30 @@ describe('envFile, and one bad entry never blocks the host', () => {
   });
 });
 
+describe("messages name the host's file and keys, and fixes in its syntax", () => {
+  it("Codex's bearer_token_env_var unset: the error names mcp_servers.NAME.bearer_token_env_var in ~/.codex/config.toml, no ${NAME:-value} Codex cannot read", async () => {
+    const f = fixtureHome();
+    const file = join(f.home, '.codex', 'config.toml');
+    f.write(file, '[mcp_servers.remote]\nurl = "http://127.0.0.1:9/mcp"\nbearer_token_env_var = "CODEX_TEST_TOKEN_UNSET"\n');
+    const result = await runToolrun(['--host', 'codex', 'exec', 'remote:x'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain(`${file}: mcp_servers.remote.bearer_token_env_var: environment variable CODEX_TEST_TOKEN_UNSET is not set. Export it where Codex runs`);
+    expect(result.stderr).not.toContain(':-value');
+    const doctor = await runToolrun(['--host', 'codex', 'mcp', 'doctor', 'remote'], { cwd: f.project, env: f.env });
+    expect(doctor.stdout).toContain('fix: set the variable where Codex runs (Codex has no ${NAME:-default})');
+  });
+
+  it("a VS Code entry toolrun cannot read is named at its place in the host's keys (servers.NAME…), the others run", async () => {
+    const f = fixtureHome();
+    const file = join(f.project, '.vscode', 'mcp.json');
+    f.write(file, JSON.stringify({ servers: { bad: { type: 'stdio', command: 42 }, ev: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    const result = await runToolrun(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`Reason: its entry in ${file} is not one toolrun can start: servers.bad.command:`);
+    expect(result.stdout).toContain('"server":"ev"');
+  });
+});
+
 describe('hosts import and tap --unwrap', () => {
   it('hosts import makes a relative cwd absolute from where the host resolves it, and says so', async () => {
     const f = fixtureHome();
