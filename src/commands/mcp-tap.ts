@@ -50,13 +50,18 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
         const resolved = await resolveStdioTarget(cli, words, command, 'mcp tap sits between a host and a stdio server');
         const target = { ...resolved, name: options.name ?? resolved.server ?? nameOfCommand(resolved.command, resolved.args) };
-        const [{ runTap }, { RecordingWriter }, { pollutionPattern }] = await Promise.all([import('../tap/run-tap.js'), import('../record/recording.js'), import('../scan/pollution-pattern.js')]);
+        const [{ runTap }, { RecordingWriter }, { pollutionPattern }, { explainWriteError }] = await Promise.all([
+          import('../tap/run-tap.js'),
+          import('../record/recording.js'),
+          import('../scan/pollution-pattern.js'),
+          import('../cli-support/explain-write-error.js'),
+        ]);
         let recording: InstanceType<typeof RecordingWriter> | undefined;
         if (options.record) {
           try {
             recording = new RecordingWriter(options.record, target.name, [target.command, ...target.args].join(' '));
           } catch (error) {
-            throw new UsageError(`cannot write --record ${options.record}: ${(error as Error).message}`);
+            throw new UsageError(`cannot write --record ${options.record}: ${explainWriteError(error)}`, { cause: error });
           }
           cli.onExit(async () => recording!.close());
         }
