@@ -2,6 +2,7 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { remoteTarget } from '../mcp/remote-transport.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 /** Methods whose 2026-07-28 request carries `Mcp-Name` (Streamable HTTP § Standard Headers), and from which param. */
 const NAME_HEADER_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
@@ -30,7 +31,8 @@ export class HttpWire implements ProbeWire {
     this.#url = url;
     this.#headers = headers;
     const auth = remoteAuth(spec, headers);
-    this.#fetch = auth ? auth.wrapFetch(fetch) : fetch;
+    // Redirects stay within the entry's origin (remote-fetch.ts): its headers go nowhere else.
+    this.#fetch = auth ? auth.wrapFetch(remoteFetch) : remoteFetch;
   }
 
   async send(message: Record<string, unknown>, context: { method?: string; protocolVersion: string; era: 'legacy' | 'modern' }): Promise<void> {

@@ -1,6 +1,7 @@
 import { readVersion } from '../version.js';
 import type { NegotiatingTransport } from './negotiating-transport.js';
 import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 /** What a server made of `server/discover`, and so which era it speaks. */
 export type ProbeOutcome =
@@ -48,7 +49,7 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
  * server refuses it (4xx: no session, or an unknown method); a network failure is thrown, for the
  * connection attempt to classify as it does any other.
  */
-export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = fetch): Promise<ProbeOutcome> {
+export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = remoteFetch): Promise<ProbeOutcome> {
   const ask = async (version: string): Promise<{ message: unknown; status: number }> => {
     const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(version, readVersion()) } };
     const response = await fetchFn(url, {
