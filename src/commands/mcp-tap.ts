@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { resolveStdioTarget } from './stdio-target.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 interface TapCommandOptions {
   record?: string;
@@ -82,7 +83,7 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
             seen.set(key, 0);
             const what = kinds.length === 0 ? 'a warning' : kinds.join(', ');
             cli.terminal.warn(
-              `[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(text.slice(0, 200))}`,
+              `[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(maskThenCut(text, 200))}`,
             );
           },
         });

@@ -3,6 +3,7 @@ import { remoteAuth } from '../auth/remote-auth.js';
 import { remoteTarget } from '../mcp/remote-transport.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
 import { remoteFetch } from '../http/remote-fetch.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** Methods whose 2026-07-28 request carries `Mcp-Name` (Streamable HTTP § Standard Headers), and from which param. */
 const NAME_HEADER_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
@@ -97,7 +98,7 @@ export class HttpWire implements ProbeWire {
     try {
       parsed = JSON.parse(text);
     } catch {
-      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 120)}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: ${maskThenCut(text, 120)}`);
       this.onMessage?.(undefined, { raw: text, bytes: text.length });
       return;
     }
