@@ -1,3 +1,5 @@
+import { capResponseBody, messageLimitBytes } from './capped-body.js';
+
 /**
  * The fetch of every request toolrun makes to an MCP server over HTTP (both transports of both eras,
  * the `server/discover` probe, conform's wire), under the server entry's headers: an API key, a
@@ -5,9 +7,31 @@
  * `Location` points (it drops only Authorization, and only on newer Node), so redirects are taken
  * here: one to the same origin is followed with the same headers (a trailing slash, a moved path);
  * one to another origin — another host, port or scheme, http→https included — is refused with
- * CrossOriginRedirectError, before anything is sent there (issue #31).
+ * CrossOriginRedirectError, before anything is sent there (issue #31). Every answer's body is read
+ * with the per-message cap of capped-body.ts.
  */
-export const remoteFetch: typeof fetch = (input, init) => fetchWithinOrigin(fetch, input, init);
+export const remoteFetch: typeof fetch = async (input, init) => capResponseBody(await fetchWithinOrigin(fetch, input, init), messageLimitBytes());
+
+/**
+ * remoteFetch for the SDK's Streamable HTTP transports: an event over the cap in the answer to a POST
+ * ends that stream with a transport-fault answer to each request the POST carried (capped-body.ts),
+ * since the SDK would leave them to their timeout.
+ */
+export const transportFetch: typeof fetch = async (input, init) => capResponseBody(await fetchWithinOrigin(fetch, input, init), messageLimitBytes(), { answerRequests: requestIdsOf(init?.body) });
+
+/** The ids of the JSON-RPC requests in a POST's body (one message or a batch). */
+function requestIdsOf(body: RequestInit['body']): Array<string | number> {
+  if (typeof body !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: { id?: unknown; method?: unknown } | null) =>
+    typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? [message.id] : [],
+  );
+}
 
 /** At most this many same-origin redirects in a row: a loop is a server fault, not a wait. */
 export const MAX_REDIRECTS = 5;

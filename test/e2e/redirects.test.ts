@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer } from '../helpers/redirect-servers.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { writeTempConfig } from '../helpers/temp-config.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrossOriginRedirectError, MAX_REDIRECTS, remoteFetch } from '../../src/http/remote-fetch.js';
-import { startLoopbackServer, type LoopbackServer } from '../helpers/redirect-servers.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 
 // Issue #31 item 6: redirects within the entry's origin are followed with its headers; none leaves it.
 describe('remoteFetch', () => {

@@ -1,12 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A request a loopback server received: its method, path, headers and JSON-RPC method. */
+/** A request a loopback server received: its method, path, headers and JSON-RPC message. */
 export interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
   rpcMethod?: string;
+  rpc?: { id?: string | number; method?: string; params?: Record<string, unknown> };
 }
 
 export interface LoopbackServer {
@@ -26,13 +27,13 @@ export async function startLoopbackServer(answer: (request: ReceivedRequest, ori
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      let rpcMethod: string | undefined;
+      let rpc: ReceivedRequest['rpc'];
       try {
-        rpcMethod = (JSON.parse(Buffer.concat(chunks).toString()) as { method?: string }).method;
+        rpc = JSON.parse(Buffer.concat(chunks).toString()) as ReceivedRequest['rpc'];
       } catch {
         // not JSON-RPC (a GET, a DELETE)
       }
-      const entry = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, rpcMethod };
+      const entry = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, rpcMethod: rpc?.method, rpc };
       received.push(entry);
       const { status, headers = {}, body = '' } = answer(entry, origin);
       response.writeHead(status, headers).end(body);
