@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one script of action.yml (the repository's GitHub Action): installs toolrun, runs
-// `toolrun mcp conform SERVER --junit FILE`, then `toolrun mcp diff SNAPSHOT SERVER` when a snapshot
+// `toolrun mcp conform --junit FILE -- SERVER`, then `toolrun mcp diff -- SNAPSHOT SERVER` when a snapshot
 // is given, and fails the step if either failed. The action passes its inputs as environment
 // variables (never spliced into a shell line: a server name or a call comes from the workflow's
 // author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
@@ -22,13 +22,15 @@ function main() {
   const toolrun = resolveToolrun(inputs.version);
   const global = inputs.config ? ['--config', inputs.config] : [];
 
-  const conformArgs = [...global, 'mcp', 'conform', inputs.server, '--profile', inputs.profile, '--junit', inputs.junit];
+  // The server (and the snapshot) after `--`: an input such as `--config=evil.json` is a name that
+  // matches no server, never an option that runs another config's server.
+  const conformArgs = [...global, 'mcp', 'conform', '--profile', inputs.profile, '--junit', inputs.junit];
   for (const call of inputs.calls) conformArgs.push('--call', call);
   if (inputs.callAll) conformArgs.push('--call-all');
-  const conform = run(toolrun, conformArgs);
+  const conform = run(toolrun, [...conformArgs, '--', inputs.server]);
 
   // The diff runs even when conform failed: a breaking API change is worth knowing on the same run.
-  const diff = inputs.snapshot ? run(toolrun, [...global, 'mcp', 'diff', inputs.snapshot, inputs.server]) : undefined;
+  const diff = inputs.snapshot ? run(toolrun, [...global, 'mcp', 'diff', '--', inputs.snapshot, inputs.server]) : undefined;
 
   const verdict = verdictOf(conform, diff);
   writeOutputs({ junit: inputs.junit, verdict, 'conform-exit-code': String(conform), 'diff-exit-code': diff === undefined ? '' : String(diff) });
@@ -39,24 +41,37 @@ function main() {
 }
 
 function readInputs() {
-  const server = (env.TOOLRUN_ACTION_SERVER ?? '').trim();
+  const server = oneLineInput('server', env.TOOLRUN_ACTION_SERVER);
   if (!server) usage('the `server` input is required: a server name of your config, a URL, or a command');
-  const callAll = (env.TOOLRUN_ACTION_CALL_ALL ?? '').trim().toLowerCase();
+  const callAll = oneLineInput('call-all', env.TOOLRUN_ACTION_CALL_ALL).toLowerCase();
   if (!['', 'true', 'false'].includes(callAll)) usage(`the \`call-all\` input must be true or false, not "${env.TOOLRUN_ACTION_CALL_ALL}"`);
+  // One call per line, `TOOL ARGS` as toolrun's --call takes it; blank lines and # comments skipped.
+  const calls = (env.TOOLRUN_ACTION_CALLS ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  if (calls.some((call) => /[\r\u2028\u2029]/.test(call))) usage('each line of the `calls` input must be one line (it holds a carriage return)');
   return {
     server,
-    config: (env.TOOLRUN_ACTION_CONFIG ?? '').trim(),
-    profile: (env.TOOLRUN_ACTION_PROFILE ?? '').trim() || 'toolrun@1',
-    junit: (env.TOOLRUN_ACTION_JUNIT ?? '').trim() || 'toolrun-conform.xml',
-    snapshot: (env.TOOLRUN_ACTION_SNAPSHOT ?? '').trim(),
+    config: oneLineInput('config', env.TOOLRUN_ACTION_CONFIG),
+    profile: oneLineInput('profile', env.TOOLRUN_ACTION_PROFILE) || 'toolrun@1',
+    junit: oneLineInput('junit', env.TOOLRUN_ACTION_JUNIT) || 'toolrun-conform.xml',
+    snapshot: oneLineInput('snapshot', env.TOOLRUN_ACTION_SNAPSHOT),
     callAll: callAll === 'true',
-    // One call per line, `TOOL ARGS` as toolrun's --call takes it; blank lines and # comments skipped.
-    calls: (env.TOOLRUN_ACTION_CALLS ?? '')
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter((line) => line && !line.startsWith('#')),
-    version: (env.TOOLRUN_ACTION_VERSION ?? '').trim() || ownVersion(),
+    calls,
+    version: oneLineInput('toolrun-version', env.TOOLRUN_ACTION_VERSION) || ownVersion(),
   };
+}
+
+/**
+ * An input that is one value, trimmed. A line break inside it is refused: the value is echoed in the
+ * step's log (the ::group:: line of each run, the verdict), where its second line would stand alone
+ * and could be a workflow command (`::stop-commands::`, a forged `::error`).
+ */
+function oneLineInput(name, raw) {
+  const value = (raw ?? '').trim();
+  if (/[\r\n\u2028\u2029]/.test(value)) usage(`the \`${name}\` input must be one line (it holds a line break)`);
+  return value;
 }
 
 /** The toolrun this action's own release ships with, so `uses: …@v1` runs the matching CLI. */

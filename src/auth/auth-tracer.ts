@@ -1,4 +1,4 @@
-import { maskSecrets } from '../secrets/mask-secrets.js';
+import { maskSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 import type { AuthRule } from './auth-rules.js';
 import { boundedRequest, isFailure, type BoundedAnswer, type RequestLimits } from './bounded-request.js';
 
@@ -42,7 +42,7 @@ export class Tracer {
       json = parseObject(answer.text);
       return json
         ? `${answer.status} · ${describe(json)}`
-        : `${answer.status} · not a JSON object: ${answer.headers.get('content-type') ?? 'no content-type'}, ${JSON.stringify(answer.text.slice(0, 60))}`;
+        : `${answer.status} · not a JSON object: ${answer.headers.get('content-type') ?? 'no content-type'}, ${JSON.stringify(maskThenCut(answer.text, 60))}`;
     });
     return { raw, ok: !isFailure(raw) && raw.status >= 200 && raw.status < 300, json };
   }
@@ -68,5 +68,5 @@ export function parseUrl(text: unknown, base?: URL): URL | undefined {
 /** What a server said, on one line of at most 300 characters, control characters spelled out (SPEC §8). */
 export function oneLine(text: string): string {
   const flat = text.replace(/[\x00-\x1f\x7f-\x9f]/g, (character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  return maskThenCut(flat, 300, '…');
 }

@@ -5,6 +5,7 @@ import { codeOfCallback } from './check-callback.js';
 import { StoredOAuthProvider } from './provider.js';
 import type { AuthServer } from './token-refresh.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 export interface LoginOptions {
   server: AuthServer & { headers: Record<string, string> };
@@ -56,7 +57,7 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
 /** The server's 401 challenge (RFC 9728's `resource_metadata`, and `scope`): where discovery starts. */
 async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolrun', version: '0' } } });
-  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, signal });
+  const response = await remoteFetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, signal });
   await response.body?.cancel().catch(() => {});
   // No challenge (an older server, or one that lets this request through): discovery falls back to the well-known URLs.
   if (response.status !== 401) return {};

@@ -10,6 +10,7 @@ import type { AskBack, AskContext, ElicitParams } from '../mcp/ask-back.js';
 import { escapeControls } from '../output/escape-controls.js';
 import type { CliContext } from './cli-context.js';
 import { openBrowser } from './open-browser.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * Elicitations one command answers at most. A server that asks more is taken for one asking in a
@@ -120,5 +121,5 @@ function urlOf(params: ElicitParams): string | undefined {
 
 /** Server text on one line, quoted and escaped (no terminal control, no forged line), at most 200 characters. */
 function quoted(text: unknown): string {
-  return escapeControls(JSON.stringify(String(text ?? '').slice(0, 200)));
+  return escapeControls(JSON.stringify(maskThenCut(String(text ?? ''), 200)));
 }

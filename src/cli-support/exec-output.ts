@@ -67,10 +67,10 @@ export async function printExecOutcome(terminal: Terminal, json: boolean, outcom
       : options.raw
         ? toJson(envelope.result)
         : formatResult(envelope.result);
-    await terminal.result(text, { verbatim: true });
+    await terminal.result(text, { verbatim: true, json: Boolean(options.raw || (call && options.structured)) });
     terminal.info(formatEnvelopeFooter(envelope));
   } else if (options.raw && envelope.result !== undefined) {
-    await terminal.result(toJson(envelope.result), { verbatim: true });
+    await terminal.result(toJson(envelope.result), { verbatim: true, json: true });
     terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);
   } else if (envelope.error_kind === 'config') terminal.error(`✖ ${envelope.error}`);
   else terminal.error(`✖ ${envelope.tool_name}: ${envelope.error}`);

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import type { AskBack, AskContext, SamplingParams } from '../mcp/ask-back.js';
 import { splitCommandWords } from '../input/split-words.js';
 import { runSamplingCommand, SamplingCommandError } from '../sampling/run-sampling-command.js';
+import { SamplingQueue, SamplingQueueError } from '../sampling/sampling-queue.js';
 import { textResult } from '../sampling/sampling-result.js';
 import { readSamplingScript } from '../sampling/sampling-script.js';
 import type { AskBackFlags, CliContext } from './cli-context.js';
@@ -31,7 +32,7 @@ export function samplingFor(cli: Pick<CliContext, 'globals' | 'terminal' | 'cwd'
     return async () => reply;
   }
   if (flags.sampling !== undefined) return scriptedSampling(cli, flags.sampling);
-  if (flags.samplingCommand !== undefined) return commandSampling(cli, flags.samplingCommand, cli.globals.timeout ?? timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  if (flags.samplingCommand !== undefined) return commandSampling(cli, flags.samplingCommand, cli.globals.timeout ?? timeoutMs ?? DEFAULT_TIMEOUT_MS, queueOf(flags));
   return tty ? terminalSampling(cli) : undefined;
 }
 
@@ -52,15 +53,29 @@ function scriptedSampling(cli: Pick<CliContext, 'globals' | 'terminal'>, path: s
   };
 }
 
-function commandSampling(cli: Pick<CliContext, 'terminal' | 'cwd' | 'env' | 'signal'>, commandLine: string, timeoutMs: number): Sample {
+/** The --sampling-command runs of one command, across all its servers: a few at once, a bounded number in all. */
+const queues = new WeakMap<AskBackFlags, SamplingQueue>();
+
+function queueOf(flags: AskBackFlags): SamplingQueue {
+  let queue = queues.get(flags);
+  if (!queue) queues.set(flags, (queue = new SamplingQueue()));
+  return queue;
+}
+
+function commandSampling(cli: Pick<CliContext, 'terminal' | 'cwd' | 'env' | 'signal'>, commandLine: string, timeoutMs: number, queue: SamplingQueue): Sample {
   const words = splitCommandWords(commandLine);
   if (typeof words === 'string') throw new UsageError(`--sampling-command ${JSON.stringify(commandLine)}: ${words}`);
+  let saidLimit = false;
   return async (params: SamplingParams, context: AskContext) => {
+    const signal = AbortSignal.any([context.signal, cli.signal]);
     try {
-      return await runSamplingCommand(params, { words, cwd: cli.cwd, env: cli.env, timeoutMs, signal: AbortSignal.any([context.signal, cli.signal]) });
+      return await queue.run(() => runSamplingCommand(params, { words, cwd: cli.cwd, env: cli.env, timeoutMs, signal }), signal);
     } catch (error) {
-      if (!(error instanceof SamplingCommandError)) throw error;
-      cli.terminal.warn(`server '${context.server}': --sampling-command '${commandLine}' ${error.message}; the server got an error`);
+      if (!(error instanceof SamplingCommandError || error instanceof SamplingQueueError)) throw error;
+      // Past the limit, every further request is refused the same way: said once.
+      const repeated = error instanceof SamplingQueueError && error.pastLimit && saidLimit;
+      if (error instanceof SamplingQueueError && error.pastLimit) saidLimit = true;
+      if (!repeated) cli.terminal.warn(`server '${context.server}': --sampling-command '${commandLine}' ${error.message}; the server got an error`);
       throw rpcError(RESPONDER_FAILED, `toolrun's --sampling-command failed: it ${error.reason}`);
     }
   };

@@ -1,4 +1,5 @@
 import type { ProgressHandler } from '../registry/tool-types.js';
+import { oneLine } from '../output/escape-controls.js';
 import type { Spinner } from '../output/terminal.js';
 import type { CliContext } from './cli-context.js';
 
@@ -16,7 +17,7 @@ export async function showProgress(cli: CliContext, toolName: string): Promise<C
   let stopped = false;
   const describe = ({ progress, total, message }: Parameters<ProgressHandler>[0]) => {
     const amount = total ? `${progress}/${total}${total > 0 ? ` (${Math.round((progress / total) * 100)}%)` : ''}` : String(progress);
-    return `${toolName}: ${amount}${message ? ` ${message}` : ''}`;
+    return `${toolName}: ${amount}${message ? ` ${oneLine(message)}` : ''}`;
   };
   return {
     onProgress: (update) => {

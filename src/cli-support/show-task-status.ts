@@ -1,5 +1,6 @@
 import type { TaskCallOptions } from '../registry/tool-types.js';
 import { describeTaskStatus } from '../mcp/tasks/task-state.js';
+import { oneLine } from '../output/escape-controls.js';
 import { answerInputRequestsWith } from './answer-input-requests.js';
 import { askBackFor } from './ask-back-for.js';
 import type { CliContext } from './cli-context.js';
@@ -14,6 +15,7 @@ export function taskOptionsFor(cli: CliContext, toolName: string, flags: { task?
     ...(server && { answerInputRequests: answerInputRequestsWith(askBackFor(cli), server) }),
     asTask: flags.task === true,
     wait: flags.wait !== false,
-    onStatus: (task) => cli.terminal.info(`… ${toolName}: task ${task.taskId} ${describeTaskStatus(task)}`),
+    // One line per change, whatever line breaks the server put in its id or status message.
+    onStatus: (task) => cli.terminal.info(`… ${toolName}: task ${oneLine(`${task.taskId} ${describeTaskStatus(task)}`)}`),
   };
 }

@@ -18,7 +18,7 @@ export async function writeConformOutputs(cli: CliContext, report: ConformReport
   }
   if (cli.env.GITHUB_ACTIONS === 'true') {
     const { formatGithubAnnotations } = await import('../output/format-github-annotations.js');
-    for (const line of formatGithubAnnotations(report)) cli.terminal.note(line);
+    for (const line of formatGithubAnnotations(report)) cli.terminal.workflowCommand(line);
   }
   if (cli.globals.json) return cli.terminal.resultJson(report);
   const { formatConformReport } = await import('../output/format-conform-report.js');

@@ -112,12 +112,10 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
 
 /** --save's recording, opened before the server starts: a path that cannot be written is a usage error now. */
 async function openRecording(path: string, spec: StdioServerSpec) {
-  const { RecordingWriter } = await import('../record/recording.js');
+  const [{ RecordingWriter }, { explainWriteError }] = await Promise.all([import('../record/recording.js'), import('../cli-support/explain-write-error.js')]);
   try {
     return new RecordingWriter(path, spec.name, [spec.command, ...spec.args].join(' '));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new UsageError(`cannot write --save ${path}: ${reason}; give a file path in an existing, writable folder`);
+    throw new UsageError(`cannot write --save ${path}: ${explainWriteError(error)}`, { cause: error });
   }
 }

@@ -27,7 +27,7 @@ Exit codes: 0 ok · 1 a listing failed · 2 unknown server · 3 config problem �
       run(async (cli) => {
         const { formatSnapshot } = await import('../snapshot/build-snapshot.js');
         const [snapshot] = await snapshotServers(cli, [server]);
-        await cli.terminal.result(formatSnapshot(snapshot!), { verbatim: true });
+        await cli.terminal.result(formatSnapshot(snapshot!), { verbatim: true, json: true });
         return ExitCode.OK;
       }),
     );

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { resolveStdioTarget } from './stdio-target.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 interface TapCommandOptions {
   record?: string;
@@ -50,13 +51,18 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
         const resolved = await resolveStdioTarget(cli, words, command, 'mcp tap sits between a host and a stdio server');
         const target = { ...resolved, name: options.name ?? resolved.server ?? nameOfCommand(resolved.command, resolved.args) };
-        const [{ runTap }, { RecordingWriter }, { pollutionPattern }] = await Promise.all([import('../tap/run-tap.js'), import('../record/recording.js'), import('../scan/pollution-pattern.js')]);
+        const [{ runTap }, { RecordingWriter }, { pollutionPattern }, { explainWriteError }] = await Promise.all([
+          import('../tap/run-tap.js'),
+          import('../record/recording.js'),
+          import('../scan/pollution-pattern.js'),
+          import('../cli-support/explain-write-error.js'),
+        ]);
         let recording: InstanceType<typeof RecordingWriter> | undefined;
         if (options.record) {
           try {
             recording = new RecordingWriter(options.record, target.name, [target.command, ...target.args].join(' '));
           } catch (error) {
-            throw new UsageError(`cannot write --record ${options.record}: ${(error as Error).message}`);
+            throw new UsageError(`cannot write --record ${options.record}: ${explainWriteError(error)}`, { cause: error });
           }
           cli.onExit(async () => recording!.close());
         }
@@ -77,7 +83,7 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
             seen.set(key, 0);
             const what = kinds.length === 0 ? 'a warning' : kinds.join(', ');
             cli.terminal.warn(
-              `[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(text.slice(0, 200))}`,
+              `[tap ${target.name}] stdout line ${line.lineNumber} is not clean JSON-RPC (${what}), ${dropped ? 'dropped (--guard)' : 'forwarded: a strict host fails on it'}: ${JSON.stringify(maskThenCut(text, 200))}`,
             );
           },
         });

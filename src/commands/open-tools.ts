@@ -10,6 +10,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -100,7 +101,7 @@ export async function openTools(
           const seen = repeatedPollution.get(key);
           if (seen !== undefined) return void repeatedPollution.set(key, seen + 1);
           repeatedPollution.set(key, 0);
-          cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(text.slice(0, 200))}`);
+          cli.terminal.warn(`[${server}] stdout line ${line.lineNumber} is not JSON-RPC (${reason}), skipped: ${JSON.stringify(maskThenCut(text, 200))}`);
         },
         onStderr: cli.globals.verbose ? (server, chunk) => cli.terminal.serverStderr(server, chunk) : undefined,
         // A server's log messages go to stderr with their level (SPEC §10); warnings and worse stand out.

@@ -5,6 +5,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
+import { oneLine } from '../output/escape-controls.js';
 
 interface TaskCommandOptions {
   server: string;
@@ -60,8 +61,8 @@ Examples:
         }
         if (result && task.status === 'completed') {
           await cli.terminal.result(renderCallResult(result as CallToolResult, 'text', { server: connection.name }), { verbatim: true });
-          cli.terminal.info(`✔ task ${task.taskId} ${describeTaskStatus(task)} · mcp:${connection.name}`);
-        } else await cli.terminal.result(`${task.taskId} ${describeTaskStatus(task)}`);
+          cli.terminal.info(`✔ task ${oneLine(`${task.taskId} ${describeTaskStatus(task)}`)} · mcp:${connection.name}`);
+        } else await cli.terminal.result(oneLine(`${task.taskId} ${describeTaskStatus(task)}`));
         return ExitCode.OK;
       }),
     );
@@ -79,7 +80,7 @@ Examples:
           throw mcpRequestError(connection, 'tasks/cancel', error, taskId);
         });
         if (cli.globals.json) await cli.terminal.resultJson({ taskId: task.taskId, status: task.status, server: connection.name });
-        else await cli.terminal.result(`${task.taskId} ${task.status}`);
+        else await cli.terminal.result(oneLine(`${task.taskId} ${task.status}`));
         return ExitCode.OK;
       }),
     );

@@ -1,4 +1,5 @@
 import type { CheckEvidence } from './conform-types.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 const MAX_STRING = 300;
 const MAX_ITEMS = 12;
@@ -9,7 +10,8 @@ const MAX_DEPTH = 8;
  * marked, so a server that answers with megabytes still gets a readable, bounded piece of evidence.
  */
 export function cutValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} chars)` : value;
+  // Masked before it is cut (maskThenCut): a secret across the cut would leave its start.
+  if (typeof value === 'string') return value.length > MAX_STRING ? `${maskThenCut(value, MAX_STRING)}… (${value.length} chars)` : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return Array.isArray(value) ? `[… ${value.length} items]` : '{…}';
   if (Array.isArray(value)) {

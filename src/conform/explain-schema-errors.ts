@@ -6,6 +6,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { schemaNodeAt, type McpSchema } from './mcp-schemas.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** A problem found, at an Ajv instance path (JSON pointer, `/tools/3/inputSchema`). */
 export interface SchemaProblem {
@@ -107,7 +108,7 @@ function messageOf(error: ErrorObject): string {
 function got(data: unknown): string {
   if (data === null || ['string', 'number', 'boolean'].includes(typeof data)) {
     const text = JSON.stringify(data);
-    return ` (got ${text.length > 40 ? `${text.slice(0, 39)}…"` : text})`;
+    return ` (got ${text.length > 40 ? `${maskThenCut(text, 39)}…"` : text})`;
   }
   return Array.isArray(data) ? ' (got an array)' : typeof data === 'object' ? ' (got an object)' : '';
 }

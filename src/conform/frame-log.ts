@@ -1,4 +1,5 @@
 import type { RecordedFrame } from './probe-types.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * The bound on what one channel records: a server that floods (an endless log, a loop of
@@ -32,7 +33,7 @@ export class FrameLog {
     }
     const frame: RecordedFrame = { index: this.frames.length, direction, atMs: this.elapsedMs, message };
     if (extra.line !== undefined) frame.line = extra.line;
-    if (extra.raw !== undefined) frame.raw = extra.raw.length > RAW_EVIDENCE_CHARS ? `${extra.raw.slice(0, RAW_EVIDENCE_CHARS)}…` : extra.raw;
+    if (extra.raw !== undefined) frame.raw = extra.raw.length > RAW_EVIDENCE_CHARS ? maskThenCut(extra.raw, RAW_EVIDENCE_CHARS + 1, '…') : extra.raw;
     if (extra.answers !== undefined) frame.answers = extra.answers;
     this.frames.push(frame);
     return frame;

@@ -2,6 +2,9 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { remoteTarget } from '../mcp/remote-transport.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
+import { MessageTooLargeError } from '../http/capped-body.js';
+import { remoteFetch } from '../http/remote-fetch.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** Methods whose 2026-07-28 request carries `Mcp-Name` (Streamable HTTP § Standard Headers), and from which param. */
 const NAME_HEADER_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
@@ -30,7 +33,8 @@ export class HttpWire implements ProbeWire {
     this.#url = url;
     this.#headers = headers;
     const auth = remoteAuth(spec, headers);
-    this.#fetch = auth ? auth.wrapFetch(fetch) : fetch;
+    // Redirects stay within the entry's origin (remote-fetch.ts): its headers go nowhere else.
+    this.#fetch = auth ? auth.wrapFetch(remoteFetch) : remoteFetch;
   }
 
   async send(message: Record<string, unknown>, context: { method?: string; protocolVersion: string; era: 'legacy' | 'modern' }): Promise<void> {
@@ -86,7 +90,11 @@ export class HttpWire implements ProbeWire {
   async #read(response: Response, requestId: number | undefined, aborted: AbortSignal): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('text/event-stream') && response.body) return this.#readEvents(response.body, aborted);
-    const text = await response.text().catch(() => '');
+    const text = await response.text().catch((error: unknown) => {
+      // Over the message limit (capped-body.ts): the request is unanswered, and the reason is this.
+      if (error instanceof MessageTooLargeError) throw error;
+      return '';
+    });
     if (text.trim() === '') {
       if (response.ok) return;
       throw new Error(`HTTP ${response.status} ${response.statusText} with no JSON-RPC answer`.trim());
@@ -95,7 +103,7 @@ export class HttpWire implements ProbeWire {
     try {
       parsed = JSON.parse(text);
     } catch {
-      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: ${text.slice(0, 120)}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: ${maskThenCut(text, 120)}`);
       this.onMessage?.(undefined, { raw: text, bytes: text.length });
       return;
     }
@@ -131,7 +139,9 @@ export class HttpWire implements ProbeWire {
           this.onMessage?.(message, { bytes: data.length });
         }
       }
-    } catch {
+    } catch (error) {
+      // An event over the message limit ends the stream: the request it answered is unanswered, for this reason.
+      if (error instanceof MessageTooLargeError) throw error;
       // Aborted (the run ended or a flood was cut): what arrived was handed over.
     } finally {
       await reader.cancel().catch(() => {});

@@ -4,6 +4,7 @@ import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { ServerProcess } from '../process/server-process.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * A stdio server under test: its stdout read line by line exactly as the SDK frames it, every line
@@ -34,7 +35,7 @@ export class StdioWire implements ProbeWire {
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
       const stderrLine = this.stderrTail.trim().split('\n').at(-1);
       // Every stdout line is read before the end is announced.
-      void server.drained().then(() => this.onClose?.(`the server ${how}${stderrLine ? ` (stderr: ${stderrLine.slice(0, 160)})` : ''}`));
+      void server.drained().then(() => this.onClose?.(`the server ${how}${stderrLine ? ` (stderr: ${maskThenCut(stderrLine, 160)})` : ''}`));
     });
   }
 
@@ -88,7 +89,7 @@ export class StdioWire implements ProbeWire {
   }
 
   #polluted(line: RawLine, text: string, reason: string, parsed?: unknown): void {
-    if (this.pollution.length < 200) this.pollution.push({ line: line.lineNumber, text: text.slice(0, 200), reason });
+    if (this.pollution.length < 200) this.pollution.push({ line: line.lineNumber, text: maskThenCut(text, 200), reason });
     this.onMessage?.(parsed, { line: line.lineNumber, raw: text, bytes: line.length });
   }
 }

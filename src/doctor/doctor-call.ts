@@ -4,6 +4,7 @@ import { describeSchemaIssues } from '../mcp/describe-invalid-result.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { citeSpec, SPEC_SECTION } from '../protocol/spec-sections.js';
 import { compileArgsValidator } from '../schema/compile-schema.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** The one real call of `doctor --call`: its timing (latency step) and its result, as the server sent it (tools step). */
 export interface DoctorCallOutcome {
@@ -88,5 +89,5 @@ function validateStructured(schema: Record<string, unknown>, value: Record<strin
 
 function quote(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return maskThenCut(text, 60, '...');
 }

@@ -12,6 +12,7 @@ import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
 import { reportSessionEnd } from './session-end-step.js';
 import { reportHostStep } from './host-step.js';
 import { reportAuthStep } from './auth-step.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'auth', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -167,7 +168,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   else if (leftBehind.length > 0) {
     const listed = leftBehind
       .slice(0, 3)
-      .map(({ pid, command }) => `pid ${pid} (${command.slice(0, 80)})`)
+      .map(({ pid, command }) => `pid ${pid} (${maskThenCut(command, 80)})`)
       .join(', ');
     set(
       'shutdown',

@@ -6,6 +6,7 @@ import { checkCallResult, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorStep } from './doctor-types.js';
 import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** Steps 4 and 7 of doctor, on the live connection: the tools (and resources, prompts), and latency. */
 
@@ -23,7 +24,7 @@ export async function reportTools(connection: ServerConnection, options: DoctorO
   if (schemaWarnings.length > 0) {
     const formats = [...new Set(schemaWarnings.flatMap((warning) => [...warning.matchAll(/unknown format "([^"]+)"/g)].map((match) => match[1]!)))];
     const what =
-      formats.length > 0 ? `unknown format${formats.length === 1 ? '' : 's'} ${formats.map((format) => `"${format}"`).join(', ')} (not checked by validators)` : schemaWarnings[0]!.slice(0, 200);
+      formats.length > 0 ? `unknown format${formats.length === 1 ? '' : 's'} ${formats.map((format) => `"${format}"`).join(', ')} (not checked by validators)` : maskThenCut(schemaWarnings[0]!, 200);
     findings.push({ server: connection.name, tool: '(schemas)', severity: 'warning', message: `${schemaWarnings.length} schema warning${schemaWarnings.length === 1 ? '' : 's'}: ${what}` });
   }
   const counts: string[] = [`${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}`];
@@ -91,10 +92,7 @@ export async function reportLatency(connection: ServerConnection, options: Docto
       if (isError) {
         status = 'fail';
         const content = Array.isArray(result.content) ? (result.content as Array<{ text?: unknown }>) : [];
-        fix = `the call returned isError: ${content
-          .map((item) => (typeof item?.text === 'string' ? item.text : ''))
-          .join(' ')
-          .slice(0, 200)}`;
+        fix = `the call returned isError: ${maskThenCut(content.map((item) => (typeof item?.text === 'string' ? item.text : '')).join(' '), 200)}`;
       }
     } else {
       status = 'fail';

@@ -14,7 +14,7 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 
 /** Why a path cannot be written: the message says why without naming it (`it is a folder…`); `code` for callers that add advice. */
 export class UnsafePathError extends Error {
-  readonly code: 'symlink' | 'not-regular' | 'no-folder' | 'taken';
+  readonly code: 'symlink' | 'not-regular' | 'no-folder' | 'taken' | 'foreign' | 'foreign-folder' | 'hard-link';
   readonly path: string;
   constructor(code: UnsafePathError['code'], path: string, message: string) {
     super(message);

@@ -6,6 +6,7 @@
 
 import type { CauseContext, StderrRule } from './cause-types.js';
 import { SERVICE_RULES } from './service-causes.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 export type { Cause, CauseContext, StderrRule } from './cause-types.js';
 
@@ -116,7 +117,7 @@ export const STDERR_RULES: StderrRule[] = [
     reason: (m) =>
       m[1]
         ? `the installed Python module '${m[2]}' has no '${m[1]}' (ImportError): the server was written for another version of '${m[2]!.split('.')[0]}'`
-        : `the server's Python code failed to import: ${m[3]!.slice(0, 200)} (ImportError)`,
+        : `the server's Python code failed to import: ${maskThenCut(m[3]!, 200)} (ImportError)`,
     fix: (m) =>
       m[1]
         ? `install the version of '${m[2]!.split('.')[0]}' the server was written for (pip install '${m[2]!.split('.')[0]}==VERSION'), or update the server's import of '${m[1]}'`

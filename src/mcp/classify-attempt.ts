@@ -5,6 +5,7 @@ import type { ExitInfo } from '../process/exit-info.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** Where in a connection attempt something went wrong. */
 export type AttemptPhase = 'spawn' | 'install' | 'server/discover' | 'initialize' | 'tools/list';
@@ -163,5 +164,5 @@ export function oneLine(text: string): string {
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+  return maskThenCut(flat, 300, '...');
 }

@@ -1,6 +1,8 @@
 import { readVersion } from '../version.js';
 import type { NegotiatingTransport } from './negotiating-transport.js';
 import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
+import { MessageTooLargeError } from '../http/capped-body.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 /** What a server made of `server/discover`, and so which era it speaks. */
 export type ProbeOutcome =
@@ -48,7 +50,7 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
  * server refuses it (4xx: no session, or an unknown method); a network failure is thrown, for the
  * connection attempt to classify as it does any other.
  */
-export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = fetch): Promise<ProbeOutcome> {
+export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = remoteFetch): Promise<ProbeOutcome> {
   const ask = async (version: string): Promise<{ message: unknown; status: number }> => {
     const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(version, readVersion()) } };
     const response = await fetchFn(url, {
@@ -130,7 +132,8 @@ export function modernVersionsOfRefusal(error: unknown): string[] | undefined {
 async function readJsonRpcAnswer(response: Response): Promise<unknown> {
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('application/json')) {
-    const parsed = (await response.json().catch(() => undefined)) as { jsonrpc?: unknown } | undefined;
+    // A body over the message limit is the answer's failure, not a legacy server's refusal.
+    const parsed = (await response.json().catch((error: unknown) => rethrowTooLarge(error))) as { jsonrpc?: unknown } | undefined;
     return parsed?.jsonrpc === '2.0' ? parsed : undefined;
   }
   if (!type.includes('text/event-stream') || !response.ok || !response.body) return undefined;
@@ -151,6 +154,11 @@ async function readJsonRpcAnswer(response: Response): Promise<unknown> {
   } finally {
     await reader.cancel().catch(() => {});
   }
+}
+
+function rethrowTooLarge(error: unknown): undefined {
+  if (error instanceof MessageTooLargeError) throw error;
+  return undefined;
 }
 
 function parseJson(text: string): unknown {

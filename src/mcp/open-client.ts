@@ -9,6 +9,7 @@ import { createModernHttpTransport, remoteTarget } from './remote-transport.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { ToolrunError } from '../errors.js';
 import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
 export class ProtocolEraError extends ToolrunError {
@@ -57,7 +58,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   const remote = kind === 'http' ? remoteTarget(spec as RemoteServerSpec) : undefined;
   const probe = (waitMs: number): Promise<ProbeOutcome> =>
     remote
-      ? probeHttp(remote.url, remote.headers, options.signal, remoteAuth(spec as RemoteServerSpec, remote.headers)?.wrapFetch(fetch))
+      ? probeHttp(remote.url, remote.headers, options.signal, remoteAuth(spec as RemoteServerSpec, remote.headers)?.wrapFetch(remoteFetch))
       : probeStdio(negotiating, options.signal, waitMs, options.serverRunning);
   // Half the connect timeout at most: a silent server still gets its initialize within the attempt.
   let outcome = await probe(setting === 'auto' ? Math.min(PROBE_SILENCE_MS, spec.connectTimeoutMs / 2) : options.timeout);

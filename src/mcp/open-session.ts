@@ -8,6 +8,7 @@ import { AttemptError, connectOnce, type ConnectHooks } from './connect-once.js'
 import { buildConnectFailure, type ConnectFailure } from './connect-failure.js';
 import { classifyAttempt } from './classify-attempt.js';
 import type { ServerConnection } from './server-connection.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 export interface RetryLogger {
   warn(message: string): void;
@@ -102,7 +103,7 @@ export async function openSession(spec: ServerSpec, policy: RetryPolicy, options
       options.hooks?.onCacheRepaired ??
       ((server, folders) => options.logger.warn(`MCP server '${server}': its install was interrupted; removed the half-written npx cache entry ${folders.join(', ')}`)),
     onPollution: (server, line, reason) => {
-      if (pollution.length < 20) pollution.push(line.bytes.toString('utf8').slice(0, 200));
+      if (pollution.length < 20) pollution.push(maskThenCut(line.bytes.toString('utf8'), 200));
       options.hooks?.onPollution?.(server, line, reason);
     },
   };

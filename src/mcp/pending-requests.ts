@@ -1,11 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { transportFaultAnswers } from '../protocol/transport-fault.js';
 
-/**
- * JSON-RPC error code of the answers the transport gives, on the server's behalf, to requests the
- * server can no longer answer (it closed stdout, answered an id toolrun never sent, sent a line over
- * the limit). The SDK rejects the request with it at once instead of waiting for the timeout.
- */
-export const TRANSPORT_FAULT_CODE = -32098;
+export { TRANSPORT_FAULT_CODE } from '../protocol/transport-fault.js';
 
 type RequestId = string | number;
 
@@ -45,6 +41,6 @@ export class PendingRequests {
   failAll(reason: string): JSONRPCMessage[] {
     const ids = [...this.#pending];
     this.#pending.clear();
-    return ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: TRANSPORT_FAULT_CODE, message: reason } }));
+    return transportFaultAnswers(ids, reason);
   }
 }

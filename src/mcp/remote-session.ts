@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { oneLine } from './classify-attempt.js';
+import { transportFetch } from '../http/remote-fetch.js';
 
 /**
  * How toolrun ended its Streamable HTTP session with a remote server. The spec's session
@@ -26,7 +27,8 @@ const deleteStatuses = new WeakMap<object, { status?: number; statusText?: strin
 export function withDeleteStatus<T extends object>(create: (fetchFn: typeof fetch) => T): T {
   const noted: { status?: number; statusText?: string } = {};
   const transport = create(async (input, init) => {
-    const response = await fetch(input, init);
+    // Every request of an HTTP transport goes here: redirects stay within the entry's origin (remote-fetch.ts).
+    const response = await transportFetch(input, init);
     if (init?.method === 'DELETE') Object.assign(noted, { status: response.status, statusText: response.statusText });
     return response;
   });

@@ -3,6 +3,7 @@ import { hasAuthorizationHeader } from '../auth/own-credentials.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
 import { withDeleteStatus } from './remote-session.js';
+import { remoteFetch } from '../http/remote-fetch.js';
 
 /**
  * A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its
@@ -16,7 +17,7 @@ export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http'
   const wrap = auth?.wrapFetch ?? ((base: typeof fetch) => base);
   if (kind === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    const sseFetch = wrap(fetch);
+    const sseFetch = wrap(remoteFetch);
     return new SSEClientTransport(url, {
       requestInit,
       authProvider,

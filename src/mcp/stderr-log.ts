@@ -1,5 +1,6 @@
 import { ByteTail } from '../process/byte-tail.js';
 import { causeInStderrLine, type Cause, type CauseContext } from './failure-causes.js';
+import { maskKnownSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 
 /** A line that looks like an error, for counting and for marking it in doctor's stderr step. */
 export const ERROR_LIKE_LINE = /\b(error|exception|traceback|fatal|panic|ECONNREFUSED|EADDRINUSE|ENOENT|cannot find|failed|denied)\b/i;
@@ -105,6 +106,7 @@ export class StderrLog {
   }
 }
 
+/** A server's line as evidence: only the config's own secrets masked, and that before it is cut (maskThenCut). */
 function shorten(line: string, maxLength: number): string {
-  return line.length > maxLength ? `${line.slice(0, maxLength)}… (${line.length} characters)` : line;
+  return line.length > maxLength ? `${maskThenCut(line, maxLength, '', maskKnownSecrets)}… (${line.length} characters)` : line;
 }

@@ -28,3 +28,12 @@ function spell(character: string): string {
 export function escapeTableCell(text: string): string {
   return escapeControls(text, true).replace(/[\n\t]/g, (character) => (character === '\n' ? '\\n' : '\\t'));
 }
+
+/**
+ * Text from a server inside one of toolrun's one-line messages (a log message, a progress message,
+ * a task's id and status): its line breaks spelled out (`\r`, `\n`), so it can neither start a
+ * line of its own (a forged status, a CI command: defuse-ci-commands.ts) nor break the message up.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\r|\n|\u2028|\u2029/g, (character) => (character === '\r' ? '\\r' : character === '\n' ? '\\n' : `\\u${character.charCodeAt(0).toString(16)}`));
+}

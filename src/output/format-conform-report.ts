@@ -1,6 +1,7 @@
 import type { CheckEvidence, CheckResult, ConformReport, Verdict } from '../conform/conform-types.js';
 import { escapeTableCell } from './escape-controls.js';
 import type { Style } from './style.js';
+import { maskSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 
 const MARKS: Record<Verdict, (style: Style) => string> = {
   pass: (style) => style.green('✔'),
@@ -54,7 +55,7 @@ export function formatConformSummary(report: ConformReport, style: Style): strin
 function formatRow(result: CheckResult, idColumn: number, style: Style): string {
   const id = escapeTableCell(result.id).padEnd(idColumn);
   const room = Math.max(40, WIDTH - 2 - id.length - 2);
-  const message = cut(escapeTableCell(result.message), room);
+  const message = cutCell(result.message, room);
   return `${MARKS[result.verdict](style)} ${id}  ${result.verdict === 'skip' ? style.dim(message) : message}`;
 }
 
@@ -64,7 +65,7 @@ function formatEvidence(evidence: CheckEvidence[], style: Style): string[] {
     lines.push(`    ${escapeTableCell(item.detail)}`);
     const where = [item.path === undefined ? undefined : `at ${escapeTableCell(item.path)}`, item.line === undefined ? undefined : `stdout line ${item.line}`].filter(Boolean);
     if (where.length > 0) lines.push(style.dim(`      ${where.join(', ')}`));
-    if (item.frame !== undefined) lines.push(style.dim(`      ${item.direction ?? 'frame'} ${cut(escapeTableCell(compactJson(item.frame)), FRAME_CHARS)}`));
+    if (item.frame !== undefined) lines.push(style.dim(`      ${item.direction ?? 'frame'} ${cutCell(compactJson(item.frame), FRAME_CHARS)}`));
   }
   if (evidence.length > MAX_EVIDENCE) lines.push(style.dim(`    … ${evidence.length - MAX_EVIDENCE} more (--json or --junit has them all)`));
   return lines;
@@ -79,9 +80,7 @@ export function compactJson(value: unknown): string {
   }
 }
 
-function cut(text: string, width: number): string {
-  if (text.length <= width) return text;
-  // Never half of a surrogate pair (an emoji in a tool's description): a lone half prints as garbage.
-  const end = /[\ud800-\udbff]/.test(text[width - 2] ?? '') ? width - 2 : width - 1;
-  return `${text.slice(0, end)}…`;
+/** A cell of at most `width` characters: masked and escaped before it is cut (maskThenCut), never after. */
+function cutCell(text: string, width: number): string {
+  return maskThenCut(text, width, '…', (whole) => escapeTableCell(maskSecrets(whole)));
 }

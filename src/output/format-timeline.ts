@@ -1,5 +1,6 @@
 import type { Timeline, TimelineEvent } from '../record/timeline.js';
 import type { Style } from './style.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * `mcp show`: the recording as a timeline, one line per event:
@@ -26,7 +27,8 @@ export function formatTimeline(timeline: Timeline, style: Style): string {
 
 function describe(event: TimelineEvent, style: Style): string {
   // Terminal.result shows control characters as text (what the server wrote is never run).
-  const quote = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  // Masked before it is cut: a secret across the cut would leave its start (maskThenCut).
+  const quote = (text: string) => maskThenCut(text, 201, '…');
   switch (event.kind) {
     case 'request':
       return `${arrow(event.from)} ${event.method} #${event.id}`;

@@ -1,8 +1,9 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { ExecutorLogger } from '../executor/tool-executor.js';
 import { maskKnownSecrets, maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import { shouldAnimate, shouldUseColor } from './color.js';
+import { defuseCiCommands, defuseCiCommandsInJson } from './defuse-ci-commands.js';
 import { escapeControls } from './escape-controls.js';
 import { createStyle, type Style } from './style.js';
 
@@ -66,11 +67,27 @@ export class Terminal implements ExecutorLogger {
   /**
    * Writes a result to stdout; resolves once it is flushed, so piped output is never cut off.
    * `verbatim`: a tool's own result, which is the user's data, not toolrun's words: not masked.
+   * `json`: the text is JSON (--raw), where a CI command can be defused without changing its value.
    */
-  result(text: string, options: { verbatim?: boolean } = {}): Promise<void> {
-    // A tool's result redirected to a file keeps its bytes; on a terminal, its escapes are shown, not run.
-    if (options.verbatim) return this.#writeStdout(this.#stdoutIsTTY ? escapeControls(text) : text);
-    return this.#writeStdout(escapeControls(maskSecrets(text), this.outStyle.enabled));
+  result(text: string, options: { verbatim?: boolean; json?: boolean } = {}): Promise<void> {
+    if (options.verbatim) {
+      // A tool's result redirected to a file keeps its bytes; on a terminal, its escapes are shown, not run.
+      const shown = this.#stdoutIsTTY ? escapeControls(text) : text;
+      // In a CI log (not a file), a result line that is a workflow command would run (defuse-ci-commands.ts).
+      return this.#writeStdout(options.json ? defuseCiCommandsInJson(shown) : this.#stdoutIsCiLog() ? defuseCiCommands(shown) : shown);
+    }
+    return this.#writeStdout(defuseCiCommands(escapeControls(maskSecrets(text), this.outStyle.enabled)));
+  }
+
+  /** GitHub Actions reads stdout as its log unless it was redirected to a file. */
+  #stdoutIsCiLog(): boolean {
+    if (this.#options.env.GITHUB_ACTIONS !== 'true') return false;
+    if (this.#options.stdout) return true;
+    try {
+      return !fstatSync(1).isFile();
+    } catch {
+      return true;
+    }
   }
 
   /** True once a result was written: an interrupted command that wrote none still owes --json its document. */
@@ -104,7 +121,7 @@ export class Terminal implements ExecutorLogger {
   resultJson(value: unknown, options: { verbatimKeys?: readonly string[] } = {}): Promise<void> {
     // JSON.stringify escapes C0 controls but not DEL and C1 (U+009B is a one-character CSI).
     const json = toJson(maskSecretsDeep(value, new Set(options.verbatimKeys)), 0).replace(/[\x7f-\x9f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return this.#writeStdout(json);
+    return this.#writeStdout(defuseCiCommandsInJson(json));
   }
 
   /** A line on stderr, even with --quiet (errors). */
@@ -171,8 +188,21 @@ export class Terminal implements ExecutorLogger {
     if (!this.quiet) this.#line(text);
   }
 
-  #line(text: string, options: { evidence?: boolean } = {}): void {
-    const safe = options.evidence ? maskKnownSecrets(text) : escapeControls(maskSecrets(text), this.errStyle.enabled);
+  /**
+   * One of toolrun's own GitHub Actions workflow commands (conform's `::error` annotations), already
+   * encoded by its formatter: the one kind of stderr line that may start with `::`.
+   */
+  workflowCommand(line: string): void {
+    if (!this.quiet) this.#line(line, { ownCommand: true });
+  }
+
+  /**
+   * Every stderr line: secrets masked, controls escaped (or, for a server's own stderr, shown as it
+   * is: the evidence), and never a CI workflow command unless it is toolrun's own.
+   */
+  #line(text: string, options: { evidence?: boolean; ownCommand?: boolean } = {}): void {
+    const shown = options.evidence ? maskKnownSecrets(text) : escapeControls(maskSecrets(text), this.errStyle.enabled);
+    const safe = options.ownCommand ? shown : defuseCiCommands(shown);
     const line = safe.endsWith('\n') ? safe : `${safe}\n`;
     if (this.#spinner) {
       this.#spinner.clear();

@@ -19,15 +19,25 @@ export interface ProcessInfo {
 /** Name of the variable that marks every process of one server (its value is unique per spawn). */
 export const SERVER_MARKER_VARIABLE = 'TOOLRUN_SERVER_ID';
 
-function readStat(pid: number): { ppid: number; pgid: number; state: string } | undefined {
+function readStat(pid: number): { ppid: number; pgid: number; state: string; startTicks: number } | undefined {
   try {
     // The command name in parentheses may contain spaces or ')': the fields start after the last ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+    // fields[0] is proc(5)'s field 3 (state); field 22 is the start time, in clock ticks since boot.
+    return { state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]), startTicks: Number(fields[19]) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * When a live process started (clock ticks since boot), or undefined once it is gone: with its pid,
+ * it names one process, where a pid alone may name a later one that got the number again.
+ */
+export function startTicksOf(pid: number): number | undefined {
+  const stat = readStat(pid);
+  return stat && stat.state !== 'Z' ? stat.startTicks : undefined;
 }
 
 function listPids(): number[] {
@@ -75,25 +85,13 @@ export function findServerProcesses(rootPid: number, marker?: string): ProcessIn
  */
 export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?: string }>): ProcessInfo[] {
   if (servers.length === 0) return [];
-  const table = new Map<number, { ppid: number; pgid: number }>();
-  const children = new Map<number, number[]>();
-  for (const pid of listPids()) {
-    const stat = readStat(pid);
-    if (!stat || stat.state === 'Z') continue;
-    table.set(pid, stat);
-    const siblings = children.get(stat.ppid);
-    if (siblings) siblings.push(pid);
-    else children.set(stat.ppid, [pid]);
-  }
+  const { table, children } = readProcessTable();
   const roots = new Set(servers.map((server) => server.pid));
-  const found = new Set<number>();
-  const queue = servers.flatMap((server) => children.get(server.pid) ?? []);
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    if (found.has(pid) || roots.has(pid)) continue;
-    found.add(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
+  const found = descendantsIn(
+    children,
+    servers.map((server) => server.pid),
+    roots,
+  );
   const markers = new Set(servers.flatMap((server) => (server.marker ? [server.marker] : [])));
   if (markers.size > 0) {
     for (const pid of table.keys()) {
@@ -103,6 +101,44 @@ export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?
     }
   }
   return [...found].map((pid) => ({ pid, ppid: table.get(pid)!.ppid, pgid: table.get(pid)!.pgid, command: readCommandLine(pid) }));
+}
+
+/**
+ * The live descendants of each of `rootPids`, by parent pid, with their start times, in one pass
+ * over /proc (descendant-watch.ts asks this for every process it watches at once).
+ */
+export function findDescendantsOfEach(rootPids: readonly number[]): Map<number, Array<ProcessInfo & { startTicks: number }>> {
+  const { table, children } = readProcessTable();
+  const roots = new Set(rootPids);
+  return new Map(rootPids.map((root) => [root, [...descendantsIn(children, [root], roots)].map((pid) => ({ pid, ...table.get(pid)!, command: readCommandLine(pid) }))]));
+}
+
+/** Every live (non-zombie) process, and the children of each parent pid. */
+function readProcessTable(): { table: Map<number, { ppid: number; pgid: number; startTicks: number }>; children: Map<number, number[]> } {
+  const table = new Map<number, { ppid: number; pgid: number; startTicks: number }>();
+  const children = new Map<number, number[]>();
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (!stat || stat.state === 'Z') continue;
+    table.set(pid, { ppid: stat.ppid, pgid: stat.pgid, startTicks: stat.startTicks });
+    const siblings = children.get(stat.ppid);
+    if (siblings) siblings.push(pid);
+    else children.set(stat.ppid, [pid]);
+  }
+  return { table, children };
+}
+
+/** The descendants of `from` in the children map (never one of `roots` itself). */
+function descendantsIn(children: Map<number, number[]>, from: readonly number[], roots: ReadonlySet<number>): Set<number> {
+  const found = new Set<number>();
+  const queue = from.flatMap((pid) => children.get(pid) ?? []);
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    if (found.has(pid) || roots.has(pid)) continue;
+    found.add(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
 }
 
 /**

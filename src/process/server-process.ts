@@ -9,6 +9,7 @@ import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
 import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
 import { endLeftovers, exitsUnlessIdle, exitsWithin } from './shutdown-steps.js';
+import { watchDescendants } from './descendant-watch.js';
 
 export interface ServerProcessOptions {
   command: string;
@@ -26,6 +27,11 @@ export interface ServerProcessOptions {
   stdinCloseWait?: 'full' | 'while-busy';
   /** Called when a shutdown starts (before stdin is closed) and once it is complete. */
   shutdownHooks?: { before?: () => void; after?: () => void };
+  /**
+   * Note its descendants while it runs (descendant-watch.ts): for a process that exits by itself
+   * (a --sampling-command), whose orphaned helpers its shutdown could not find by parent pid.
+   */
+  watchDescendants?: boolean;
 }
 
 /** The server could not be started at all: `code` is the system's (ENOENT, EACCES), or ENOCWD / EMFILE. */
@@ -73,6 +79,7 @@ export class ServerProcess {
   readonly #options: ServerProcessOptions;
   readonly #live: LiveServer;
   readonly #streamsClosed: Promise<void>;
+  readonly #watch: ReturnType<typeof watchDescendants> | undefined;
   #shutdown: Promise<ShutdownOutcome> | undefined;
 
   private constructor(child: ChildProcess, marker: string, exited: Promise<ExitInfo>, options: ServerProcessOptions) {
@@ -90,6 +97,9 @@ export class ServerProcess {
     this.stdin.on('error', () => {});
     this.#live = { pid: this.pid, marker, shutdown: () => this.shutdown() };
     trackServer(this.#live);
+    this.#watch = options.watchDescendants ? watchDescendants(this.pid) : undefined;
+    // Once it exited, its helpers are orphans that no scan by parent pid finds: what was seen is kept.
+    void this.exited.then(() => this.#watch?.stop());
   }
 
   /** Spawns the server; rejects with a SpawnError saying why it could not start. */
@@ -163,8 +173,10 @@ export class ServerProcess {
   async #runShutdown(grace: number): Promise<ShutdownOutcome> {
     this.#options.shutdownHooks?.before?.();
     const pid = this.pid;
-    // Taken while the server still runs: once it exits, its helpers' parent is init.
-    const family = findServerProcesses(pid, this.marker);
+    // Taken while the server still runs: once it exits, its helpers' parent is init (what was
+    // watched while it ran covers a process that exited by itself).
+    this.#watch?.stop();
+    const family = mergeFamilies(findServerProcesses(pid, this.marker), this.#watch?.seen() ?? []);
     let outcome: ShutdownOutcome = 'already-exited';
     if (!this.exitInfo) {
       this.#child.stdin?.end();
@@ -196,6 +208,11 @@ export class ServerProcess {
     this.#options.shutdownHooks?.after?.();
     return outcome;
   }
+}
+
+function mergeFamilies(found: ProcessInfo[], seen: ProcessInfo[]): ProcessInfo[] {
+  const pids = new Set(found.map((member) => member.pid));
+  return [...found, ...seen.filter((member) => !pids.has(member.pid))];
 }
 
 function describeSpawnError(error: NodeJS.ErrnoException, command: string): string {

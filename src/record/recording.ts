@@ -1,7 +1,8 @@
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, writeSync } from 'node:fs';
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { openOwnFileForWriting } from '../files/open-own-file.js';
 import { checkRecordedLine, checkRecordingHeader, type RecordedDirection, type RecordedLine, type RecordingHeader } from './recording-format.js';
 
 export type { RecordedDirection, RecordedLine, RecordingHeader } from './recording-format.js';
@@ -73,10 +74,13 @@ export class RecordingWriter {
   /** Lines written per direction. */
   counts: Record<RecordedDirection, number> = { send: 0, recv: 0, stderr: 0 };
 
-  /** Throws the fs error (ENOENT, EACCES, EISDIR) when PATH cannot be written. */
+  /**
+   * Throws UnsafePathError (a link, another user's file or folder: see openOwnFileForWriting) or the
+   * fs error (ENOENT, EACCES) when PATH cannot be written.
+   */
   constructor(path: string, server: string, command: string) {
     this.path = path;
-    this.#fd = openSync(path, 'w');
+    this.#fd = openOwnFileForWriting(path);
     this.#header = { toolrun_recording: 1, server, command: maskSecrets(command), started: new Date().toISOString() };
     this.#splitters = this.#newSplitters();
     this.#writeHeader();

@@ -38,16 +38,19 @@ export class SamplingCommandError extends Error {
 /**
  * Runs `--sampling-command` for one sampling request: the request's params as JSON on its stdin
  * (closed after), its stdout the reply — a JSON object is the whole result, anything else a text
- * reply. It runs as a server does (server-process.ts): the leader of its own process group, tracked
- * so that it never outlives toolrun, and ended with everything it started when it takes longer than
- * `timeoutMs`, prints more than `maxReplyBytes`, or `signal` aborts.
+ * reply, read to its end (not for a fixed moment after the exit: under load the last bytes come
+ * later, and a reply was lost as "printed nothing"). It runs as a server does (server-process.ts):
+ * the leader of its own process group, tracked so that it never outlives toolrun, its descendants
+ * watched while it runs (a helper it started with setsid() is ended with it), and ended with
+ * everything it started when it takes longer than `timeoutMs`, prints more than `maxReplyBytes`, or
+ * `signal` aborts. How many run at once is the caller's (sampling-queue.ts).
  */
 export async function runSamplingCommand(request: SamplingParams, options: SamplingCommandOptions): Promise<CreateMessageResult> {
   const [command, ...args] = options.words as [string, ...string[]];
   const limit = options.maxReplyBytes ?? MAX_REPLY_BYTES;
   let child: ServerProcess;
   try {
-    child = await ServerProcess.start({ command, args, cwd: options.cwd, env: options.env, shutdownGraceMs: 100 });
+    child = await ServerProcess.start({ command, args, cwd: options.cwd, env: options.env, shutdownGraceMs: 100, watchDescendants: true });
   } catch (error) {
     throw new SamplingCommandError(`could not start: ${(error as Error).message}`);
   }
@@ -55,11 +58,18 @@ export async function runSamplingCommand(request: SamplingParams, options: Sampl
   let stdoutBytes = 0;
   const stderr = new ByteTail(16 * 1024);
   let ended: string | undefined;
+  let stopped: () => void = () => {};
+  const stopping = new Promise<void>((resolve) => (stopped = resolve));
   const end = (reason: string) => {
     if (ended) return;
     ended = reason;
-    void child.shutdown();
+    void child.shutdown().then(stopped);
   };
+  const stdoutDone = new Promise<void>((resolve) => {
+    child.stdout.once('end', resolve);
+    child.stdout.once('close', resolve);
+    child.stdout.once('error', () => resolve());
+  });
   child.stdout.on('data', (chunk: Buffer) => {
     stdoutBytes += chunk.length;
     if (stdoutBytes > limit) return end(`printed more than ${describeBytes(limit)} (ended it)`);
@@ -72,8 +82,11 @@ export async function runSamplingCommand(request: SamplingParams, options: Sampl
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener('abort', onAbort, { once: true });
   try {
+    // The reply is complete once the command exited and its stdout ended (a helper holding stdout open
+    // is waited for until the time limit ends them both).
+    await Promise.race([Promise.all([child.exited, stdoutDone]), stopping]);
     const exit = await child.exited;
-    // Ends what it left running and stops tracking it; every byte it wrote is read first.
+    // Ends what it left running (what was watched too) and stops tracking it.
     await child.shutdown();
     if (ended) throw new SamplingCommandError(ended);
     const lastLine = stderr.lastLines(1)[0]?.trim();

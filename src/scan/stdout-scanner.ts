@@ -1,6 +1,7 @@
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { classifyLine } from './classify-line.js';
 import { KIND_INFO, type FindingKind } from './finding-kinds.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /** One bad line. */
 export interface Finding {
@@ -93,5 +94,6 @@ function shorten(bytes: Buffer): string {
     .subarray(0, MAX_TEXT_CHARS * 4)
     .toString('utf8')
     .replace(/\r$/, '');
-  return text.length > MAX_TEXT_CHARS ? `${text.slice(0, MAX_TEXT_CHARS - 1)}…` : text;
+  // Masked before it is cut (maskThenCut): a secret across the cut would leave its start.
+  return maskThenCut(text, MAX_TEXT_CHARS, '…');
 }

@@ -78,6 +78,21 @@ export function maskSecrets(text: string): string {
   return maskKnownSecrets(masked);
 }
 
+/**
+ * The start of `text`, at most `maxChars` characters with `ellipsis`, as it may be shown: masked,
+ * then cut. Cut first, a secret across the cut leaves its start behind, which matches neither the
+ * secret's value nor its shape any more (issue #31: 23 of a 32-character token were shown). Every
+ * place that shortens text for a message or a report goes through here. `mask`: maskKnownSecrets for
+ * a server's own stderr, which is evidence and otherwise shown as it is. Never half a surrogate pair.
+ */
+export function maskThenCut(text: string, maxChars: number, ellipsis = '', mask: (text: string) => string = maskSecrets): string {
+  const masked = mask(text);
+  if (masked.length <= maxChars) return masked;
+  let end = Math.max(0, maxChars - ellipsis.length);
+  if (end > 0 && /[\ud800-\udbff]/.test(masked[end - 1]!)) end--;
+  return `${masked.slice(0, end)}${ellipsis}`;
+}
+
 /** An env var's or header's value: `***` when the name says secret, else the value with secrets inside masked. */
 export function maskNamedValue(name: string, value: string): string {
   if (isSecretName(name)) return value === '' ? '(empty)' : MASK;

@@ -1,5 +1,6 @@
 import { ToolrunError } from '../errors.js';
 import { causeInStderrLine, type Cause } from '../mcp/failure-causes.js';
+import { maskKnownSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * A held server whose backend went down (its database stopped) often does not fail its calls: its
@@ -45,7 +46,10 @@ export class CallCauseWatch {
     let timer: NodeJS.Timeout | undefined;
     const listener: Listener = (cause, line) => {
       timer ??= setTimeout(
-        () => controller.abort(new ToolrunError('tool_error', `MCP server '${server}': ${cause.reason} during the call to '${toolName}' (its stderr: ${line.slice(0, 300)}); ${cause.fix}`)),
+        () =>
+          controller.abort(
+            new ToolrunError('tool_error', `MCP server '${server}': ${cause.reason} during the call to '${toolName}' (its stderr: ${maskThenCut(line, 300, '', maskKnownSecrets)}); ${cause.fix}`),
+          ),
         CALL_CAUSE_GRACE_MS,
       );
     };

@@ -64,6 +64,9 @@ async function runInteractive(cli: CliContext, config: ToolrunConfig, holder: Aw
     stdout: output.streamFor(process.stdout),
     stderr: output.streamFor(process.stderr),
   });
+  // A history that is not this user's (a link, another user's HOME under sudo) is off, said once here.
+  const loaded = history.load();
+  if (loaded.problem) terminal.warn(loaded.problem);
   const input = new LineLimit(MAX_SHELL_LINE_BYTES);
   // readline sets raw mode only on a TTY input; this one is the limiter in front of the terminal.
   process.stdin.setRawMode(true);
@@ -77,7 +80,7 @@ async function runInteractive(cli: CliContext, config: ToolrunConfig, holder: Aw
     input,
     output: process.stdout,
     terminal: true,
-    history: history.load(),
+    history: loaded.lines,
     historySize: HISTORY_LINES,
     removeHistoryDuplicates: true,
     // The session is made below (it needs the asker, which needs this readline); Tab comes later.

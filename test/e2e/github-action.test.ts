@@ -99,7 +99,6 @@ describe('the action script, run as the action runs it', () => {
         'ci/toolrun.json',
         'mcp',
         'conform',
-        'everything',
         '--profile',
         'toolrun@1',
         '--junit',
@@ -109,6 +108,8 @@ describe('the action script, run as the action runs it', () => {
         '--call',
         'add {"a":1,"b":2}',
         '--call-all',
+        '--',
+        'everything',
       ],
     ]);
     expect(run.outputs).toEqual({ junit: 'toolrun-conform.xml', verdict: 'pass', 'conform-exit-code': '0', 'diff-exit-code': '' });
@@ -121,7 +122,7 @@ describe('the action script, run as the action runs it', () => {
     const run = await runAction({ server: 'everything', snapshot: 'api.json', profile: 'toolrun@1', junit: 'out/r.xml' }, { FAKE_CONFORM_EXIT: '1' });
     expect(run.exitCode).toBe(1);
     expect(run.runs.map((argv) => argv.slice(0, 2).join(' '))).toEqual(['mcp conform', 'mcp diff']);
-    expect(run.runs[1]).toEqual(['mcp', 'diff', 'api.json', 'everything']);
+    expect(run.runs[1]).toEqual(['mcp', 'diff', '--', 'api.json', 'everything']);
     expect(run.outputs).toMatchObject({ verdict: 'fail', 'conform-exit-code': '1', 'diff-exit-code': '0', junit: 'out/r.xml' });
     expect(run.stderr).toContain('::error title=toolrun::toolrun: conform failed (exit 1); diff against api.json passed (exit 0) (verdict: fail');
   });
@@ -144,10 +145,35 @@ describe('the action script, run as the action runs it', () => {
     const server = `my server "quoted" 'single' $(touch PWNED1) \`touch PWNED2\`; touch PWNED3 && echo $HOME`;
     const run = await runAction({ server: ` ${server}\t`, snapshot: 'snap "x".json', calls: `echo message="$(touch PWNED4)"` });
     expect(run.exitCode).toBe(0);
-    expect(run.runs[0]![2]).toBe(server);
+    expect(run.runs[0]!.at(-1)).toBe(server);
     expect(run.runs[0]).toContain('echo message="$(touch PWNED4)"');
-    expect(run.runs[1]).toEqual(['mcp', 'diff', 'snap "x".json', server]);
+    expect(run.runs[1]).toEqual(['mcp', 'diff', '--', 'snap "x".json', server]);
     for (const file of ['PWNED1', 'PWNED2', 'PWNED3', 'PWNED4']) expect(existsSync(join(run.cwd, file))).toBe(false);
+  });
+
+  // Issue #31 item 4: an input is the workflow author's text, but it may come from a matrix or an
+  // earlier step's output; an option in it must not change what toolrun runs.
+  it('passes the server (and the snapshot) after --: an input that looks like an option is a name, never an option', async () => {
+    const run = await runAction({ server: '--config=evil.json', snapshot: '--html=x' });
+    expect(run.runs[0]!.slice(-2)).toEqual(['--', '--config=evil.json']);
+    expect(run.runs[1]).toEqual(['mcp', 'diff', '--', '--html=x', '--config=evil.json']);
+  });
+
+  it('refuses an input with a line break (its line in the log would be a workflow command): exit 2, one line, nothing run', async () => {
+    for (const [input, value] of [
+      ['server', 'everything\n::stop-commands::pwned'],
+      ['config', 'ci.json\r::error::forged'],
+      ['junit', 'out.xml\n::add-mask::x'],
+      ['snapshot', 'api.json\n::notice::x'],
+      ['profile', 'toolrun@1\n##[error]x'],
+      ['calls', 'echo message=hi\r::error::forged'],
+    ]) {
+      const run = await runAction({ server: 'everything', [input!]: value! });
+      expect(run.exitCode, input).toBe(2);
+      expect(run.runs, input).toEqual([]);
+      const what = input === 'calls' ? 'each line of the `calls` input must be one line (it holds a carriage return)' : `the \`${input}\` input must be one line (it holds a line break)`;
+      expect(run.stderr.trim(), input).toBe(`::error title=toolrun::toolrun action: ${what}`);
+    }
   });
 
   it('refuses a missing server and a call-all that is not a boolean, with exit 2 and the fix', async () => {
@@ -167,7 +193,8 @@ describe('the action script, run as the action runs it', () => {
     expect(run.runs[0]!.slice(0, 3)).toEqual(['npm', 'install', '--prefix']);
     expect(run.runs[0]![3]!.startsWith(join(run.cwd, 'toolrun-'))).toBe(true);
     expect(run.runs[0]!.at(-1)).toBe(`toolrun@${version}`);
-    expect(run.runs[1]!.slice(0, 3)).toEqual(['mcp', 'conform', 'everything']);
+    expect(run.runs[1]!.slice(0, 2)).toEqual(['mcp', 'conform']);
+    expect(run.runs[1]!.at(-1)).toBe('everything');
     const pinned = await runAction({ server: 'everything', 'toolrun-version': 'latest' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
     expect(pinned.runs[0]!.at(-1)).toBe('toolrun@latest');
     const hostile = await runAction({ server: 'everything', 'toolrun-version': '1.0 ; rm -rf /' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
@@ -180,6 +207,19 @@ describe('the action script, run as the action runs it', () => {
 });
 
 describe('the action script with the real toolrun', () => {
+  it('a server input `--config=evil.json` names a server: it never runs another config', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolrun-action-real-'));
+    const config = join(folder, 'toolrun.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { clean: { command: process.execPath, args: [join(ROOT, 'fixtures', 'servers', 'conform-clean-server.js')] } } }));
+    const evil = join(folder, 'evil.json');
+    const pwned = join(folder, 'PWNED');
+    writeFileSync(evil, JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pwned)}, '')`] } } }));
+    const run = await runAction({ server: `--config=${evil}`, config }, { TOOLRUN_ACTION_BIN: join(ROOT, 'bin', 'toolrun.js') });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(`unknown MCP server '--config=${evil}'`);
+    expect(existsSync(pwned)).toBe(false);
+  });
+
   it('conforms the clean fixture and diffs it against its own committed snapshot: exit 0, a JUnit file, verdict pass', async () => {
     const server = { command: process.execPath, args: [join(ROOT, 'fixtures', 'servers', 'conform-clean-server.js')] };
     const folder = mkdtempSync(join(tmpdir(), 'toolrun-action-real-'));

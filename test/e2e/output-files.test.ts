@@ -1,8 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #19 item 11 (and item 21's "-o silently overwrites"): files toolrun writes for the user never
@@ -108,5 +108,73 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`✖ cannot write ${file}: the folder ${join(file, '..')} does not exist`);
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+// Issue #31 item 1: a recording is streamed into its file, so it cannot be written atomically; it is
+// still never written through a link or into a file that is not this user's.
+describe('files streamed by mcp tap --record and mcp check-stdout --save', () => {
+  const echoServer = join(FIXTURES, 'servers', 'echo-bytes-server.js');
+  const victim = () => {
+    const path = join(tempDir(), 'victim.txt');
+    writeFileSync(path, 'precious\n');
+    return path;
+  };
+  const tap = (record: string) => runToolrun(['mcp', 'tap', '--record', record, '--', process.execPath, echoServer], { input: '', stdin: undefined });
+
+  it('tap --record through a symbolic link: exit 2 in one line, the link and its target untouched', async () => {
+    const target = victim();
+    const record = join(tempDir(), 'fs.rec');
+    symlinkSync(target, record);
+    const result = await tap(record);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`✖ cannot write --record ${record}: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(readlinkSync(record)).toBe(target);
+  });
+
+  it.runIf(process.getuid?.() === 0)("tap --record into another user's file, or a folder another user's link points from: refused, nothing written", async () => {
+    const record = victim();
+    execFileSync('chown', ['65534', record]);
+    const owned = await tap(record);
+    expect(owned.exitCode).toBe(2);
+    expect(owned.stderr).toBe(`✖ cannot write --record ${record}: it is owned by another user (uid 65534); name a file of your own`);
+    expect(readFileSync(record, 'utf8')).toBe('precious\n');
+
+    const folder = tempDir();
+    const planted = join(tempDir(), 'logs');
+    symlinkSync(folder, planted);
+    execFileSync('chown', ['-h', '65534', planted]);
+    const linked = await tap(join(planted, 'fs.rec'));
+    expect(linked.exitCode).toBe(2);
+    expect(linked.stderr).toBe(`✖ cannot write --record ${join(planted, 'fs.rec')}: its folder: it is a symbolic link owned by another user (uid 65534); name a file in a folder of your own`);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)('tap --record into a second hard link of a file: refused (root would write into the file it names elsewhere)', async () => {
+    const target = victim();
+    const record = join(join(target, '..'), 'fs.rec');
+    linkSync(target, record);
+    const result = await tap(record);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`✖ cannot write --record ${record}: it has other hard links; remove it or name another file`);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+  });
+
+  it('tap --record replaces a regular file of this user, as before', async () => {
+    const record = victim();
+    const result = await tap(record);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(record, 'utf8').split('\n')[0]!)).toMatchObject({ toolrun_recording: 1 });
+  });
+
+  it('check-stdout --save through a symbolic link: exit 2 in one line, before the server starts, the target untouched', async () => {
+    const target = victim();
+    const save = join(tempDir(), 'zwave.rec');
+    symlinkSync(target, save);
+    const result = await runToolrun(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave', '--save', save]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`✖ cannot write --save ${save}: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
   });
 });

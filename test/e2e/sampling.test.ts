@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,15 @@ import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../h
 
 const script = (name: string) => join(FIXTURES, 'sampling', name);
 const command = (name: string, ...args: string[]) => [process.execPath, script(name), ...args].join(' ');
+
+/** A process that exists and is not a zombie (an orphan nobody reaps stays one here). */
+function isRunning(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 /** The fixture's `sample` tool answers with one line per request: the result's JSON, or "error CODE: MESSAGE". */
 const replies = (stdout: string) => stdout.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : line));
@@ -132,6 +141,38 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
     const result = await runClean(['--config', config, '--timeout', '1500', '--sampling-command', command('hang.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/timed out after 1500 ms/);
+  });
+
+  // Issue #31 item 9: a server that asks a hundred times at once gets a hundred replies, from at most
+  // four commands at a time (the rest wait their turn), and nothing a command started outlives toolrun.
+  it('--sampling-command answers 100 requests made at once: every reply delivered, at most 4 commands at a time', async () => {
+    const sampling = tempDir();
+    const result = await runClean(['--config', config, '--sampling-command', `sh ${script('count-running.sh')}`, 'exec', 's:sample', 'times:=100', 'parallel:=true'], {
+      env: { SAMPLING_DIR: sampling },
+    });
+    expect(result.exitCode).toBe(0);
+    const texts = replies(result.stdout).map((reply) => (typeof reply === 'string' ? reply : reply.content.text));
+    expect(texts).toEqual([...Array(100)].map((_, index) => `reply to Say hi (${index + 1})`));
+    const counts = readFileSync(join(sampling, 'counts'), 'utf8').trim().split('\n').map(Number);
+    expect(counts).toHaveLength(100);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(4);
+  }, 60_000);
+
+  it.each(['0', '1'])('--sampling-command whose helper calls setsid (bare environment: %s): the helper is ended too', async (clean) => {
+    const pids = join(tempDir(), 'helpers');
+    writeFileSync(pids, '');
+    const result = await runToolrun(['--config', config, '--sampling-command', command('setsid-helper.js'), 'exec', 's:sample', 'times:=2'], {
+      env: { HELPER_PID_FILE: pids, CLEAN_ENV: clean },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(replies(result.stdout).map((reply) => reply.content.text)).toEqual(['reply with a helper', 'reply with a helper']);
+    const helpers = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    expect(helpers).toHaveLength(2);
+    const running = () => helpers.filter((pid) => isRunning(pid));
+    const left = await waitForNoProcesses(running);
+    // What toolrun failed to end is not left to run on after the test.
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    expect(left).toEqual([]);
   });
 
   it("server-everything's trigger-sampling-request is answered by a command", async () => {

@@ -43,6 +43,13 @@ describe('runSamplingCommand', () => {
     expect(left).toEqual([]);
   });
 
+  // Issue #31 item 9: the reply is read to the end of stdout, not for a fixed moment after the exit.
+  it('a reply that reaches stdout after the command exited is still the reply', async () => {
+    const { outcome, left } = await run('late-reply.js');
+    expect(outcome).toMatchObject({ content: { type: 'text', text: 'late reply' } });
+    expect(left).toEqual([]);
+  });
+
   it('a command that cannot start says why', async () => {
     const outcome = await runSamplingCommand(request, { words: ['/nonexistent/llm'], cwd: process.cwd(), env: process.env, timeoutMs: 1000, signal: new AbortController().signal }).catch(
       (error: unknown) => error,

@@ -1,6 +1,7 @@
 import type { CheckOutcome } from '../check-types.js';
 import type { CheckEvidence } from '../conform-types.js';
 import type { ProbeAnswer, RecordedFrame } from '../probe-types.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
 
 /** A report keeps the first few pieces of evidence per check: enough to act on, small enough to read. */
 const MAX_EVIDENCE = 20;
@@ -62,8 +63,7 @@ export function describeAnswer(answer: ProbeAnswer): string {
 }
 
 function oneLine(text: string): string {
-  const line = String(text).replace(/\s+/g, ' ').trim();
-  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+  return maskThenCut(String(text).replace(/\s+/g, ' ').trim(), 120, '...');
 }
 
 /** The frame of an answer, when it has one. */

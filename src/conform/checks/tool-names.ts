@@ -1,6 +1,7 @@
 import type { ConformCheck } from '../check-types.js';
 import { Findings, frameEvidence } from './findings.js';
 import { listedOrSkip, locateItem } from './server-facts.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
 
 /** The characters 2025-11-25 allows in tool names (server/tools#tool-names, a SHOULD). */
 const ALLOWED = /^[A-Za-z0-9_.-]+$/;
@@ -29,7 +30,7 @@ export const toolNames: ConformCheck = {
       if (seen.has(name)) findings.fail(frameEvidence(frame, `tool name "${name}" is listed twice (${path}.name)`, `${path}.name`));
       seen.add(name);
       if (!namingRules) continue;
-      if (name.length > 128) findings.warn(frameEvidence(frame, `tool name "${name.slice(0, 40)}…" is ${name.length} characters, over 128 (${path}.name)`, `${path}.name`));
+      if (name.length > 128) findings.warn(frameEvidence(frame, `tool name "${maskThenCut(name, 40)}…" is ${name.length} characters, over 128 (${path}.name)`, `${path}.name`));
       else if (!ALLOWED.test(name)) findings.warn(frameEvidence(frame, `tool name ${JSON.stringify(name)} has characters outside A-Z a-z 0-9 _ - . (${path}.name)`, `${path}.name`));
     }
     return findings.outcome(`${seen.size} tool names, unique${namingRules ? ' and within the naming rules' : ''}`);

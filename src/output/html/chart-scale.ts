@@ -1,3 +1,5 @@
+import { maskThenCut } from '../../secrets/mask-secrets.js';
+
 /** Shared arithmetic of the SVG charts: axis ticks at round numbers, and text cut to fit a drawing. */
 
 /** Up to about `count` round tick values (1, 2 or 5 × 10^k apart) from 0 to at least `max`. */
@@ -11,12 +13,12 @@ export function niceTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
-/** A label of at most `width` characters; the whole text stays in the element's <title>. */
+/**
+ * A label of at most `width` characters; the whole text stays in the element's <title>. Masked
+ * before it is cut (maskThenCut: never half a surrogate pair, never the start of a secret).
+ */
 export function cutLabel(text: string, width: number): string {
-  if (text.length <= width) return text;
-  // Never half of a surrogate pair: a lone half renders as a replacement box.
-  const end = /[\ud800-\udbff]/.test(text[width - 2] ?? '') ? width - 2 : width - 1;
-  return `${text.slice(0, end)}…`;
+  return maskThenCut(text, width, '…');
 }
 
 /** A coordinate with at most one decimal: the file stays small, the drawing exact enough. */

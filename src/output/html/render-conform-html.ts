@@ -3,6 +3,7 @@ import { compactJson, profileName } from '../format-conform-report.js';
 import { px } from './chart-scale.js';
 import { html, type SafeHtml } from './html-template.js';
 import { renderPage } from './page-shell.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
 
 const VERDICTS: Verdict[] = ['pass', 'fail', 'warn', 'skip'];
 const VERDICT_WORDS: Record<Verdict, string> = { pass: 'passed', fail: 'failed', warn: 'warnings', skip: 'skipped' };
@@ -119,5 +120,5 @@ function frameText(frame: unknown): string {
   } catch {
     text = compactJson(frame);
   }
-  return text.length > FRAME_CHARS ? `${text.slice(0, FRAME_CHARS)}…` : text;
+  return maskThenCut(text, FRAME_CHARS + 1, '…');
 }
