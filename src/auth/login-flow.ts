@@ -3,6 +3,7 @@ import { AuthFlowError } from './auth-errors.js';
 import { listenForCallback } from './callback-listener.js';
 import { codeOfCallback } from './check-callback.js';
 import { StoredOAuthProvider } from './provider.js';
+import { checkServerScope } from './scope-syntax.js';
 import type { AuthServer } from './token-refresh.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
 
@@ -32,7 +33,7 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
 export async function loginToServer(options: LoginOptions): Promise<AuthRecord> {
   const { server, store } = options;
   const challenge = await readChallenge(server.url, server.headers, options.signal);
-  const scope = options.scope ?? server.oauth?.scope ?? challenge.scope;
+  const scope = options.scope ?? server.oauth?.scope ?? checkServerScope(challenge.scope, server.name, 'its 401 challenge');
   if (server.oauth?.grant === 'client_credentials') {
     const provider = new StoredOAuthProvider({ server, store, mode: 'login' });
     await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });

@@ -3,6 +3,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
 import { checkDiscovery } from './check-discovery.js';
+import { checkServerScope } from './scope-syntax.js';
 import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
 import { isUsable, storedTokens } from './token-expiry.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
@@ -124,9 +125,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (this.options.onAuthorizationUrl) return this.options.onAuthorizationUrl(authorizationUrl);
     // Reached from a 403 insufficient_scope (or a flow that needs a person): ask for the union of scopes.
-    const wanted = new Set([...(this.record.tokens?.scope ?? '').split(' '), ...(authorizationUrl.searchParams.get('scope') ?? '').split(' ')].filter(Boolean));
+    const name = this.options.server.name;
+    const granted = checkServerScope(this.record.tokens?.scope, name, 'the stored token (its authorization server granted it)');
+    const asked = checkServerScope(authorizationUrl.searchParams.get('scope') ?? undefined, name, 'the authorization request (from its challenge or metadata)');
+    const wanted = new Set([...(granted ?? '').split(' '), ...(asked ?? '').split(' ')].filter(Boolean));
     const scope = [...wanted].join(' ');
-    throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' asks for an OAuth authorization${scope ? ` with scopes '${scope}'` : ''}`, { scope: scope || undefined });
+    throw new AuthRequiredError(name, `'${name}' asks for an OAuth authorization${scope ? ` with scopes '${scope}'` : ''}`, { scope: scope || undefined });
   }
 
   saveCodeVerifier(verifier: string): void {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { loginToServer } from '../auth/login-flow.js';
+import { isScopeSyntax } from '../auth/scope-syntax.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { browserAbort } from '../cli-support/inline-login.js';
@@ -19,6 +20,8 @@ export interface AuthLoginOptions {
 
 /** `toolrun auth login SERVER`: a login on request (other commands log in inline only when someone can answer the browser, SPEC §14). */
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
+  if (options.scope !== undefined && !isScopeSyntax(options.scope))
+    throw new UsageError(`--scope ${JSON.stringify(options.scope)} is not a list of OAuth scopes (RFC 6749: printable ASCII tokens but " and \\, one space apart)`);
   const spec = await remoteServer(cli, name);
   const store = new TokenStore(cli.env);
   const login = browserAbort(cli.signal);

@@ -10,6 +10,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -63,7 +64,9 @@ export async function openTools(
       for (const warning of takeSchemaWarnings()) cli.terminal.verbose(`schema warning: ${warning}`);
     }
     for (const [server, count] of repeats)
-      cli.terminal.warn(`[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (toolrun mcp check-stdout ${server} lists every line)`);
+      cli.terminal.warn(
+        `[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (${toolrunCommand('mcp', 'check-stdout', server)} lists every line)`,
+      );
   });
   const failuresAmong = (names: string[]) => [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
   const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean } = {}) => {

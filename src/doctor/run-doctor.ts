@@ -12,6 +12,7 @@ import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
 import { reportSessionEnd } from './session-end-step.js';
 import { reportHostStep } from './host-step.js';
 import { reportAuthStep } from './auth-step.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'auth', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -62,7 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       set,
     );
     if (!auth.connect) {
-      const why = auth.trace?.outcome === 'broken' ? 'not run: the authorization chain is broken' : `not run: no stored token (toolrun auth login ${options.server})`;
+      const why = auth.trace?.outcome === 'broken' ? 'not run: the authorization chain is broken' : `not run: no stored token (${toolrunCommand('auth', 'login', options.server)})`;
       for (const id of STEP_ORDER.slice(STEP_ORDER.indexOf('spawn'))) set(id, 'skip', why);
       return finish(ExitCode.UNREACHABLE);
     }

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, base64Bytes } from './format-result.js';
 import { toJson } from './terminal.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** How `exec` shows an MCP result to a person (SPEC §10). */
 export type CallOutputMode = 'text' | 'structured' | 'raw';
@@ -47,7 +48,7 @@ function renderItem(item: ContentItem, saved: SavedItem | undefined, server: str
     case 'audio':
       return `[${item.mimeType ?? item.type}, ${formatBytes(saved?.bytes ?? base64Bytes(item.data ?? ''))}]${savedAs || ' (write it to a file with -o DIR)'}`;
     case 'resource_link':
-      return `[link ${item.uri}${item.name ? ` (${item.name})` : ''}${item.mimeType ? `, ${item.mimeType}` : ''}] read it: toolrun resources read '${item.uri}'${server ? ` --server ${server}` : ''}`;
+      return `[link ${item.uri}${item.name ? ` (${item.name})` : ''}${item.mimeType ? `, ${item.mimeType}` : ''}] read it: ${toolrunCommand('resources', 'read', item.uri, ...(server ? ['--server', server] : []))}`;
     case 'resource': {
       const resource = item.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
       if (resource.text !== undefined) return `[resource ${resource.uri}]\n${resource.text}`;

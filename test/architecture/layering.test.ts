@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/run-toolrun.js';
  * one; files at the top of src/ are the entry points, above everything.
  */
 const LAYERS: string[][] = [
-  ['errors.ts', 'version.ts', 'secrets', 'protocol', 'input', 'files'],
+  ['errors.ts', 'version.ts', 'secrets', 'protocol', 'input', 'files', 'text'],
   ['process'],
   ['scan'],
   ['record'],
