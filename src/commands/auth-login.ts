@@ -8,6 +8,7 @@ import { openBrowser } from '../cli-support/open-browser.js';
 import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
 import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { quoteShellWord } from '../text/quote-shell-word.js';
 import { describeRecord, recordSummary } from './auth-status.js';
 import { loadCliConfig } from './load-cli-config.js';
 
@@ -69,7 +70,7 @@ async function reachable<T>(serverUrl: string, login: () => Promise<T>): Promise
 async function remoteServer(cli: CliContext, name: string): Promise<RemoteServerSpec> {
   const config = await loadCliConfig(cli);
   const raw = config.servers[name];
-  if (!raw) throw new UnknownServerError(name, `unknown MCP server '${name}'; the config has ${Object.keys(config.servers).join(', ') || 'no servers'}`);
+  if (!raw) throw new UnknownServerError(name, `unknown MCP server '${name}'; the config has ${Object.keys(config.servers).map(quoteShellWord).join(', ') || 'no servers'}`);
   const spec = resolveServer(config, raw, cli.env);
   if (spec.transport === 'stdio') throw new UsageError(`'${name}' is a stdio server: OAuth is for remote servers (a "url" entry)`);
   return spec;

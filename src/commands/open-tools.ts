@@ -10,7 +10,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
+import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -167,7 +167,9 @@ export function assertServerExists(config: ToolrunConfig, name: string): void {
   if (config.servers[name]) return;
   const configured = Object.keys(config.servers);
   const known =
-    configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
+    configured.length > 0
+      ? `configured servers: ${configured.map(quoteShellWord).join(', ')}`
+      : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
   throw new UnknownServerError(name, `unknown MCP server '${name}'; ${known}`);
 }
 

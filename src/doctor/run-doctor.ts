@@ -12,7 +12,7 @@ import { checkConfigStep, reportConnectFailure } from './setup-steps.js';
 import { reportSessionEnd } from './session-end-step.js';
 import { reportHostStep } from './host-step.js';
 import { reportAuthStep } from './auth-step.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
+import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'auth', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -208,7 +208,12 @@ function callTool(connection: ServerConnection, call: NonNullable<DoctorOptions[
       call.tool,
       connection.tools.map((candidate) => candidate.name),
     );
-    return Promise.resolve({ tool: call.tool, ms: 0, notListed: true, error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}` });
+    return Promise.resolve({
+      tool: call.tool,
+      ms: 0,
+      notListed: true,
+      error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.map(quoteShellWord).join(', ')}?)` : ''}`,
+    });
   }
   return makeDoctorCall(connection, call.tool, call.args(tool.inputSchema as Record<string, unknown>), timeoutMs);
 }
