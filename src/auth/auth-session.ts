@@ -31,6 +31,11 @@ export class AuthSession {
     private readonly login: InlineLogin | undefined,
   ) {}
 
+  /** The MCP endpoint: what the session's tokens are for. */
+  get serverUrl(): string {
+    return this.server.url;
+  }
+
   /**
    * The token to send with a request; undefined when nothing usable is stored and someone can log in:
    * the request goes without one, and the server's 401 challenge names the scopes to ask for. With
