@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError } from 'commander';
 import { readAllStdin } from './args/read-args-option.js';
+import { limitAuthRequests } from './auth/auth-request-limits.js';
+import { onAuthWarning } from './auth/auth-warnings.js';
 import { allowInlineLogin } from './auth/inline-login.js';
 import type { CliContext, CommandAction } from './cli-support/cli-context.js';
 import { addGlobalOptions, readGlobals } from './commands/global-options.js';
@@ -78,6 +80,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       onExit: (cleanup) => cleanups.push(cleanup),
     };
     allowInlineLogin(inlineLoginFor(cli));
+    limitAuthRequests(globals.timeout);
+    onAuthWarning((message) => terminal.warn(message));
     const onSignal = (signal: NodeJS.Signals) => {
       if (abort.signal.aborted) {
         // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of

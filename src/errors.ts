@@ -1,3 +1,5 @@
+import { quoteShellWord } from './text/quote-shell-word.js';
+
 /**
  * Exit codes, as documented in the README. One table so that every command agrees.
  */
@@ -72,7 +74,8 @@ export class ConfigError extends ToolrunError {
 export class ToolNotFoundError extends ToolrunError {
   readonly suggestions: string[];
   constructor(toolName: string, suggestions: string[]) {
-    const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '. Run `toolrun list` to see the available tools.';
+    // A server's tool names: each as it is typed into a shell (`'a;b'`, `$'\x1b…'`), never run by a paste, never an escape.
+    const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.map(quoteShellWord).join(', ')}?` : '. Run `toolrun list` to see the available tools.';
     super('not_found', `Tool '${toolName}' not found${hint}`);
     this.name = 'ToolNotFoundError';
     this.suggestions = suggestions;

@@ -2,6 +2,7 @@ import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
 import { COMMAND_TABLE } from './completion/command-table.generated.js';
 import { completeWords } from './completion/complete-words.js';
 import { completionSources } from './completion/completion-sources.js';
+import { escapeControls } from './output/escape-controls.js';
 
 /**
  * `toolrun __complete WORD…`: the hidden entry the completion scripts call on every Tab (SPEC §17),
@@ -18,7 +19,7 @@ export async function runFastComplete(words: string[], env: NodeJS.ProcessEnv): 
   try {
     const completion = await completeWords(words.length > 0 ? words : [''], COMMAND_TABLE, (settings) => completionSources(settings, env, process.cwd(), BUILTIN_TOOL_NAMES));
     if (completion.files) output = ':files\n';
-    else output += completion.candidates.map((candidate) => (candidate.description ? `${oneLine(candidate.value)}\t${oneLine(candidate.description)}` : oneLine(candidate.value)) + '\n').join('');
+    else output += completion.candidates.map((candidate) => (candidate.description ? `${candidate.value}\t${oneLine(candidate.description)}` : candidate.value) + '\n').join('');
   } catch {
     // Nothing to offer: the shell completes nothing.
   }
@@ -26,7 +27,11 @@ export async function runFastComplete(words: string[], env: NodeJS.ProcessEnv): 
   return 0;
 }
 
-/** A server or tool name is the config's or a server's text: no line breaks or tabs reach the shell. */
+/**
+ * A description may name a server (`mcp:NAME`), the config's or a host's text: its controls are spelled
+ * out, so no line break or tab splits the candidate's line and no escape reaches the terminal. (A
+ * value never holds one: completeWords offers no such name.)
+ */
 function oneLine(text: string): string {
-  return text.replace(/[\t\n\r]/g, ' ');
+  return escapeControls(text).replace(/[\t\n]/g, (character) => (character === '\n' ? '\\n' : '\\t'));
 }

@@ -1,4 +1,5 @@
 import { ToolrunError } from '../errors.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /**
  * A remote server wants an OAuth token toolrun does not have (none stored, the refresh token
@@ -12,8 +13,7 @@ export class AuthRequiredError extends ToolrunError {
   /** The reason alone, without the command to run. */
   readonly why: string;
   constructor(serverName: string, why: string, options?: { scope?: string; cause?: unknown }) {
-    const scope = options?.scope ? ` --scope '${options.scope}'` : '';
-    const loginCommand = `toolrun auth login ${serverName}${scope}`;
+    const loginCommand = toolrunCommand('auth', 'login', serverName, ...(options?.scope ? ['--scope', options.scope] : []));
     super('unreachable', `${why}: run \`${loginCommand}\``, options);
     this.name = 'AuthRequiredError';
     this.serverName = serverName;

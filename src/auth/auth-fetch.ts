@@ -1,3 +1,4 @@
+import { limitedAuthFetch } from './auth-request-limits.js';
 import type { AuthSession } from './auth-session.js';
 import type { StoredOAuthProvider } from './provider.js';
 import { parseBearerChallenge } from './www-authenticate.js';
@@ -14,7 +15,7 @@ import { parseBearerChallenge } from './www-authenticate.js';
 export function authFetch(base: typeof fetch, session: AuthSession): typeof fetch {
   return async (input, init) => {
     const provider: StoredOAuthProvider | undefined = session.provider;
-    if (provider?.grant === 'client_credentials') return clientCredentialsFetch(base, provider, input, init);
+    if (provider?.grant === 'client_credentials') return clientCredentialsFetch(base, provider, session.serverUrl, input, init);
     let sent = bearerOf(init?.headers) ?? (await session.token());
     const send = (token: string | undefined) => base(input, token ? { ...init, headers: withBearer(init?.headers, token) } : init);
     let response = await send(sent);
@@ -41,13 +42,22 @@ export function authFetch(base: typeof fetch, session: AuthSession): typeof fetc
   };
 }
 
-async function clientCredentialsFetch(base: typeof fetch, provider: StoredOAuthProvider, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+async function clientCredentialsFetch(base: typeof fetch, provider: StoredOAuthProvider, serverUrl: string, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+  // The SDK transport's own auth() (discovery, the token request) uses this fetch too: metadata and
+  // another origin's requests are the flow's, bounded as every OAuth request is, and carry no token.
+  if (isFlowRequest(input, serverUrl)) return limitedAuthFetch(base)(input instanceof Request ? input.url : input, init);
   // The 2026-07-28 transport takes no provider: the header is added here for it.
   if (!bearerOf(init?.headers)) {
     const tokens = await provider.tokens();
     if (tokens) init = { ...init, headers: withBearer(init?.headers, tokens.access_token) };
   }
   return base(input, init);
+}
+
+/** A well-known metadata document, or a request to another origin than the MCP server's (its authorization server). */
+function isFlowRequest(input: Parameters<typeof fetch>[0], serverUrl: string): boolean {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  return url.origin !== new URL(serverUrl).origin || url.pathname.startsWith('/.well-known/');
 }
 
 function challengeOf(response: Response): { error?: string; scope?: string } {

@@ -1,6 +1,7 @@
 import { AuthRequiredError } from './auth-errors.js';
 import type { InlineLogin, LoginTarget } from './inline-login.js';
 import { StoredOAuthProvider } from './provider.js';
+import { checkServerScope } from './scope-syntax.js';
 import type { TokenStore } from './token-store.js';
 
 /**
@@ -30,6 +31,11 @@ export class AuthSession {
     private readonly login: InlineLogin | undefined,
   ) {}
 
+  /** The MCP endpoint: what the session's tokens are for. */
+  get serverUrl(): string {
+    return this.server.url;
+  }
+
   /**
    * The token to send with a request; undefined when nothing usable is stored and someone can log in:
    * the request goes without one, and the server's 401 challenge names the scopes to ask for. With
@@ -53,6 +59,7 @@ export class AuthSession {
   /** A 401 with a Bearer challenge to a request that carried `sent` (or no token). */
   async afterUnauthorized(sent: string | undefined, challengeScope: string | undefined): Promise<string> {
     const name = this.server.name;
+    challengeScope = checkServerScope(challengeScope, name, 'its 401 challenge');
     if (this.provider) {
       try {
         if (sent) return await this.provider.refreshAfter401(sent);
@@ -71,10 +78,11 @@ export class AuthSession {
   /** A 403 `insufficient_scope`: authorize again with the stored scopes and the ones the challenge names. */
   async afterInsufficientScope(sent: string | undefined, challengeScope: string | undefined): Promise<string> {
     const name = this.server.name;
+    challengeScope = checkServerScope(challengeScope, name, 'its 403 insufficient_scope challenge');
     // Sent before a concurrent re-authorization ended: try the newer token first.
     const current = this.provider?.current.tokens?.access_token;
     if (current && current !== sent) return current;
-    const stored = this.provider?.current.tokens?.scope ?? this.server.oauth?.scope ?? '';
+    const stored = checkServerScope(this.provider?.current.tokens?.scope, name, 'the stored token (its authorization server granted it)') ?? this.server.oauth?.scope ?? '';
     const union = [...new Set([...stored.split(' '), ...(challengeScope ?? '').split(' ')].filter(Boolean))].join(' ');
     const why = `'${name}' refused the token for lack of scope${challengeScope ? ` '${challengeScope}'` : ''} (HTTP 403 insufficient_scope)`;
     return this.reauthorize(new AuthRequiredError(name, why, { scope: union || undefined }), union || undefined, sent);

@@ -1,6 +1,7 @@
 import { maskSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 import type { AuthRule } from './auth-rules.js';
 import { boundedRequest, isFailure, type BoundedAnswer, type RequestLimits } from './bounded-request.js';
+import { ALL_CONTROLS, spellControl } from '../text/control-characters.js';
 
 /** The stages of the MCP authorization flow, in the order a client meets them. */
 export type AuthStageName = 'challenge' | 'resource-metadata' | 'authorization-server-metadata' | 'registration' | 'authorization' | 'token';
@@ -65,8 +66,10 @@ export function parseUrl(text: unknown, base?: URL): URL | undefined {
   }
 }
 
+const ONE_LINE_CONTROLS = new RegExp(`[${ALL_CONTROLS}]`, 'g');
+
 /** What a server said, on one line of at most 300 characters, control characters spelled out (SPEC §8). */
 export function oneLine(text: string): string {
-  const flat = text.replace(/[\x00-\x1f\x7f-\x9f]/g, (character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const flat = text.replace(ONE_LINE_CONTROLS, spellControl);
   return maskThenCut(flat, 300, '…');
 }

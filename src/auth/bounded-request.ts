@@ -30,7 +30,7 @@ export interface RequestLimits {
 }
 
 /** Metadata documents are a few kilobytes; a server streaming more is not sending metadata. */
-const MAX_BODY_BYTES = 256 * 1024;
+export const MAX_BODY_BYTES = 256 * 1024;
 const MAX_REDIRECTS = 3;
 
 export async function boundedRequest(

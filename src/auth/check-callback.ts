@@ -1,5 +1,6 @@
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AuthFlowError } from './auth-errors.js';
+import { oneLine } from './auth-tracer.js';
 
 /**
  * The authorization code of a redirect, once the redirect is checked: `state` is the one this login
@@ -10,7 +11,9 @@ import { AuthFlowError } from './auth-errors.js';
 export function codeOfCallback(redirected: URL, expectedState: string, metadata: (AuthorizationServerMetadata & { authorization_response_iss_parameter_supported?: unknown }) | undefined): string {
   const params = redirected.searchParams;
   const error = params.get('error');
-  if (error) throw new AuthFlowError(`the authorization server refused the login: ${error}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`);
+  // The authorization server's words: one line, controls spelled out, at most 300 characters (SPEC §8).
+  const description = params.get('error_description');
+  if (error) throw new AuthFlowError(`the authorization server refused the login: ${oneLine(error)}${description ? ` (${oneLine(description)})` : ''}`);
   if (params.get('state') !== expectedState) throw new AuthFlowError("the redirect's state is not the one this login sent: toolrun refuses its code (start the login again)");
   const iss = params.get('iss');
   if (!iss && metadata?.authorization_response_iss_parameter_supported === true)

@@ -1,8 +1,10 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AuthFlowError } from './auth-errors.js';
+import { authRequestTimeoutMs, limitedAuthFetch } from './auth-request-limits.js';
 import { listenForCallback } from './callback-listener.js';
 import { codeOfCallback } from './check-callback.js';
 import { StoredOAuthProvider } from './provider.js';
+import { checkServerScope } from './scope-syntax.js';
 import type { AuthServer } from './token-refresh.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
 import { remoteFetch } from '../http/remote-fetch.js';
@@ -32,22 +34,26 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
  */
 export async function loginToServer(options: LoginOptions): Promise<AuthRecord> {
   const { server, store } = options;
+  // Every request of the flow: a timeout and a cap on what is read (a stalled or flooding authorization server).
+  const fetchFn = limitedAuthFetch();
   const challenge = await readChallenge(server.url, server.headers, options.signal);
-  const scope = options.scope ?? server.oauth?.scope ?? challenge.scope;
+  const scope = options.scope ?? server.oauth?.scope ?? checkServerScope(challenge.scope, server.name, 'its 401 challenge');
   if (server.oauth?.grant === 'client_credentials') {
     const provider = new StoredOAuthProvider({ server, store, mode: 'login' });
-    await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn });
     return provider.current;
   }
   const keptPort = portOf(store.read(server.name, server.url)?.redirectUrl);
-  const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0);
+  let provider: StoredOAuthProvider | undefined;
+  // Only the redirect of this login (its state) ends the wait; a pasted URL is checked by codeOfCallback.
+  const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0, (url) => url.searchParams.get('state') === provider?.expectedState);
   try {
-    const provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: options.openUrl });
-    const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: options.openUrl });
+    const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn });
     if (started === 'AUTHORIZED') return provider.current;
     const redirected = await firstOf([listener.received, ...(options.pastedUrl ? [options.pastedUrl.then(parsePasted)] : [])], options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);
     const code = codeOfCallback(redirected, provider.expectedState, provider.current.discovery?.authorizationServerMetadata);
-    await auth(provider, { serverUrl: server.url, authorizationCode: code, resourceMetadataUrl: challenge.resourceMetadataUrl, scope });
+    await auth(provider, { serverUrl: server.url, authorizationCode: code, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn });
     return provider.current;
   } finally {
     listener.close();
@@ -57,7 +63,17 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
 /** The server's 401 challenge (RFC 9728's `resource_metadata`, and `scope`): where discovery starts. */
 async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolrun', version: '0' } } });
-  const response = await remoteFetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, signal });
+  // Its body is never read (a server that lets the request through may answer with a stream): only the timeout applies.
+  const timeout = AbortSignal.timeout(authRequestTimeoutMs());
+  const response = await remoteFetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body,
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  }).catch((error: unknown) => {
+    if (timeout.aborted) throw new AuthFlowError(`${new URL(url).origin} did not answer within ${authRequestTimeoutMs()} ms (an OAuth request; --timeout lowers the limit)`, { cause: error });
+    throw error;
+  });
   await response.body?.cancel().catch(() => {});
   // No challenge (an older server, or one that lets this request through): discovery falls back to the well-known URLs.
   if (response.status !== 401) return {};

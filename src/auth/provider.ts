@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { checkAuthorizationUrl } from './authorization-url.js';
 import { checkDiscovery } from './check-discovery.js';
+import { checkServerScope } from './scope-syntax.js';
 import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
 import { isUsable, storedTokens } from './token-expiry.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
@@ -122,11 +124,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    if (this.options.onAuthorizationUrl) return this.options.onAuthorizationUrl(authorizationUrl);
+    if (this.options.onAuthorizationUrl) {
+      // Never handed to a browser unless it is a login page: https, or http on this machine.
+      checkAuthorizationUrl(authorizationUrl);
+      return this.options.onAuthorizationUrl(authorizationUrl);
+    }
     // Reached from a 403 insufficient_scope (or a flow that needs a person): ask for the union of scopes.
-    const wanted = new Set([...(this.record.tokens?.scope ?? '').split(' '), ...(authorizationUrl.searchParams.get('scope') ?? '').split(' ')].filter(Boolean));
+    const name = this.options.server.name;
+    const granted = checkServerScope(this.record.tokens?.scope, name, 'the stored token (its authorization server granted it)');
+    const asked = checkServerScope(authorizationUrl.searchParams.get('scope') ?? undefined, name, 'the authorization request (from its challenge or metadata)');
+    const wanted = new Set([...(granted ?? '').split(' '), ...(asked ?? '').split(' ')].filter(Boolean));
     const scope = [...wanted].join(' ');
-    throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' asks for an OAuth authorization${scope ? ` with scopes '${scope}'` : ''}`, { scope: scope || undefined });
+    throw new AuthRequiredError(name, `'${name}' asks for an OAuth authorization${scope ? ` with scopes '${scope}'` : ''}`, { scope: scope || undefined });
   }
 
   saveCodeVerifier(verifier: string): void {

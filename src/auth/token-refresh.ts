@@ -2,6 +2,9 @@ import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthSettings } from '../config/config-types.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { limitedAuthFetch } from './auth-request-limits.js';
+import { authWarning } from './auth-warnings.js';
+import { sameIssuer } from './check-discovery.js';
 import { withFileLock } from './refresh-lock.js';
 import { isUsable, storedTokens } from './token-expiry.js';
 import type { AuthRecord, StoredTokens, TokenStore } from './token-store.js';
@@ -12,10 +15,21 @@ export interface AuthServer {
   oauth?: OAuthSettings;
 }
 
-/** The client as the token endpoint knows it: the config's pre-registered one, else the stored registration. */
+/**
+ * The client as the token endpoint knows it: the config's pre-registered one, else the stored
+ * registration. The config's clientSecret goes only to the authorization server `oauth.issuer` pins:
+ * a server may name any authorization server in its metadata, and a secret sent there is given away.
+ * Pinned and another found: a warning, and the client without its secret.
+ */
 export function clientOf(server: AuthServer, record: AuthRecord | undefined): OAuthClientInformationMixed | undefined {
-  if (server.oauth?.clientId) return { client_id: server.oauth.clientId, ...(server.oauth.clientSecret && { client_secret: server.oauth.clientSecret }) };
-  return record?.client;
+  const oauth = server.oauth;
+  if (!oauth?.clientId) return record?.client;
+  const found = record?.discovery?.authorizationServerMetadata?.issuer ?? record?.discovery?.authorizationServerUrl;
+  if (oauth.clientSecret && oauth.issuer && found && !sameIssuer(oauth.issuer, found)) {
+    authWarning(`'${server.name}' names the authorization server ${found}, not ${oauth.issuer} that oauth.issuer pins: its clientSecret is not sent there`);
+    return { client_id: oauth.clientId };
+  }
+  return { client_id: oauth.clientId, ...(oauth.clientSecret && { client_secret: oauth.clientSecret }) };
 }
 
 /**
@@ -41,8 +55,10 @@ export async function refreshStoredTokens(store: TokenStore, server: AuthServer,
         refreshToken: tokens.refresh_token,
         // Verbatim, as the SDK sends it in the login (a URL object would add a "/" to a pathless resource).
         resource: record.resource as unknown as URL | undefined,
+        fetchFn: limitedAuthFetch(),
       });
     } catch (error) {
+      if (error instanceof AuthFlowError) throw error;
       if ((error as { errorCode?: string }).errorCode === 'invalid_grant') {
         delete record.tokens;
         store.write(record);

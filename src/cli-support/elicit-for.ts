@@ -4,6 +4,7 @@ import { isatty } from 'node:tty';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import { parseAnswersFile } from '../elicit/answers-file.js';
+import { readElicitationUrl, type ElicitationUrl } from '../elicit/elicitation-url.js';
 import { answerScripted, type ScriptedAnswers } from '../elicit/scripted-answer.js';
 import { ToolrunError, UsageError } from '../errors.js';
 import type { AskBack, AskContext, ElicitParams } from '../mcp/ask-back.js';
@@ -45,7 +46,11 @@ export function elicitFor(cli: ElicitContext, tty = isatty(0) && isatty(2)): Non
       );
     }
     const url = urlOf(params);
-    if (url) cli.terminal.error(`server '${context.server}' asks you to open a URL: ${quoted(params.message)}\n  ${escapeControls(url)}`);
+    if (url) cli.terminal.error(`server '${context.server}' asks you to open a URL: ${quoted(params.message)}\n  ${escapeControls(url.shown)}`);
+    if (url && 'problem' in url) {
+      cli.terminal.warn(`server '${context.server}' asked to open a URL toolrun does not open (${url.problem}); declined`);
+      return { action: 'decline' };
+    }
     const scripted = answerScripted(params, answers, current);
     if (scripted.kind === 'answered') return scripted.result;
     if (scripted.kind === 'unfit') {
@@ -68,7 +73,7 @@ export function elicitFor(cli: ElicitContext, tty = isatty(0) && isatty(2)): Non
 
 const madeFor = new WeakMap<object, NonNullable<AskBack['elicit']>>();
 
-async function askPerson(cli: ElicitContext, params: ElicitParams, context: AskContext, url: string | undefined): Promise<ElicitResult> {
+async function askPerson(cli: ElicitContext, params: ElicitParams, context: AskContext, url: Extract<ElicitationUrl, { href: string }> | undefined): Promise<ElicitResult> {
   // Loaded here: only a terminal with nothing scripted asks (node:readline and the prompt).
   const { promptForm, promptUrl } = await import('./prompt-elicitation.js');
   const streams = { input: process.stdin, output: process.stderr };
@@ -76,8 +81,9 @@ async function askPerson(cli: ElicitContext, params: ElicitParams, context: AskC
   const resume = cli.terminal.holdSpinner();
   try {
     if (!url) return await promptForm(context.server, params, streams, context.signal);
-    if (/^https?:$/.test(new URL(url).protocol)) await openBrowser(url, cli.env).catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
-    return await promptUrl(context.server, { message: params.message, url }, streams, context.signal);
+    // The parser's spelling, not the server's: the browser gets what the terminal showed.
+    if (url.openable) await openBrowser(url.href, cli.env).catch((error: Error) => cli.terminal.error(`${error.message}; open the URL above yourself`));
+    return await promptUrl(context.server, { message: params.message, url: url.shown }, streams, context.signal);
   } finally {
     resume();
   }
@@ -114,9 +120,9 @@ function readAnswersFile(path: string, where: string): string {
   }
 }
 
-function urlOf(params: ElicitParams): string | undefined {
+function urlOf(params: ElicitParams): ElicitationUrl | undefined {
   const record = params as { mode?: unknown; url?: unknown };
-  return record.mode === 'url' && typeof record.url === 'string' ? record.url : undefined;
+  return record.mode === 'url' && typeof record.url === 'string' ? readElicitationUrl(record.url) : undefined;
 }
 
 /** Server text on one line, quoted and escaped (no terminal control, no forged line), at most 200 characters. */

@@ -5,11 +5,14 @@
  * is never answered is the login's timeout to report, unless `onBrowserFailed` hears $BROWSER fail.
  */
 export async function openBrowser(url: string, env: NodeJS.ProcessEnv, onBrowserFailed?: (why: string) => void): Promise<void> {
+  // The callers check their URLs (auth: https or loopback http; elicitation: http(s)); a web page is
+  // all an opener is ever given here: a `file:` path or a custom scheme would start another program.
+  if (!/^https?:\/\//i.test(url)) throw new Error(`toolrun opens only http(s) URLs in a browser, not ${JSON.stringify(url.slice(0, 100))}`);
   const [command, args] = openerCommand(url, env);
   // Loaded here: every command's startup imports this file (inline logins), and node:child_process costs ~2 ms to load.
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: 'ignore', detached: process.platform !== 'win32', env });
+    const child = spawn(command, args, { stdio: 'ignore', detached: process.platform !== 'win32', env, shell: false, windowsHide: true });
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(new Error(error.code === 'ENOENT' ? `no browser opener '${command}' found: use --no-browser, or set BROWSER` : `could not start '${command}': ${error.message}`)),
     );
@@ -27,12 +30,17 @@ export async function openBrowser(url: string, env: NodeJS.ProcessEnv, onBrowser
   });
 }
 
-function openerCommand(url: string, env: NodeJS.ProcessEnv): [string, string[]] {
+/** The program that opens `url`, and its arguments (exported for the test of the Windows launcher). */
+export function openerCommand(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): [string, string[]] {
   // BROWSER may hold several candidates separated by ':' (the convention): the first is used.
   const browser = env.BROWSER?.split(':')[0]?.trim();
   if (browser) return [browser, [url]];
-  if (process.platform === 'darwin') return ['open', [url]];
-  // `start` is cmd's builtin; the empty "" is its window title, so the URL is never taken for one.
-  if (process.platform === 'win32') return ['cmd', ['/d', '/s', '/c', 'start', '""', url.replace(/&/g, '^&')]];
+  if (platform === 'darwin') return ['open', [url]];
+  // Not `cmd /c start URL`: cmd parses the line, and a URL's `|`, `^`, `%VAR%` or `&` (escaping one of
+  // them is not enough) would run or change commands. rundll32 hands the URL to the shell's protocol
+  // handler with no command-line parsing in between: gh opens URLs through ShellExecute
+  // (github.com/cli/browser, browser_windows.go), the same handler, and Go's github.com/pkg/browser long
+  // ran `rundll32 url.dll,FileProtocolHandler URL`. By its full path, so a rundll32.exe on PATH is not the one run.
+  if (platform === 'win32') return [`${env.SystemRoot ?? env.SYSTEMROOT ?? 'C:\\Windows'}\\System32\\rundll32.exe`, ['url.dll,FileProtocolHandler', url]];
   return ['xdg-open', [url]];
 }

@@ -5,6 +5,7 @@ import { snakeToCamel } from '../executor/normalize-args.js';
 import { UsageError } from '../errors.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 import type { CliContext } from './cli-context.js';
+import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
 
 /** Options shared by exec, validate TOOL and time. */
 export interface ToolArgumentOptions {
@@ -24,7 +25,7 @@ export function splitToolName(name: string, serverOption: string | undefined, co
   const named = { server: name.slice(0, colon), name: name.slice(colon + 1) };
   if (serverOption === undefined || serverOption === named.server) return named;
   throw new UsageError(
-    `'${name}' names MCP server '${named.server}' but --server names '${serverOption}'; give the server once: toolrun ${command} ${serverOption}:${named.name}, or --server ${named.server}`,
+    `'${name}' names MCP server '${named.server}' but --server names '${serverOption}'; give the server once: ${toolrunCommand(command, `${serverOption}:${named.name}`)}, or --server ${quoteShellWord(named.server)}`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { loginToServer } from '../auth/login-flow.js';
+import { isScopeSyntax } from '../auth/scope-syntax.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { browserAbort } from '../cli-support/inline-login.js';
@@ -7,6 +8,7 @@ import { openBrowser } from '../cli-support/open-browser.js';
 import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
 import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { quoteShellWord } from '../text/quote-shell-word.js';
 import { describeRecord, recordSummary } from './auth-status.js';
 import { loadCliConfig } from './load-cli-config.js';
 
@@ -19,6 +21,8 @@ export interface AuthLoginOptions {
 
 /** `toolrun auth login SERVER`: a login on request (other commands log in inline only when someone can answer the browser, SPEC §14). */
 export async function runAuthLogin(cli: CliContext, name: string, options: AuthLoginOptions): Promise<number> {
+  if (options.scope !== undefined && !isScopeSyntax(options.scope))
+    throw new UsageError(`--scope ${JSON.stringify(options.scope)} is not a list of OAuth scopes (RFC 6749: printable ASCII tokens but " and \\, one space apart)`);
   const spec = await remoteServer(cli, name);
   const store = new TokenStore(cli.env);
   const login = browserAbort(cli.signal);
@@ -66,7 +70,7 @@ async function reachable<T>(serverUrl: string, login: () => Promise<T>): Promise
 async function remoteServer(cli: CliContext, name: string): Promise<RemoteServerSpec> {
   const config = await loadCliConfig(cli);
   const raw = config.servers[name];
-  if (!raw) throw new UnknownServerError(name, `unknown MCP server '${name}'; the config has ${Object.keys(config.servers).join(', ') || 'no servers'}`);
+  if (!raw) throw new UnknownServerError(name, `unknown MCP server '${name}'; the config has ${Object.keys(config.servers).map(quoteShellWord).join(', ') || 'no servers'}`);
   const spec = resolveServer(config, raw, cli.env);
   if (spec.transport === 'stdio') throw new UsageError(`'${name}' is a stdio server: OAuth is for remote servers (a "url" entry)`);
   return spec;

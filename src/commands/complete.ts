@@ -3,6 +3,7 @@ import { ExitCode, ToolrunError, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 interface CompleteOptions {
   context: Record<string, string>;
@@ -39,7 +40,7 @@ Examples:
     .action((server: string, kind: string, name: string, argName: string, prefix: string, options: CompleteOptions) =>
       run(async (cli) => {
         if (kind !== 'prompt' && kind !== 'resource')
-          throw new UsageError(`complete takes 'prompt NAME' or 'resource TEMPLATE', not '${kind}'; e.g. toolrun complete ${server} prompt NAME ARG [PREFIX]`);
+          throw new UsageError(`complete takes 'prompt NAME' or 'resource TEMPLATE', not '${kind}'; e.g. ${toolrunCommand('complete', server, 'prompt', 'NAME', 'ARG')} [PREFIX]`);
         const { connected, failures } = await connectServersFor(cli, [server], 'completions');
         const connection = connected[0];
         if (!connection) throw new ToolrunError('unreachable', `cannot complete: ${describeFailures(failures)}`);

@@ -1,5 +1,6 @@
 import type { CliContext } from '../cli-support/cli-context.js';
 import { UnknownServerError, UsageError } from '../errors.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /**
  * An unknown server name that a host's config has: the error names the host(s) and the exact command
@@ -14,8 +15,7 @@ export async function withHostHint(cli: CliContext, error: unknown): Promise<unk
   const words = (cli.argv ?? process.argv).slice(2);
   // The same command, its --config left out (the two cannot go together).
   const kept = words.filter((word, index) => !/^(?:-c|--config)(?:=.*)?$/.test(word) && !/^(?:-c|--config)$/.test(words[index - 1] ?? ''));
-  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
-  const commands = hosts.map((host) => `toolrun --host ${host} ${kept.map(quote).join(' ')}`);
+  const commands = hosts.map((host) => toolrunCommand('--host', host, ...kept));
   const which = hosts.length === 1 ? `${hosts[0]}'s config has it` : `the configs of ${hosts.join(', ')} have it`;
   return new UsageError(`${error.message}; ${which}: ${commands.join('  or  ')}`);
 }

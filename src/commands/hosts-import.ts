@@ -5,6 +5,7 @@ import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
 import { DEFAULT_CONFIG_FILE, findConfigPath } from '../config/find-config-path.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { escapeTableCell as oneLine } from '../output/escape-controls.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 interface ImportOptions {
   into?: string;
@@ -40,7 +41,7 @@ Examples:
 }
 
 async function importHostServers(cli: CliContext, hostOption: string, names: string[], options: ImportOptions): Promise<number> {
-  if (cli.globals.host !== undefined) throw new UsageError(`hosts import takes the host as its first argument (toolrun hosts import ${cli.globals.host}), not --host`);
+  if (cli.globals.host !== undefined) throw new UsageError(`hosts import takes the host as its first argument (${toolrunCommand('hosts', 'import', cli.globals.host)}), not --host`);
   // Loaded here: `hosts import` is rare, and the readers bring the YAML and TOML parsers, the edit jsonc-parser.
   const [{ readHostReports, mergeHostServers }, { planImport }, { addServersToConfigText }, { readImportTarget, writeImportTarget }] = await Promise.all([
     import('../hosts/host-config.js'),

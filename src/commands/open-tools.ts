@@ -11,6 +11,7 @@ import type { CliContext } from '../cli-support/cli-context.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
+import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -64,7 +65,9 @@ export async function openTools(
       for (const warning of takeSchemaWarnings()) cli.terminal.verbose(`schema warning: ${warning}`);
     }
     for (const [server, count] of repeats)
-      cli.terminal.warn(`[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (toolrun mcp check-stdout ${server} lists every line)`);
+      cli.terminal.warn(
+        `[${server}] ${count} more non-JSON-RPC stdout line${count === 1 ? '' : 's'} like those above were skipped (${toolrunCommand('mcp', 'check-stdout', server)} lists every line)`,
+      );
   });
   const failuresAmong = (names: string[]) => [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
   const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean } = {}) => {
@@ -165,7 +168,9 @@ export function assertServerExists(config: ToolrunConfig, name: string): void {
   if (config.servers[name]) return;
   const configured = Object.keys(config.servers);
   const known =
-    configured.length > 0 ? `configured servers: ${configured.join(', ')}` : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
+    configured.length > 0
+      ? `configured servers: ${configured.map(quoteShellWord).join(', ')}`
+      : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
   throw new UnknownServerError(name, `unknown MCP server '${name}'; ${known}`);
 }
 

@@ -1,6 +1,7 @@
 import { ServerUnavailableError, ToolrunError } from '../errors.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 import type { OpenTools } from './open-tools.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /**
  * Finds the tool a command names, starting only the servers it needs: none for a local tool,
@@ -27,7 +28,7 @@ export async function resolveTool(opened: OpenTools, name: string, server: strin
     if (broken)
       throw new ToolrunError(
         'tool_error',
-        `Tool '${name}' of MCP server '${status.connection.name}' has a broken definition (${broken.problem}); the server must fix it. Its other tools work: toolrun list --server ${status.connection.name}`,
+        `Tool '${name}' of MCP server '${status.connection.name}' has a broken definition (${broken.problem}); the server must fix it. Its other tools work: ${toolrunCommand('list', '--server', status.connection.name)}`,
       );
   }
   if (failures.length > 0) {

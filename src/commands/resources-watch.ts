@@ -6,6 +6,7 @@ import type { ResourceContents } from '../mcp/watch-resource.js';
 import { formatBytes } from '../output/format-result.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** A remote server has no process to watch: a ping this often tells that it went away. */
 const REMOTE_LIVENESS_MS = 5000;
@@ -39,7 +40,7 @@ Examples:
         }
         if (!connection.capabilities?.resources?.subscribe)
           throw new UsageError(
-            `MCP server '${connection.name}' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read '${uri}' --server ${connection.name}`,
+            `MCP server '${connection.name}' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: ${toolrunCommand('resources', 'read', uri, '--server', connection.name)}`,
           );
         const { watchResource } = await import('../mcp/watch-resource.js');
         const end = await watchResource(connection.client, uri, {
@@ -53,7 +54,7 @@ Examples:
         });
         if (end.kind === 'not-honored')
           throw new UsageError(
-            `MCP server '${connection.name}' did not agree to send updates for '${uri}' (its subscriptions/listen acknowledgment left it out); read it once with: toolrun resources read '${uri}' --server ${connection.name}`,
+            `MCP server '${connection.name}' did not agree to send updates for '${uri}' (its subscriptions/listen acknowledgment left it out); read it once with: ${toolrunCommand('resources', 'read', uri, '--server', connection.name)}`,
           );
         if (end.kind === 'gone') {
           const last = connection.stdio?.stderr.lastLines(1)[0];
@@ -75,7 +76,9 @@ async function showContents(cli: CliContext, connection: ServerConnection, uri: 
   cli.terminal.info(update === 0 ? `● ${uri} · mcp:${connection.name} · watching (Ctrl-C ends)` : `↻ ${uri} updated (${update})`);
   for (const item of contents) {
     if (typeof item.blob === 'string')
-      cli.terminal.info(`(binary: ${item.mimeType ?? 'no mime type'}, ${formatBytes(Buffer.from(item.blob, 'base64').length)}; save one read with: toolrun resources read '${uri}' -o FILE)`);
+      cli.terminal.info(
+        `(binary: ${item.mimeType ?? 'no mime type'}, ${formatBytes(Buffer.from(item.blob, 'base64').length)}; save one read with: ${toolrunCommand('resources', 'read', uri, '-o', 'FILE')})`,
+      );
     else await cli.terminal.result(item.text ?? '', { verbatim: true });
   }
 }

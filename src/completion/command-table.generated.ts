@@ -853,6 +853,7 @@ export const COMMAND_TABLE: CommandNode = {
               long: '--profile',
               takesValue: true,
               description: 'the profile of checks',
+              values: ['toolrun@1'],
             },
             {
               long: '--call',
@@ -1137,7 +1138,7 @@ export const COMMAND_TABLE: CommandNode = {
             {
               name: 'server',
               variadic: false,
-              kind: 'server',
+              kind: 'remote-server',
             },
           ],
           commands: [],

@@ -5,8 +5,8 @@
  * command-table.generated.ts holds it, and a test keeps it equal to the real program.
  */
 
-/** What a word is, so its candidates can be found: a configured server, a tool, a file path… */
-export type WordKind = 'server' | 'tool' | 'file' | 'host' | 'none';
+/** What a word is, so its candidates can be found: a configured server (a remote one: `url`), a tool, a file path… */
+export type WordKind = 'server' | 'remote-server' | 'tool' | 'file' | 'host' | 'none';
 
 export interface OptionNode {
   /** `--config`; every option toolrun has is long, some also have a short form. */

@@ -1,8 +1,10 @@
+import { ALL_CONTROLS } from '../text/control-characters.js';
 import type { ArgumentNode, CommandNode, OptionNode, WordKind } from './command-tree.js';
 
 /** What the command line says about where candidates come from (SPEC §3, §13). */
 export interface LineSettings {
   config?: string;
+  /** `--host`, or `mcp tap --wrap/--unwrap HOST`: that host's config is where the servers are. */
   host?: string;
   terminalEnv: boolean;
   /** `--server NAME` of the command: its tools only. */
@@ -12,6 +14,8 @@ export interface LineSettings {
 /** Where server and tool names come from: the config and the tool index, never a started server. */
 export interface CandidateSources {
   servers(): Promise<string[]>;
+  /** The remote (`url`) servers: what `auth login` takes. */
+  remoteServers(): Promise<string[]>;
   /** The tools the index knows for this server; none for a server never indexed. */
   serverTools(server: string): Promise<string[]>;
   localTools(): Promise<string[]>;
@@ -29,7 +33,7 @@ export type Completion = { files: true } | { files: false; candidates: Candidate
 const NOTHING: Completion = { files: false, candidates: [] };
 
 /** Where the command line's options that choose the servers are read from (any command's position). */
-const SETTING_OPTIONS = new Set(['--config', '--host', '--terminal-env', '--server']);
+const SETTING_OPTIONS = new Set(['--config', '--host', '--terminal-env', '--server', '--wrap', '--unwrap']);
 
 /**
  * The completions of the last word of `words` (the words after `toolrun`, the last one being typed,
@@ -88,7 +92,7 @@ export async function completeWords(words: readonly string[], table: CommandNode
 function readSetting(settings: LineSettings, long: string, value: string | undefined): void {
   if (long === '--terminal-env') settings.terminalEnv = true;
   else if (long === '--config') settings.config = value;
-  else if (long === '--host') settings.host = value;
+  else if (long === '--host' || long === '--wrap' || long === '--unwrap') settings.host = value;
   else settings.server = value;
 }
 
@@ -137,9 +141,9 @@ async function completeKind(word: Pick<ArgumentNode, 'kind' | 'values'>, typed: 
       sources.hosts().map((value) => ({ value, description: 'host' })),
       typed,
     );
-  if (kind === 'server')
+  if (kind === 'server' || kind === 'remote-server')
     return matching(
-      (await sources.servers()).map((value) => ({ value, description: 'server' })),
+      (await (kind === 'server' ? sources.servers() : sources.remoteServers())).map((value) => ({ value, description: 'server' })),
       typed,
     );
   return matching(await toolCandidates(sources, typed, settings.server), typed);
@@ -166,11 +170,15 @@ async function toolCandidates(sources: CandidateSources, typed: string, server: 
   return candidates;
 }
 
-/** The candidates that start with what is typed, each value once. */
+// A name is a config's or a server's text: a line break would end the line the shell reads candidates
+// from, and a shell inserts a candidate as it is, so ESC or a bidi override would reach the terminal.
+const CONTROL = new RegExp(`[${ALL_CONTROLS}]`);
+
+/** The candidates that start with what is typed, each value once; none holding a control character. */
 function matching(candidates: readonly Candidate[], typed: string): Completion {
   const seen = new Set<string>();
   const kept = candidates.filter((candidate) => {
-    if (!candidate.value.startsWith(typed) || seen.has(candidate.value)) return false;
+    if (!candidate.value.startsWith(typed) || seen.has(candidate.value) || CONTROL.test(candidate.value)) return false;
     seen.add(candidate.value);
     return true;
   });

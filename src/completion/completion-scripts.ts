@@ -38,7 +38,11 @@ _toolrun_complete() {
   local cut=\${cur%"$bash_cur"} line
   for line in "\${lines[@]:1}"; do
     line=\${line%%$'\\t'*}
-    [[ -n $line ]] && COMPREPLY+=("\${line#"$cut"}")
+    [[ -n $line ]] || continue
+    line=\${line#"$cut"}
+    # bash inserts a candidate as it is: a name a shell would run (a;b, $(…), \`…\`) goes in quoted.
+    [[ $line == *[!A-Za-z0-9_@%+=:,./-]* ]] && printf -v line '%q' "$line"
+    COMPREPLY+=("$line")
   done
   # A lone SERVER: is completed further after the colon: no space after it.
   [[ \${#COMPREPLY[@]} -eq 1 && \${COMPREPLY[0]} == *: ]] && compopt -o nospace 2>/dev/null

@@ -24,6 +24,10 @@ export function completionSources(settings: LineSettings, env: NodeJS.ProcessEnv
   const loaded = () => (config ??= readConfigQuietly(settings, env, cwd));
   return {
     servers: async () => Object.keys((await loaded())?.servers ?? {}),
+    remoteServers: async () =>
+      Object.values((await loaded())?.servers ?? {})
+        .filter((server) => server.transport !== 'stdio')
+        .map((server) => server.name),
     serverTools: async (server) => {
       const found = await loaded();
       if (!found?.servers[server]) return [];

@@ -1,4 +1,5 @@
 import type { Argument, Command, Option } from 'commander';
+import { profileNames } from '../conform/profiles.js';
 import { LOG_LEVELS } from '../protocol/log-levels.js';
 import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
 import type { ArgumentNode, CommandNode, OptionNode, WordKind } from './command-tree.js';
@@ -24,7 +25,7 @@ const OPTION_KINDS: Record<string, WordKind> = {
 };
 
 /** Values the program checks with a parser of its own rather than commander's choices. */
-const OPTION_VALUES: Record<string, readonly string[]> = { '--protocol': PROTOCOL_SETTINGS, '--log-level': LOG_LEVELS };
+const OPTION_VALUES: Record<string, readonly string[]> = { '--protocol': PROTOCOL_SETTINGS, '--log-level': LOG_LEVELS, '--profile': profileNames() };
 
 /** What a positional argument is, by its name in the program. */
 const ARGUMENT_KINDS: Record<string, WordKind> = {
@@ -37,6 +38,9 @@ const ARGUMENT_KINDS: Record<string, WordKind> = {
   file: 'file',
   'host[:scope]': 'host',
 };
+
+/** A kind of one command's argument, over ARGUMENT_KINDS (by command path and name): OAuth is for remote servers only. */
+const COMMAND_ARGUMENT_KINDS: Record<string, WordKind> = { 'auth.login.server': 'remote-server' };
 
 /** The same, for positional arguments (by command path and name). */
 const ARGUMENT_VALUES: Record<string, readonly string[]> = { 'complete.kind': ['prompt', 'resource'], 'completion.shell': ['bash', 'zsh', 'fish'] };
@@ -83,7 +87,8 @@ function describeOption(option: Option): OptionNode {
 function describeArgument(argument: Argument, commandPath: string): ArgumentNode {
   const name = argument.name();
   const values = argument.argChoices ?? ARGUMENT_VALUES[`${commandPath}.${name}`];
-  return { name, variadic: argument.variadic, kind: ARGUMENT_KINDS[name] ?? 'none', ...(values && { values: [...values] }) };
+  const kind = COMMAND_ARGUMENT_KINDS[`${commandPath}.${name}`] ?? ARGUMENT_KINDS[name] ?? 'none';
+  return { name, variadic: argument.variadic, kind, ...(values && { values: [...values] }) };
 }
 
 /** The description up to its first parenthesis, semicolon or colon: what fits beside a candidate. */

@@ -45,6 +45,8 @@ export interface OAuthSettings {
   callbackPort?: number;
   /** A Client ID Metadata Document's https URL: the client_id where the authorization server supports them (no registration). */
   clientMetadataUrl?: string;
+  /** The authorization server (its issuer) clientSecret belongs to: the secret is sent to no other. */
+  issuer?: string;
 }
 
 export interface RawRemoteServer {

@@ -97,6 +97,7 @@ function resolveOAuth(raw: OAuthSettings, expand: (value: string, field: string)
   if (raw.clientId !== undefined) resolved.clientId = expand(raw.clientId, 'clientId');
   if (raw.scope !== undefined) resolved.scope = expand(raw.scope, 'scope');
   if (raw.clientMetadataUrl !== undefined) resolved.clientMetadataUrl = expand(raw.clientMetadataUrl, 'clientMetadataUrl');
+  if (raw.issuer !== undefined) resolved.issuer = expand(raw.issuer, 'issuer');
   if (raw.clientSecret !== undefined) {
     resolved.clientSecret = expand(raw.clientSecret, 'clientSecret');
     rememberSecret(resolved.clientSecret);

@@ -4,6 +4,7 @@ import type { AuthStage, AuthTrace } from '../auth/trace-auth.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import type { SetStep } from './set-step.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 export interface AuthStepOptions {
   server: string;
@@ -65,7 +66,7 @@ export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOp
     trace.registration!
   ];
   const chain = `authorization required: issuer ${trace.issuer} · PKCE S256 · ${registration}${options.probe ? ' (probed)' : ''}${trace.scopes?.length ? ` · scopes ${trace.scopes.join(' ')}` : ''}`;
-  const noToken = options.loginInline ? ' · no stored token: the connection logs in (a browser opens)' : ` · no stored token: toolrun auth login ${options.server}`;
+  const noToken = options.loginInline ? ' · no stored token: the connection logs in (a browser opens)' : ` · no stored token: ${toolrunCommand('auth', 'login', options.server)}`;
   const token = options.storedToken === undefined ? '' : options.storedToken ? ` · ${describeToken(options.storedToken)}` : noToken;
   set('auth', 'ok', `${chain}${token}`, { details: [...details, ...trace.notes.map((note) => `note: ${note}`)], data });
   return { connect: options.storedToken !== null || options.loginInline === true, trace };

@@ -3,6 +3,7 @@ import { ERROR_LINES_KEPT, isErrorLike } from '../mcp/stderr-log.js';
 import { FIX_ADVICE, KIND_INFO } from '../scan/finding-kinds.js';
 import type { StdoutScanner } from '../scan/stdout-scanner.js';
 import type { SetStep } from './set-step.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** Steps 5 and 6 of doctor: what the server wrote to stdout (the pollution scan) and to stderr. */
 
@@ -11,7 +12,7 @@ export function reportStdout(spec: ServerSpec, scanner: StdoutScanner, set: SetS
   const report = scanner.end();
   const { lines, messages, pollutingLines, warningLines } = report.summary;
   const details = report.findings.slice(0, 5).map((finding) => `line ${finding.line}, byte ${finding.offset}: ${finding.kind}  ${JSON.stringify(finding.text)}`);
-  if (report.findings.length > 5) details.push(`… ${report.findings.length - 5} more (toolrun mcp check-stdout ${spec.name} lists them all)`);
+  if (report.findings.length > 5) details.push(`… ${report.findings.length - 5} more (${toolrunCommand('mcp', 'check-stdout', spec.name)} lists them all)`);
   const data = { lines, messages, polluting_lines: pollutingLines, findings: report.findings.slice(0, 50) };
   if (pollutingLines > 0) {
     const kinds = Object.keys(report.summary.byKind).join(', ');

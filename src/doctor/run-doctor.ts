@@ -13,6 +13,7 @@ import { reportSessionEnd } from './session-end-step.js';
 import { reportHostStep } from './host-step.js';
 import { reportAuthStep } from './auth-step.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
+import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
 
 const STEP_ORDER: DoctorStepId[] = ['config', 'host', 'auth', 'spawn', 'initialize', 'tools', 'stdout', 'stderr', 'latency', 'shutdown'];
 
@@ -71,7 +72,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       set,
     );
     if (!auth.connect) {
-      const why = auth.trace?.outcome === 'broken' ? 'not run: the authorization chain is broken' : `not run: no stored token (toolrun auth login ${options.server})`;
+      const why = auth.trace?.outcome === 'broken' ? 'not run: the authorization chain is broken' : `not run: no stored token (${toolrunCommand('auth', 'login', options.server)})`;
       for (const id of STEP_ORDER.slice(STEP_ORDER.indexOf('spawn'))) set(id, 'skip', why);
       return finish(ExitCode.UNREACHABLE);
     }
@@ -216,7 +217,12 @@ function callTool(connection: ServerConnection, call: NonNullable<DoctorOptions[
       call.tool,
       connection.tools.map((candidate) => candidate.name),
     );
-    return Promise.resolve({ tool: call.tool, ms: 0, notListed: true, error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}` });
+    return Promise.resolve({
+      tool: call.tool,
+      ms: 0,
+      notListed: true,
+      error: `the server lists no tool '${call.tool}'${close.length > 0 ? ` (did you mean ${close.map(quoteShellWord).join(', ')}?)` : ''}`,
+    });
   }
   return makeDoctorCall(connection, call.tool, call.args(tool.inputSchema as Record<string, unknown>), timeoutMs);
 }

@@ -7,6 +7,7 @@ import type { DoctorStep } from './doctor-types.js';
 import type { DoctorOptions } from './doctor-types.js';
 import type { SetStep } from './set-step.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** Steps 4 and 7 of doctor, on the live connection: the tools (and resources, prompts), and latency. */
 
@@ -98,7 +99,7 @@ export async function reportLatency(connection: ServerConnection, options: Docto
       status = 'fail';
       data.call = { tool: call.tool, error: call.error };
       parts.push(call.notListed ? `--call ${call.tool} not made: ${call.error}` : `${call.tool} failed: ${call.error}`);
-      if (call.notListed) fix = `name one of the server's tools: toolrun list --server ${connection.name}`;
+      if (call.notListed) fix = `name one of the server's tools: ${toolrunCommand('list', '--server', connection.name)}`;
     }
   }
   set('latency', status, pingError ? `${roundTrip} failed: ${pingError}${parts.length ? ` · ${parts.join(' · ')}` : ''}` : parts.join(' · '), { fix, data });

@@ -6,6 +6,7 @@ import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.j
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
 import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** Where in a connection attempt something went wrong. */
 export type AttemptPhase = 'spawn' | 'install' | 'server/discover' | 'initialize' | 'tools/list';
@@ -63,7 +64,8 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   }
   const authFailure = authErrorIn(error);
   if (authFailure?.code === 'AUTH_REQUIRED') return cause('auth-required', authFailure.why, `run \`${authFailure.loginCommand}\` (a browser opens; --no-browser over SSH)`, false);
-  if (authFailure) return cause('auth-flow', authFailure.message, `the authorization server breaks a rule of the OAuth flow: see \`toolrun mcp doctor ${authFailure.serverName ?? 'SERVER'}\``, false);
+  if (authFailure)
+    return cause('auth-flow', authFailure.message, `the authorization server breaks a rule of the OAuth flow: see \`${toolrunCommand('mcp', 'doctor', authFailure.serverName ?? 'SERVER')}\``, false);
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }

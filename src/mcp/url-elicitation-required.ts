@@ -1,4 +1,5 @@
 import { maskThenCut } from '../secrets/mask-secrets.js';
+import { readElicitationUrl } from '../elicit/elicitation-url.js';
 
 /** The 2025-11-25 error a server answers a request with when the person must first open a URL (URLElicitationRequiredError). */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -14,7 +15,7 @@ export function describeUrlElicitationRequired(error: unknown, server: string, t
   const elicitations = Array.isArray(data?.elicitations) ? (data.elicitations as Array<{ url?: unknown; message?: unknown }>) : [];
   const urls = elicitations
     .filter((each) => typeof each.url === 'string')
-    .map((each) => `${typeof each.message === 'string' ? `${JSON.stringify(maskThenCut(each.message, 200))}: ` : ''}${String(each.url)}`);
+    .map((each) => `${typeof each.message === 'string' ? `${JSON.stringify(maskThenCut(each.message, 200))}: ` : ''}${readElicitationUrl(each.url as string).shown}`);
   const what = urls.length > 0 ? urls.join('; ') : 'the server named no URL';
   return `MCP server '${server}' needs you to open a URL before '${toolName}' can run: ${what}; open it, then run the command again`;
 }

@@ -1,24 +1,30 @@
+import { BIDI_CONTROLS, spellControl } from '../text/control-characters.js';
+
 /**
  * Terminal control characters made visible (SPEC §8): a server's tool name, description or stderr
- * line must not clear the user's screen, set the window title (OSC) or rewrite a line (\r). Every
- * escape, C0 and C1 control becomes its `\xNN` / `\uNNNN` spelling; tab and newline stay.
- * `keepColors` leaves plain SGR color codes (ESC[…m) alone: toolrun's own styling uses them, and
- * they cannot move the cursor or talk to the terminal.
+ * line must not clear the user's screen, set the window title (OSC), rewrite a line (\r) or reorder
+ * it (a bidi override: "Trojan Source"). Every escape, C0 and C1 control and bidi control becomes its
+ * `\xNN` / `\uNNNN` spelling; tab and newline stay. `keepColors` leaves plain SGR color codes (ESC[…m)
+ * alone: toolrun's own styling uses them, and they cannot move the cursor or talk to the terminal.
  */
 export function escapeControls(text: string, keepColors = false): string {
   if (!CONTROL.test(text)) return text;
-  return text.replace(keepColors ? CONTROL_OR_SGR : CONTROL_GLOBAL, (match) => (match.length > 1 ? match : spell(match)));
+  return text.replace(keepColors ? CONTROL_OR_SGR : CONTROL_GLOBAL, (match) => (match.length > 1 ? match : spellControl(match)));
 }
 
-// C0 controls except \t and \n, DEL, and C1 controls (U+0080–U+009F: U+009B is a one-character CSI).
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-const CONTROL_GLOBAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// C0 controls except \t and \n, DEL, C1 controls (U+0080–U+009F: U+009B is a one-character CSI), bidi controls.
+const CONTROLS = `\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${BIDI_CONTROLS}`;
+const CONTROL = new RegExp(`[${CONTROLS}]`);
+const CONTROL_GLOBAL = new RegExp(`[${CONTROLS}]`, 'g');
 // An SGR sequence first (kept whole), else one control character (escaped).
-const CONTROL_OR_SGR = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL_OR_SGR = new RegExp(`\\x1b\\[[0-9;]*m|[${CONTROLS}]`, 'g');
 
-function spell(character: string): string {
-  const code = character.charCodeAt(0);
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+/**
+ * Text that must stay on one line: a warning, or a name inside a message. A line break in a server
+ * name (`b\n⚠ …`) would start a line that looks like toolrun's own, so it is spelled `\n` too.
+ */
+export function escapeOneLine(text: string, keepColors = false): string {
+  return escapeControls(text, keepColors).replace(/\n/g, '\\n');
 }
 
 /**
@@ -26,7 +32,7 @@ function spell(character: string): string {
  * start a forged row or shift the columns, so they are spelled out too (`\n`, `\t`), as CR and ESC are.
  */
 export function escapeTableCell(text: string): string {
-  return escapeControls(text, true).replace(/[\n\t]/g, (character) => (character === '\n' ? '\\n' : '\\t'));
+  return escapeOneLine(text, true).replace(/\t/g, '\\t');
 }
 
 /**

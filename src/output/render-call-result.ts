@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, base64Bytes } from './format-result.js';
+import { escapeOneLine } from './escape-controls.js';
 import { toJson } from './terminal.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** How `exec` shows an MCP result to a person (SPEC §10). */
 export type CallOutputMode = 'text' | 'structured' | 'raw';
@@ -45,13 +47,15 @@ function renderItem(item: ContentItem, saved: SavedItem | undefined, server: str
       return item.text;
     case 'image':
     case 'audio':
-      return `[${item.mimeType ?? item.type}, ${formatBytes(saved?.bytes ?? base64Bytes(item.data ?? ''))}]${savedAs || ' (write it to a file with -o DIR)'}`;
+      return `[${escapeOneLine(item.mimeType ?? item.type)}, ${formatBytes(saved?.bytes ?? base64Bytes(item.data ?? ''))}]${savedAs || ' (write it to a file with -o DIR)'}`;
+    // toolrun's own lines around the server's words are written as they are even to a file (exec's
+    // result is verbatim), so what the server put in them (a name, a URI, a mime type) is escaped here.
     case 'resource_link':
-      return `[link ${item.uri}${item.name ? ` (${item.name})` : ''}${item.mimeType ? `, ${item.mimeType}` : ''}] read it: toolrun resources read '${item.uri}'${server ? ` --server ${server}` : ''}`;
+      return `[link ${escapeOneLine(item.uri)}${item.name ? ` (${escapeOneLine(item.name)})` : ''}${item.mimeType ? `, ${escapeOneLine(item.mimeType)}` : ''}] read it: ${toolrunCommand('resources', 'read', item.uri, ...(server ? ['--server', server] : []))}`;
     case 'resource': {
       const resource = item.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-      if (resource.text !== undefined) return `[resource ${resource.uri}]\n${resource.text}`;
-      return `[resource ${resource.uri}, ${resource.mimeType ?? 'binary'}, ${formatBytes(saved?.bytes ?? base64Bytes(resource.blob ?? ''))}]${savedAs || ' (write it to a file with -o DIR)'}`;
+      if (resource.text !== undefined) return `[resource ${escapeOneLine(resource.uri)}]\n${resource.text}`;
+      return `[resource ${escapeOneLine(resource.uri)}, ${escapeOneLine(resource.mimeType ?? 'binary')}, ${formatBytes(saved?.bytes ?? base64Bytes(resource.blob ?? ''))}]${savedAs || ' (write it to a file with -o DIR)'}`;
     }
     default:
       return toJson(item);

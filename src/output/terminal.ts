@@ -4,8 +4,11 @@ import type { ExecutorLogger } from '../executor/tool-executor.js';
 import { maskKnownSecrets, maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import { shouldAnimate, shouldUseColor } from './color.js';
 import { defuseCiCommands, defuseCiCommandsInJson } from './defuse-ci-commands.js';
-import { escapeControls } from './escape-controls.js';
+import { BIDI_CONTROLS } from '../text/control-characters.js';
+import { escapeControls, escapeOneLine } from './escape-controls.js';
 import { createStyle, type Style } from './style.js';
+
+const JSON_UNESCAPED_CONTROLS = new RegExp(`[\\x7f-\\x9f${BIDI_CONTROLS}]`, 'g');
 
 export interface TerminalOptions {
   json: boolean;
@@ -119,8 +122,8 @@ export class Terminal implements ExecutorLogger {
    * Strings are masked except under `verbatimKeys` (exec's `result`); JSON itself escapes controls.
    */
   resultJson(value: unknown, options: { verbatimKeys?: readonly string[] } = {}): Promise<void> {
-    // JSON.stringify escapes C0 controls but not DEL and C1 (U+009B is a one-character CSI).
-    const json = toJson(maskSecretsDeep(value, new Set(options.verbatimKeys)), 0).replace(/[\x7f-\x9f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // JSON.stringify escapes C0 controls but not DEL, C1 (U+009B is a one-character CSI) and the bidi controls.
+    const json = toJson(maskSecretsDeep(value, new Set(options.verbatimKeys)), 0).replace(JSON_UNESCAPED_CONTROLS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return this.#writeStdout(defuseCiCommandsInJson(json));
   }
 
@@ -129,8 +132,9 @@ export class Terminal implements ExecutorLogger {
     this.#line(this.errStyle.red(message));
   }
 
+  /** One line: a line break in what it names (a server name from a host's config) cannot start a forged one. */
   warn(message: string): void {
-    if (!this.quiet) this.#line(this.errStyle.yellow(`⚠ ${message}`));
+    if (!this.quiet) this.#line(this.errStyle.yellow(`⚠ ${escapeOneLine(message)}`));
   }
 
   info(message: string): void {
@@ -147,7 +151,7 @@ export class Terminal implements ExecutorLogger {
     const lines = text.split(/\r?\n/);
     if (lines.at(-1) === '') lines.pop();
     // Shown as the server wrote it (it is the evidence), but never interpreted by the terminal.
-    for (const line of lines) this.#line(this.errStyle.dim(`[${server}] ${escapeControls(line)}`), { evidence: true });
+    for (const line of lines) this.#line(this.errStyle.dim(`[${escapeOneLine(server)}] ${escapeControls(line)}`), { evidence: true });
   }
 
   /**

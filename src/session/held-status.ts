@@ -1,6 +1,7 @@
 import { describeCrash, type CrashRecords } from './crashed-servers.js';
 import { liveConnection, type HolderState } from './holder-ops.js';
 import type { HeldServerStatus } from './holder-protocol.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** One held server as `session list` shows it: connected (tools, calls), crashed (and whether its next use restarts it), or failed. */
 export function heldServerStatus(state: HolderState, crashes: CrashRecords, name: string): HeldServerStatus {
@@ -14,7 +15,7 @@ export function heldServerStatus(state: HolderState, crashes: CrashRecords, name
     return {
       name,
       status: 'crashed',
-      reason: restartsOnUse ? crash.reason : `${crash.reason} (again, after a restart for the same cause: not restarted; toolrun session start ${name} starts it afresh)`,
+      reason: restartsOnUse ? crash.reason : `${crash.reason} (again, after a restart for the same cause: not restarted; ${toolrunCommand('session', 'start', name)} starts it afresh)`,
       restartsOnUse,
       restarts,
     };

@@ -1,3 +1,4 @@
+import { ALL_CONTROLS } from '../text/control-characters.js';
 import { SHELL_COMMANDS } from './shell-help.js';
 
 /** A held server's tool, as the completer needs it. */
@@ -13,6 +14,10 @@ export interface CompletionSource {
   tools(): CompletableTool[];
 }
 
+// A server's names and enum values: readline shows and inserts a candidate as it is, so one holding a
+// control character (ESC, a line break, a bidi override) is not offered.
+const CONTROL = new RegExp(`[${ALL_CONTROLS}]`);
+
 /** Commands whose argument is a server name. */
 const SERVER_COMMANDS = new Set(['doctor', '.stderr', 'restart']);
 /** Commands whose first argument is a tool name, then its arguments. */
@@ -27,7 +32,7 @@ export function completeShellLine(line: string, source: CompletionSource): [stri
   const words = line.split(/\s+/);
   const current = words.pop() ?? '';
   const before = words.filter(Boolean);
-  const matching = (candidates: Iterable<string>) => [...new Set(candidates)].filter((candidate) => candidate.startsWith(current)).sort();
+  const matching = (candidates: Iterable<string>) => [...new Set(candidates)].filter((candidate) => candidate.startsWith(current) && !CONTROL.test(candidate)).sort();
   if (before.length === 0) {
     const tools = source.tools().flatMap((tool) => [tool.name, `${tool.server}:${tool.name}`]);
     // A qualified name only when typed so far, or the plain name is taken by two servers: the list stays short.

@@ -9,6 +9,7 @@ function fakeSources() {
     asked.push(settings);
     return {
       servers: async () => ['alpha', 'beta'],
+      remoteServers: async () => ['beta'],
       serverTools: async (server) => (server === 'alpha' ? ['whoami', 'slow'] : []),
       localTools: async () => ['get_current_datetime', 'math_eval', 'echo'],
       hosts: () => ['cursor', 'vscode'],
@@ -56,7 +57,8 @@ describe('completeWords', () => {
     expect(await values(['exec', '--server', ''])).toEqual(['alpha', 'beta']);
     expect(await values(['list', '--server=a'])).toEqual(['--server=alpha']);
     expect(await values(['session', 'start', 'alpha', ''])).toEqual(['beta']);
-    expect(await values(['auth', 'login', ''])).toEqual(['alpha', 'beta']);
+    // auth login: the remote (url) servers only (issue #30 item 8).
+    expect(await values(['auth', 'login', ''])).toEqual(['beta']);
     // A server's arguments after it (key=value) have no candidates.
     expect(await values(['mcp', 'doctor', 'alpha', ''])).toEqual([]);
   });
@@ -83,6 +85,34 @@ describe('completeWords', () => {
       { terminalEnv: false, config: 'a.json', server: 'alpha' },
       { terminalEnv: true, host: 'cursor' },
     ]);
+  });
+
+  it("completes the host's servers after mcp tap --wrap HOST (and --unwrap), and the conform profiles after --profile", async () => {
+    const { asked, sourcesFor } = fakeSources();
+    const wrapped = await completeWords(['mcp', 'tap', '--wrap', 'cursor', ''], COMMAND_TABLE, sourcesFor);
+    expect(wrapped).toMatchObject({ files: false, candidates: [{ value: 'alpha' }, { value: 'beta' }] });
+    await completeWords(['mcp', 'tap', '--unwrap=vscode:project', 'a'], COMMAND_TABLE, sourcesFor);
+    expect(asked).toEqual([
+      { terminalEnv: false, host: 'cursor' },
+      { terminalEnv: false, host: 'vscode:project' },
+    ]);
+    expect(await values(['mcp', 'conform', 'alpha', '--profile', ''])).toEqual(['toolrun@1']);
+    expect(await values(['mcp', 'conform', 'alpha', '--profile=t'])).toEqual(['--profile=toolrun@1']);
+  });
+
+  it('never offers a name holding a control character (a line break, ESC, a bidi override): the shell would insert it as it is', async () => {
+    const sourcesFor = (): CandidateSources => ({
+      servers: async () => ['ok', 'e\x1b[2J', 'n\nx'],
+      remoteServers: async () => ['r\u202eexe'],
+      serverTools: async () => ['fine', 'tab\tx', 'c1\u009b'],
+      localTools: async () => [],
+      hosts: () => [],
+    });
+    const offered = async (words: string[]) => ((await completeWords(words, COMMAND_TABLE, sourcesFor)) as { candidates: Array<{ value: string }> }).candidates.map((candidate) => candidate.value);
+    expect(await offered(['mcp', 'doctor', ''])).toEqual(['ok']);
+    expect(await offered(['auth', 'login', ''])).toEqual([]);
+    expect(await offered(['exec', 'ok:'])).toEqual(['ok:fine']);
+    expect(await offered(['exec', ''])).toEqual(['fine', 'ok:']);
   });
 
   it('leaves paths to the shell: files, after --, and nothing for an unknown option', async () => {

@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+import { tabThenEnter } from '../helpers/type-in-shell.js';
 
 /**
  * `toolrun completion bash|zsh|fish` (SPEC §17), each script loaded in the real shell and asked to
@@ -135,3 +136,92 @@ describe('toolrun completion', () => {
     expect(markers()).toEqual([]);
   });
 });
+
+/**
+ * Issue #31 item 3: names a shell could run, completed with a Tab and run with Enter in a real
+ * interactive shell. The server lists tools named to run `touch` when unquoted, and names with a line
+ * break or ESC; `toolrun` on PATH logs each run's words instead of running (except `__complete`).
+ */
+describe('completing names a shell could run: Tab then Enter runs toolrun with the name, nothing else', () => {
+  const tmux = shellPath('tmux');
+  let hostileDir: string;
+  let hostileEnv: Record<string, string>;
+  const pwned = () => readdirSync(hostileDir).filter((file) => file.startsWith('pwned'));
+
+  beforeAll(async () => {
+    const config = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js'), remote: { url: 'http://127.0.0.1:9/mcp' } } });
+    hostileDir = dirname(config);
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    // __complete is the real one; any other run logs its words (JSON, one run a line) and does nothing.
+    const log = `require('fs').appendFileSync(process.env.TOOLRUN_ARGV_LOG, JSON.stringify(process.argv.slice(1)) + '\\n')`;
+    writeFileSync(join(bin, 'toolrun'), `#!/bin/sh\nif [ "$1" = __complete ]; then exec '${process.execPath}' '${BIN}' "$@"; fi\nexec '${process.execPath}' -e "${log}" -- "$@"\n`);
+    chmodSync(join(bin, 'toolrun'), 0o755);
+    const home = tempDir();
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-one': { command: 'node' }, 'cursor-two': { url: 'https://example.com/mcp' } } }));
+    hostileEnv = {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: home,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      TOOLRUN_CONFIG: config,
+    };
+    // Indexed once by a real list, so completion offers the server's tools.
+    const listed = await runToolrun(['list', '--server', 'h'], { env: hostileEnv });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+  });
+
+  it('__complete never offers a name with a line break, ESC or another control character', async () => {
+    const result = await runToolrun(['__complete', 'exec', ''], { env: hostileEnv, cwd: hostileDir });
+    expect(result.exitCode).toBe(0);
+    const values = result.stdout
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split('\t')[0]);
+    expect(values).toEqual(expect.arrayContaining(['list_issues;touch${IFS}pwned-semicolon', 'a$(touch pwned-dollar)', 'b`touch pwned-backtick`', 'plain_tool']));
+    expect(values.filter((value) => /^(nl|esc)/.test(value))).toEqual([]);
+    expect(result.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  });
+
+  it("completes the remote servers after auth login, the host's servers after mcp tap --wrap HOST, the profiles after --profile (issue #30 item 8)", async () => {
+    const complete = async (...words: string[]) => {
+      const result = await runToolrun(['__complete', ...words], { env: hostileEnv, cwd: hostileDir });
+      return result.stdout
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((line) => line.split('\t')[0]);
+    };
+    expect(await complete('auth', 'login', '')).toEqual(['remote']);
+    expect(await complete('mcp', 'tap', '--wrap', 'cursor', '')).toEqual(['cursor-one', 'cursor-two']);
+    expect(await complete('mcp', 'conform', 'h', '--profile', '')).toEqual(['toolrun@1']);
+  });
+
+  const cases: Array<[string, string]> = [
+    ['toolrun exec list', 'list_issues;touch${IFS}pwned-semicolon'],
+    ['toolrun exec a', 'a$(touch pwned-dollar)'],
+    ['toolrun exec b', 'b`touch pwned-backtick`'],
+    ['toolrun exec h:a', 'h:a$(touch pwned-dollar)'],
+  ];
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    const path = shell === 'bash' ? 'bash' : shell === 'zsh' ? zsh : fish;
+    // Every case in bash (the issue's shell); zsh and fish quote by themselves: two cases each.
+    it.skipIf(!tmux || !path).each(shell === 'bash' ? cases : [cases[0]!, cases[3]!])(`${shell}: %s<Tab><Enter>`, async (line, name) => {
+      const script = await scriptIn(shell, hostileDir, hostileEnv);
+      const typed = await tabThenEnter(shell, path!, script, line, { cwd: hostileDir, env: hostileEnv });
+      expect(typed.runs, typed.screen).toEqual([['exec', name]]);
+      expect(pwned()).toEqual([]);
+    });
+  }
+});
+
+async function scriptIn(shell: string, folder: string, scriptEnv: Record<string, string>): Promise<string> {
+  const result = await runToolrun(['completion', shell], { env: scriptEnv });
+  expect(result.exitCode).toBe(0);
+  const path = join(folder, `completion.${shell}`);
+  writeFileSync(path, result.stdout);
+  return path;
+}

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runClean } from '../helpers/processes.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { BIN, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const HOW_TO = 'Answer with --answer field=value, --answers FILE or --elicit accept|decline|cancel';
@@ -115,6 +116,39 @@ describe('elicitation (SPEC §15, issue #22 items 1 and 7)', () => {
     expect(declined).toMatchObject({ exitCode: 0, stdout: '{"action":"decline"}' });
     expect(declined.stderr).toContain(`server 'e' asks you to open a URL: "Connect your account"\n  https://example.com/connect?state=abc`);
     expect(await run(['--elicit', 'accept', 'exec', 'e:open_link'])).toMatchObject({ exitCode: 0, stdout: '{"action":"accept"}' });
+  });
+
+  // Issue #31 item 10: the URL as the URL parser spells it (controls and the bidi override percent-encoded), a 20,000-character one cut.
+  it('URL mode: a URL with controls is shown percent-encoded, one too long is cut and said so', async () => {
+    const hostile = await run(['exec', 'e:hostile_link']);
+    expect(hostile.stderr).toContain(`asks you to open a URL: "Open it"\n  https://example.com/a%20b%E2%80%AE|x^%%1B]0;t%07?q=1&r=2\n`);
+    expect(hostile.stderr).not.toMatch(/[\x1b\x07\u202e]/);
+    const long = await run(['exec', 'e:long_link']);
+    expect(long.stdout).toBe('{"action":"decline"}');
+    expect(long.stderr).toContain(`  https://example.com/?${'a'.repeat(100)}`);
+    expect(long.stderr).toContain('… (a URL of 20,021 characters; toolrun shows and opens URLs up to 8,192)');
+    expect(long.stderr).not.toContain('a'.repeat(8192));
+  });
+
+  // util-linux `script` gives toolrun a terminal: the person is asked, and $BROWSER is the opener.
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: the opener gets the URL as shown (percent-encoded); one too long is not opened', async () => {
+    const opened = join(dir, 'opened.log');
+    const browser = join(dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$@" >> '${opened}'\n`);
+    chmodSync(browser, 0o755);
+    const onTerminal = (tool: string) =>
+      execa('script', ['-qec', `'${process.execPath}' '${BIN}' --no-session --config '${config}' exec e:${tool}`, '/dev/null'], {
+        reject: false,
+        timeout: 30_000,
+        input: '\n',
+        env: { ...process.env, BROWSER: browser, NO_COLOR: '1' },
+      });
+    const hostile = await onTerminal('hostile_link');
+    expect(hostile.stdout).toContain('{"action":"accept"}');
+    expect(readFileSync(opened, 'utf8')).toBe('https://example.com/a%20b%E2%80%AE|x^%%1B]0;t%07?q=1&r=2\n');
+    const long = await onTerminal('long_link');
+    expect(long.stdout).toContain('{"action":"decline"}');
+    expect(readFileSync(opened, 'utf8').split('\n')).toHaveLength(2);
   });
 
   it('a -32042 URL elicitation error shows the URL and says what to do', async () => {

@@ -143,6 +143,38 @@ describe('escape sequences from a server are shown, never interpreted', () => {
   });
 });
 
+// Issue #31 item 10.
+describe('what toolrun builds around server text is escaped too', () => {
+  it("a resource link's name and URI: no ESC reaches stdout, even redirected", async () => {
+    const config = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js', { env: { LINK_URI: 'note://a\x1b]0;pwned\x07b' } }) } });
+    const result = await runToolrun(['--config', config, 'exec', 'h:link']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).not.toMatch(/[\x1b\x07]/);
+    expect(result.stdout).toContain('[link note://a\\x1b]0;pwned\\x07b (notes \\x1b[2J\\x1b]0;pwned-title\\x07), text/plain] read it: ');
+  });
+
+  it('a bidi override in a description is spelled out', async () => {
+    const config = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js') } });
+    const result = await runToolrun(['--config', config, 'list', '--server', 'h']);
+    expect(result.stdout).toContain('reads \\u202etxt.exe');
+    expect(result.stdout).not.toContain('\u202e');
+  });
+
+  it('a server name with a line break cannot forge a warning line', async () => {
+    const config = writeTempConfig({
+      mcpServers: { 'b\n⚠ forged warning': fixtureServer('broken-tool-server.js'), 'p\n⚠ forged pollution': fixtureServer('polluting-server.js') },
+    });
+    const result = await runToolrun(['--config', config, '--verbose', 'list']);
+    const lines = result.stderr.split('\n');
+    expect(
+      lines.filter((line) => line.startsWith('⚠ forged')),
+      result.stderr,
+    ).toEqual([]);
+    expect(result.stderr).toContain("⚠ MCP server 'b\\n⚠ forged warning': tool 'null_type' left out");
+    expect(result.stderr).toContain('⚠ [p\\n⚠ forged pollution] stdout line 1 is not JSON-RPC');
+  });
+});
+
 describe('scale', () => {
   it('list prints all 10,000 tools of one server (list is linear: see npm run bench)', async () => {
     const config = single('many', 'many-tools-server.js');

@@ -124,7 +124,7 @@ describe('exec output modes, progress and logs (SPEC §10)', () => {
 
   it('shows a resource link with the command that reads it', async () => {
     const result = await runToolrun(['--config', config(), 'exec', 'v2:link']);
-    expect(result.stdout).toBe("[link test://greeting (greeting), text/plain] read it: toolrun resources read 'test://greeting' --server v2");
+    expect(result.stdout).toBe('[link test://greeting (greeting), text/plain] read it: toolrun resources read test://greeting --server v2');
   });
 
   it('asks for progress on every call; --verbose prints each update; log messages go to stderr with their level', async () => {

@@ -81,7 +81,7 @@ describe('toolrun resources watch (SPEC §15)', () => {
     const result = await runClean(['--config', config, 'resources', 'watch', 'note://counter', '--server', 'nosub']);
     expect(result).toMatchObject({ exitCode: 2, stdout: '' });
     expect(result.stderr).toContain(
-      "✖ MCP server 'nosub' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read 'note://counter' --server nosub",
+      "✖ MCP server 'nosub' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read note://counter --server nosub",
     );
     const modern = await runToolrun(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
     expect(modern.exitCode).toBe(2);
@@ -210,7 +210,7 @@ describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (
     const result = await runClean(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
     expect(result).toMatchObject({ exitCode: 2, stdout: '' });
     expect(result.stderr).toContain(
-      "✖ MCP server 'modern' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read 'test://greeting' --server modern",
+      "✖ MCP server 'modern' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read test://greeting --server modern",
     );
   });
 });

@@ -413,4 +413,24 @@ describe('toolrun session', () => {
     expect(open.exitCode).toBe(3);
     expect(open.stderr).toContain(`the session directory ${dir} is open to other users (mode 755); run chmod 700 ${dir}, or remove it (rm -r ${dir})`);
   });
+
+  // Issue #31 item 10: /tmp/toolrun-<uid> made first by another user; the sticky /tmp lets no one else remove it.
+  it.skipIf(process.getuid?.() !== 0)('a squatted <tmp>/toolrun-<uid> gets advice that works: XDG_RUNTIME_DIR, which is then used', async () => {
+    const { config, marker } = setup();
+    const tmp = tempDir();
+    chmodSync(tmp, 0o1777);
+    const squatted = join(tmp, `toolrun-${process.getuid!()}`);
+    mkdirSync(squatted, { mode: 0o700 });
+    chownSync(squatted, 65534, 65534);
+    const env = { ...marker.env, TMPDIR: tmp, XDG_RUNTIME_DIR: undefined };
+    const refused = await runToolrun(['--config', config, 'session', 'list'], { env });
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toContain(`the session directory ${squatted} belongs to another user (uid 65534), so toolrun will not use it`);
+    expect(refused.stderr).toContain('set XDG_RUNTIME_DIR to a directory of your own');
+    // No 'rm': in a sticky folder only its owner (or root) can remove it.
+    expect(refused.stderr).not.toContain(`rm -r ${squatted}`);
+    const own = tempDir();
+    const followed = await runToolrun(['--config', config, 'session', 'list'], { env: { ...env, XDG_RUNTIME_DIR: own } });
+    expect(followed.exitCode, followed.stderr).toBe(0);
+  });
 });

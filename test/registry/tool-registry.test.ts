@@ -56,6 +56,12 @@ describe('ToolRegistry', () => {
     expect(() => registry.get('zzz')).toThrow("Tool 'zzz' not found. Run `toolrun list` to see the available tools.");
   });
 
+  it('quotes a suggested name a shell would run, and spells out its control characters (issue #31 item 3)', () => {
+    const { registry } = registryWithWarnings();
+    for (const name of ['list_issues;touch${IFS}x', 'list_issue\x1b[2J']) registry.registerTool(definition(name), run);
+    expect(() => registry.get('list_issue')).toThrow(`Tool 'list_issue' not found. Did you mean: $'list_issue\\x1b[2J', 'list_issues;touch\${IFS}x'?`);
+  });
+
   it('checks definitions when registering', () => {
     const { registry } = registryWithWarnings();
     expect(() => registry.registerTool({ name: '', description: 'd', parameters: {} }, run)).toThrow(ToolrunError);

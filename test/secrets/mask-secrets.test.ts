@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expandEnv } from '../../src/config/expand-env.js';
 import { maskArgs, maskKnownSecrets, maskNamedValue, maskSecrets, maskSecretsDeep, rememberSecret } from '../../src/secrets/mask-secrets.js';
-import { escapeControls } from '../../src/output/escape-controls.js';
+import { escapeControls, escapeOneLine } from '../../src/output/escape-controls.js';
 
 describe('maskSecrets: one rule set for every output path (SPEC §8)', () => {
   it.each([
@@ -87,5 +87,11 @@ describe('escapeControls', () => {
   it("keeps SGR colors only when asked (toolrun's own styling)", () => {
     expect(escapeControls('\x1b[31mred\x1b[39m\x1b[2J', true)).toBe('\x1b[31mred\x1b[39m\\x1b[2J');
     expect(escapeControls('\x1b[31mred', false)).toBe('\\x1b[31mred');
+  });
+  it('spells out the bidi embeddings, overrides and isolates (Trojan Source), issue #31 item 10', () => {
+    expect(escapeControls('invoice\u202efdp.exe \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200f kept')).toBe(
+      'invoice\\u202efdp.exe \\u202a\\u202b\\u202c\\u202d \\u2066\\u2067\\u2068\\u2069 \u200f kept',
+    );
+    expect(escapeOneLine('a\nb\r\u202e', true)).toBe('a\\nb\\x0d\\u202e');
   });
 });
