@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readWholeFile } from '../files/read-whole-file.js';
+import { firstInvalidUtf8 } from '../files/first-invalid-utf8.js';
 import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
 
 /**
@@ -31,6 +32,9 @@ export function readHostFile(path: string, limitBytes = INPUT_LIMIT_BYTES): { te
     if (stats.size > limitBytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
     const bytes = readWholeFile(fd, stats.size, limitBytes);
     if (!bytes) return { problem: `larger than ${Math.round(limitBytes / (1 << 20))} MB: not read` };
+    // A file that is not UTF-8 (a UTF-16 save, a binary under the name) is not guessed at: decoding would turn its bytes into U+FFFD silently.
+    const invalid = firstInvalidUtf8(bytes);
+    if (invalid !== undefined) return { problem: `not UTF-8 (byte 0x${bytes[invalid]!.toString(16).padStart(2, '0')} at offset ${invalid}): not read; save it as UTF-8` };
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return { text };

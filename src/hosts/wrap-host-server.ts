@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors.js';
 import { readOwnFile } from '../files/read-own-file.js';
 import { replaceFileAtomically } from '../files/write-file-safely.js';
-import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
+import { WRAP_LIMIT_BYTES } from './wrap-limit.js';
 import { entryPlaceOf, isTapCommandLine, WrapRefusal, type EntryPlace } from './entry-command.js';
 import { foundHostReports, hostPlaces, mergeHostServers } from './host-config.js';
 import type { HostName, HostScope } from './host-types.js';
@@ -139,7 +139,7 @@ async function openEntryFile(target: WrapTarget): Promise<EntryFile> {
   }
   const { report } = found;
   const editedPath = realpathOrSelf(report.path);
-  const read = readOwnFile(editedPath, INPUT_LIMIT_BYTES);
+  const read = readOwnFile(editedPath, WRAP_LIMIT_BYTES);
   if (!read || 'problem' in read) throw new ConfigError(`${host} config ${report.path} cannot be edited: ${read ? read.problem : 'it is gone'}`, { file: report.path });
   const decoded = read.bytes.toString('utf8');
   if (!Buffer.from(decoded).equals(read.bytes)) throw new UsageError(`${host} config ${report.path} is not valid UTF-8: toolrun does not edit it`);
@@ -150,7 +150,7 @@ async function openEntryFile(target: WrapTarget): Promise<EntryFile> {
 
 /** Writes `bytes` over the file, unless it changed since it was read (the host may be writing it too): then nothing is written. */
 function replaceUnchanged(file: EntryFile, bytes: Buffer): void {
-  const now = readOwnFile(file.editedPath, INPUT_LIMIT_BYTES);
+  const now = readOwnFile(file.editedPath, WRAP_LIMIT_BYTES);
   if (!now || 'problem' in now || !now.bytes.equals(file.bytes))
     throw new UsageError(`${file.path} changed while toolrun was editing it (is the host writing it?): nothing was changed; run the command again`);
   try {

@@ -3,7 +3,7 @@ import { unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readOwnFile } from '../files/read-own-file.js';
 import { createFileExclusively, replaceFileAtomically } from '../files/write-file-safely.js';
-import { INPUT_LIMIT_BYTES } from '../input/open-input.js';
+import { WRAP_LIMIT_BYTES } from './wrap-limit.js';
 import type { EntryPlace } from './entry-command.js';
 import type { HostName, HostScope } from './host-types.js';
 
@@ -49,7 +49,7 @@ export function sha256(bytes: Uint8Array): string {
 /** The state at `path`, undefined when there is none; a file there that is not toolrun's state is an Error saying why. */
 export function readWrapState(path: string): WrapState | undefined {
   // The original file and two copies of the entry: a little over one host file's limit.
-  const read = readOwnFile(path, 4 * INPUT_LIMIT_BYTES);
+  const read = readOwnFile(path, 4 * WRAP_LIMIT_BYTES);
   if (read === undefined) return undefined;
   if ('problem' in read) throw new Error(`${path}: ${read.problem}`);
   let state: Partial<WrapState>;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
  * Issue #30: with `--host`, toolrun starts only what the host itself would start, as it would. Every
  * server below writes a marker file the moment it starts, so "never started" is proved, not assumed.
  */
+/** Each test starts several servers, one command after another: generous on a loaded 2-core machine. */
+const SLOW = { timeout: 60_000 };
+
 const STDIO = pathToFileURL(join(dirname(EVERYTHING), 'transports', 'stdio.js')).href;
 
 /** server-everything, writing `file` (its working folder as content) before it starts. */
@@ -34,7 +37,7 @@ function claudeProject() {
 }
 
 describe('Claude Code approvals: a project .mcp.json server runs only once approved, never when rejected', () => {
-  it('hosts shows each state; list, mcp list --check, exec, doctor and hosts import never start a pending or rejected server', async () => {
+  it('hosts shows each state; list, mcp list --check, exec, doctor and hosts import never start a pending or rejected server', SLOW, async () => {
     const f = claudeProject();
     const hosts = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env })).stdout) as HostsJson;
     const states = Object.fromEntries(hosts.files.find((file) => file.scope === 'project')!.entries.map((entry) => [entry.name, entry.state]));
@@ -68,7 +71,7 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     expect(existsSync(f.marker('rejected'))).toBe(false);
   });
 
-  it('a cloned repository cannot approve its own servers: its committed .claude/settings.json counts only in a trusted folder; a rejection counts anywhere', async () => {
+  it('a cloned repository cannot approve its own servers: its committed .claude/settings.json counts only in a trusted folder; a rejection counts anywhere', SLOW, async () => {
     const f = fixtureHome();
     const marker = join(f.root, 'self.started');
     f.write(join(f.project, '.mcp.json'), JSON.stringify({ mcpServers: { self: markerServer(marker), other: markerServer(join(f.root, 'other.started')) } }));
@@ -86,7 +89,7 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     expect(existsSync(join(f.root, 'other.started'))).toBe(false);
   });
 
-  it("ignores an entry's cwd, as Claude Code does: the server starts in the folder it was launched from", async () => {
+  it("ignores an entry's cwd, as Claude Code does: the server starts in the folder it was launched from", SLOW, async () => {
     const f = fixtureHome();
     const marker = join(f.root, 'cwd.started');
     f.write(join(f.home, '.claude.json'), JSON.stringify({ mcpServers: { here: { ...markerServer(marker), cwd: f.root } } }));
@@ -97,7 +100,7 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
 });
 
 describe('Codex and Gemini CLI trust', () => {
-  it("a Codex project's .codex/config.toml is used only when ~/.codex/config.toml trusts the project", async () => {
+  it("a Codex project's .codex/config.toml is used only when ~/.codex/config.toml trusts the project", SLOW, async () => {
     const f = fixtureHome();
     const marker = join(f.root, 'codex.started');
     const server = markerServer(marker);
@@ -114,7 +117,7 @@ describe('Codex and Gemini CLI trust', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it('Gemini CLI starts no server in an untrusted folder; trusted, it drops secret-looking variables unless the entry passes them ($VAR)', async () => {
+  it('Gemini CLI starts no server in an untrusted folder; trusted, it drops secret-looking variables unless the entry passes them ($VAR)', SLOW, async () => {
     const f = fixtureHome();
     const marker = join(f.root, 'gemini.started');
     const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
@@ -150,7 +153,7 @@ describe('Codex and Gemini CLI trust', () => {
 });
 
 describe('envFile, and one bad entry never blocks the host', () => {
-  it("VS Code's envFile (${workspaceFolder}/.env) reaches the server as VS Code loads it, env over it; the value never printed", async () => {
+  it("VS Code's envFile (${workspaceFolder}/.env) reaches the server as VS Code loads it, env over it; the value never printed", SLOW, async () => {
     const f = fixtureHome();
     f.write(join(f.project, '.env'), '# secrets\nexport FIXTURE_API_TOKEN="tok-from-file-123456"\nSHARED=file\n');
     const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
@@ -177,7 +180,7 @@ describe('envFile, and one bad entry never blocks the host', () => {
     expect(missing.stdout).toContain('"server":"tok"');
   });
 
-  it('an unset ${env:X} is empty as in VS Code; ${input:…}, a Zed extension server and a broken file are each named and skipped while the rest run', async () => {
+  it('an unset ${env:X} is empty as in VS Code; ${input:…}, a Zed extension server and a broken file are each named and skipped while the rest run', SLOW, async () => {
     const f = fixtureHome();
     const ev = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
     f.write(
@@ -210,7 +213,7 @@ describe('envFile, and one bad entry never blocks the host', () => {
 });
 
 describe("messages name the host's file and keys, and fixes in its syntax", () => {
-  it("Codex's bearer_token_env_var unset: the error names mcp_servers.NAME.bearer_token_env_var in ~/.codex/config.toml, no ${NAME:-value} Codex cannot read", async () => {
+  it("Codex's bearer_token_env_var unset: the error names mcp_servers.NAME.bearer_token_env_var in ~/.codex/config.toml, no ${NAME:-value} Codex cannot read", SLOW, async () => {
     const f = fixtureHome();
     const file = join(f.home, '.codex', 'config.toml');
     f.write(file, '[mcp_servers.remote]\nurl = "http://127.0.0.1:9/mcp"\nbearer_token_env_var = "CODEX_TEST_TOKEN_UNSET"\n');
@@ -222,7 +225,7 @@ describe("messages name the host's file and keys, and fixes in its syntax", () =
     expect(doctor.stdout).toContain('fix: set the variable where Codex runs (Codex has no ${NAME:-default})');
   });
 
-  it("a VS Code entry toolrun cannot read is named at its place in the host's keys (servers.NAME…), the others run", async () => {
+  it("a VS Code entry toolrun cannot read is named at its place in the host's keys (servers.NAME…), the others run", SLOW, async () => {
     const f = fixtureHome();
     const file = join(f.project, '.vscode', 'mcp.json');
     f.write(file, JSON.stringify({ servers: { bad: { type: 'stdio', command: 42 }, ev: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
@@ -234,7 +237,7 @@ describe("messages name the host's file and keys, and fixes in its syntax", () =
 });
 
 describe('hosts import and tap --unwrap', () => {
-  it('hosts import makes a relative cwd absolute from where the host resolves it, and says so', async () => {
+  it('hosts import makes a relative cwd absolute from where the host resolves it, and says so', SLOW, async () => {
     const f = fixtureHome();
     f.write(join(f.project, '.roo', 'mcp.json'), JSON.stringify({ mcpServers: { s: { command: 'node', args: ['s.js'], cwd: 'tools' } } }));
     const target = join(f.root, 'out.json');
@@ -242,5 +245,23 @@ describe('hosts import and tap --unwrap', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain(`s: relative "cwd" "tools" made absolute (${join(f.project, 'tools')}), as Roo Code resolves it from ${f.project}`);
     expect((JSON.parse(readFileSync(target, 'utf8')) as { mcpServers: { s: { cwd: string } } }).mcpServers.s.cwd).toBe(join(f.project, 'tools'));
+  });
+});
+
+describe('host files that are not what they seem', () => {
+  it('a host file that is not UTF-8 is refused naming the byte offset; tap --wrap refuses a host file over 4 MB, untouched', SLOW, async () => {
+    const f = fixtureHome();
+    const cursor = join(f.home, '.cursor', 'mcp.json');
+    f.write(cursor, '');
+    writeFileSync(cursor, Buffer.concat([Buffer.from('{"mcpServers": {"a": {"command": "caf'), Buffer.from([0xe9]), Buffer.from('"}}}')]));
+    const hosts = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env });
+    expect(hosts.stdout).toContain('not UTF-8 (byte 0xe9 at offset 37): not read; save it as UTF-8');
+    const desktop = join(f.home, '.config', 'Claude', 'claude_desktop_config.json');
+    const big = JSON.stringify({ mcpServers: { s: { command: 'node', args: ['x'.repeat(5 << 20)] } } });
+    f.write(desktop, big);
+    const wrap = await runToolrun(['mcp', 'tap', '--wrap', 'claude-desktop', 's'], { cwd: f.project, env: f.env });
+    expect(wrap.exitCode).not.toBe(0);
+    expect(wrap.stderr).toContain('larger than 4 MB');
+    expect(readFileSync(desktop, 'utf8')).toBe(big);
   });
 });
