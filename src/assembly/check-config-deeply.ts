@@ -25,6 +25,8 @@ export function checkConfigDeeply(config: ToolrunConfig, env: NodeJS.ProcessEnv)
     }
   });
   for (const server of Object.values(config.servers)) {
+    // A server its host would not start is named when servers are connected ("not started"), not a config problem.
+    if (server.refused) continue;
     try {
       resolveServer(config, server, env);
     } catch (error) {

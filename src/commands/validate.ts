@@ -75,6 +75,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
   const serverNames = Object.keys(config.servers);
   // MCP tools are checked only when the config itself is sound and servers may be started.
   let unreachable: string[] = [];
+  let notStarted = new Set<string>();
   const findings: Array<{ server: string; tool: string; severity: 'error' | 'warning'; message: string; spec?: string }> = [];
   let mcpToolCount = 0;
   // A name one source takes from another (a config tool over a builtin, two servers sharing a tool) is a
@@ -87,6 +88,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
     const { checkMcpTools } = await import('../mcp/check-mcp-tools.js');
     const failures = await opened.connect();
     unreachable = failures.map((failure) => failure.server);
+    notStarted = new Set(failures.filter((failure) => failure.notStarted).map((failure) => failure.server));
     for (const status of opened.registry.servers.values()) {
       if (status.status !== 'connected') continue;
       mcpToolCount += status.connection.tools.length;
@@ -120,7 +122,7 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
     lines.push(
       `${mark(unreachable.length === 0 && errors.length === 0)} MCP tools: ${mcpToolCount} from ${serverNames.length - unreachable.length} of ${serverNames.length} server${serverNames.length === 1 ? '' : 's'}`,
     );
-    for (const server of unreachable) lines.push(`  ${style.red('✖')} ${server}: could not be connected (see above)`);
+    for (const server of unreachable) lines.push(`  ${style.red('✖')} ${server}: ${notStarted.has(server) ? 'not started' : 'could not be connected'} (see above)`);
     for (const finding of findings)
       lines.push(`  ${finding.severity === 'error' ? style.red('✖') : style.yellow('⚠')} ${finding.server}:${finding.tool}: ${finding.message}${finding.spec ? ` (${finding.spec})` : ''}`);
     for (const message of shadowing.servers) lines.push(`  ${style.yellow('⚠')} ${message}`);

@@ -196,6 +196,7 @@ describe('envFile, and one bad entry never blocks the host', () => {
     expect(vscode.stdout).toContain('"server":"ev"');
     const validate = await runToolrun(['--host', 'vscode', 'validate'], { cwd: f.project, env: f.env });
     expect(validate.exitCode).toBe(4);
+    expect(validate.stdout).toContain('✖ asks: not started (see above)');
 
     f.write(join(f.home, '.config', 'zed', 'settings.json'), JSON.stringify({ context_servers: { ext: { source: 'extension', enabled: true, settings: {} }, ev: { source: 'custom', ...ev } } }));
     const zed = await runToolrun(['--host', 'zed', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
