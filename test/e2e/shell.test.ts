@@ -93,6 +93,21 @@ describe('toolrun shell in a terminal', () => {
     expect(screen).toMatch(/"result": 42/);
   });
 
+  it("draws each elicitation field's question once, as exec does (issue #32)", async () => {
+    term.keys('trigger-elicitation-request', 'Enter');
+    await term.waitFor('String*:');
+    term.keys('Bob', 'Enter');
+    await term.waitFor('Boolean (y/n):');
+    term.keys('y', 'Enter');
+    const screen = await term.waitFor('String with default');
+    term.keys(':cancel', 'Enter');
+    await term.waitFor(/toolrun>\s*$/);
+    // The question answered stays once, with its answer; the next field's description starts its own line.
+    expect(screen.match(/String\*:/g)).toHaveLength(1);
+    expect(screen.match(/Boolean \(y\/n\):/g)).toHaveLength(1);
+    expect(screen).toMatch(/String\*: Bob\n {2}Agree to the terms and conditions\nBoolean \(y\/n\): y\n/);
+  });
+
   it('writes history 0600 in a 0700 folder, secrets masked', async () => {
     term.keys('echo message=sk-ant-abcdefgh12345678 api_key=plainsecret99', 'Enter');
     // The result is the tool's own data, shown as it is; the history file is what must not keep it.
