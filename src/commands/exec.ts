@@ -64,7 +64,10 @@ Examples:
   $ toolrun exec everything:get-structured-content location=Chicago --structured
   $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png
   $ toolrun exec everything:simulate-research-query topic=tides   # a task: its status on stderr, then the report
-  $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs`,
+  $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs
+
+On a remote (HTTP) server, --no-wait SERVER:TOOL keeps the MCP session on a session holder (its tasks
+may live in that session); it exits after 10 min idle, or with: toolrun session stop`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
