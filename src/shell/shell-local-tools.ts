@@ -25,9 +25,14 @@ export class ShellLocalTools {
     readonly config: ToolrunConfig,
   ) {}
 
-  async tools(): Promise<CompletableTool[]> {
+  async tools(): Promise<Array<CompletableTool & { description: string }>> {
     const { registry } = await this.#open();
-    return registry.list().map((tool) => ({ server: LOCAL_SERVER, name: tool.definition.name, inputSchema: tool.definition.parameters as CompletableTool['inputSchema'] }));
+    return registry.list().map((tool) => ({
+      server: LOCAL_SERVER,
+      name: tool.definition.name,
+      description: tool.definition.description,
+      inputSchema: tool.definition.parameters as CompletableTool['inputSchema'],
+    }));
   }
 
   async has(name: string): Promise<boolean> {

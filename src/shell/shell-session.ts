@@ -30,7 +30,7 @@ export class ShellSession implements CompletionSource {
   #tools: HeldTool[] = [];
   #servers: string[] = [];
   /** Local tools no held server offers under the same name (a held server's tool wins in the shell). */
-  #localTools: CompletableTool[] = [];
+  #localTools: HeldTool[] = [];
   readonly #local: ShellLocalTools;
   /** Servers already said to be down (said once, until restarted). */
   readonly #reportedDown = new Set<string>();
@@ -163,7 +163,8 @@ export class ShellSession implements CompletionSource {
 
   async #listTools(server: string | undefined): Promise<number> {
     if (server && !this.#servers.includes(server)) throw new UsageError(`'${server}' is not a server of this shell; its servers: ${this.#servers.join(', ')}`);
-    const tools = this.#tools.filter((tool) => !server || tool.server === server);
+    // Unnamed: the local tools too (server 'local'), which the shell runs as exec does.
+    const tools = server ? this.#tools.filter((tool) => tool.server === server) : [...this.#tools, ...this.#localTools];
     const ambiguous = (name: string) => this.#tools.filter((tool) => tool.name === name).length > 1;
     const nameOf = (tool: HeldTool) => (ambiguous(tool.name) ? `${tool.server}:${tool.name}` : tool.name);
     if (this.json) {
@@ -176,7 +177,7 @@ export class ShellSession implements CompletionSource {
       return [nameOf(tool), parameters.join(', ') || '-', (tool.description ?? '').split('\n')[0]!.trim()];
     });
     await this.terminal.result(formatTable(['TOOL', 'PARAMETERS (* required)', 'DESCRIPTION'], rows, this.terminal.stdout.isTTY ? this.terminal.stdout.columns : undefined));
-    this.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} of ${server ?? this.#servers.join(', ')}`);
+    this.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} of ${server ?? [...this.#servers, ...(this.#localTools.length > 0 ? ['local'] : [])].join(', ')}`);
     return ExitCode.OK;
   }
 

@@ -235,15 +235,22 @@ describe('toolrun shell: every tool, on the servers it holds', () => {
     });
     const result = await runToolrun(['--config', config, 'shell', 'everything'], {
       env,
-      input: ['math_eval expression=6*7', 'time get-sum a=1 b=2 -n 3 --warmup 0', 'resources', 'read demo://resource/static/document/architecture.md', 'get simple-prompt'].join('\n'),
+      input: ['math_eval expression=6*7', 'time get-sum a=1 b=2 -n 3 --warmup 0', 'resources', 'read demo://resource/static/document/architecture.md', 'get simple-prompt', '.json on', 'tools'].join(
+        '\n',
+      ),
       stdin: undefined,
     });
+    const lines = result.stdout.trim().split('\n');
     // What `toolrun exec math_eval expression=6*7` prints.
     expect(result.stdout).toMatch(/^\{\n {2}"result": 42\n\}\n/);
     expect(result.stderr).not.toMatch(/is a local tool/);
     expect(result.stdout).toMatch(/get-sum/);
     expect(result.exitCode).toBe(0);
     expect(existsSync(started)).toBe(false);
+    // `tools` lists the local tools beside the held servers' ones.
+    const listing = JSON.parse(lines.at(-1)!) as { tools: Array<{ name: string; server: string }> };
+    expect(listing.tools).toContainEqual(expect.objectContaining({ name: 'math_eval', server: 'local' }));
+    expect(listing.tools).toContainEqual(expect.objectContaining({ name: 'get-sum', server: 'everything' }));
     expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
   }, 30_000);
 });
