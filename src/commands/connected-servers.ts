@@ -4,6 +4,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { ExitCode } from '../errors.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
+import { SHELL_SERVERS_ENV } from '../shell/shell-child-command.js';
 
 export interface ConnectedServers {
   /** The servers that connected and offer the capability, in config order. */
@@ -19,7 +20,7 @@ export interface ConnectedServers {
  */
 export async function connectServersFor(cli: CliContext, names: string[] | undefined, capability: keyof ServerCapabilities, options: { useSession?: boolean } = {}): Promise<ConnectedServers> {
   const { config, registry, connect } = await openTools(cli, { useSession: options.useSession ?? true });
-  const wanted = names?.length ? names : Object.keys(config.servers);
+  const wanted = names?.length ? names : (shellServers(cli.env) ?? Object.keys(config.servers));
   // Their tools are not registered: nothing here calls them (and two servers' same-named tools are not this command's business).
   const failures = await connect(wanted, { registerTools: false });
   const connected = wanted.flatMap((name) => {
@@ -27,6 +28,18 @@ export async function connectServersFor(cli: CliContext, names: string[] | undef
     return status?.status === 'connected' ? [status.connection] : [];
   });
   return { offering: connected.filter((connection) => connection.capabilities?.[capability]), connected, failures };
+}
+
+/** Run from `toolrun shell`: the shell's servers, which it holds (the default instead of every configured one). */
+function shellServers(env: NodeJS.ProcessEnv): string[] | undefined {
+  const value = env[SHELL_SERVERS_ENV];
+  if (!value) return undefined;
+  try {
+    const names: unknown = JSON.parse(value);
+    return Array.isArray(names) && names.length > 0 && names.every((name) => typeof name === 'string') ? (names as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Exit 4's companion line: which servers could not be asked. */

@@ -4,7 +4,8 @@ import { ToolrunError, describeThrown } from '../errors.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { showProgress, type CallProgress } from '../cli-support/show-progress.js';
-import type { CommandRunner } from '../cli-support/cli-context.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 import { isLocalTool } from './is-local-tool.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { withHostHint } from './host-hint.js';
@@ -18,6 +19,22 @@ interface ExecOptions extends ToolArgumentOptions {
   outputDir?: string;
   task?: boolean;
   wait?: boolean;
+}
+
+/**
+ * `exec --no-wait SERVER:TOOL` on a remote server: its MCP session is kept on a session holder, so
+ * `tasks get` finds a task the server keeps in that session (issue #32); said in one line on stderr.
+ */
+async function holdRemoteTask(cli: CliContext, config: ToolrunConfig, server: string): Promise<boolean | undefined> {
+  if (!config.servers[server] || !('url' in config.servers[server])) return undefined;
+  const { holdServerForTask } = await import('../session/hold-for-task.js');
+  const held = await holdServerForTask(cli, config, server);
+  if (!held) return undefined;
+  const { formatDuration } = await import('../session/parse-duration.js');
+  cli.terminal.info(
+    `the MCP session with '${server}' is kept on the session holder pid ${held.pid}${held.startedHere ? ` (started for it; it exits after ${formatDuration(held.idleMs)} idle, or with: toolrun session stop)` : ''}, so 'toolrun tasks get ID --server ${server}' finds the task`,
+  );
+  return true;
 }
 
 export function registerExecCommand(program: Command, run: CommandRunner): void {
@@ -47,7 +64,10 @@ Examples:
   $ toolrun exec everything:get-structured-content location=Chicago --structured
   $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png
   $ toolrun exec everything:simulate-research-query topic=tides   # a task: its status on stderr, then the report
-  $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs`,
+  $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs
+
+On a remote (HTTP) server, --no-wait SERVER:TOOL keeps the MCP session on a session holder (its tasks
+may live in that session); it exits after 10 min idle, or with: toolrun session stop`,
     )
     .action((toolName: string, words: string[], options: ExecOptions) =>
       run(async (cli) => {
@@ -62,15 +82,22 @@ Examples:
           const baseArgs = await readBaseArguments(cli, options.args);
           const config = await loadCliConfig(cli);
           // A session holder keeping the server warm runs an MCP tool's call (SPEC §12); else it runs here, cold.
-          if (cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
+          // A task call is not the holder's `exec` (it follows no task); --no-wait on HTTP holds the session below.
+          const taskCall = options.task === true || options.wait === false;
+          if (!taskCall && cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
             progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
             const { execThroughHolder } = await import('../session/warm-exec.js');
             envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words: parsedWords, baseArgs, validate: options.validate, onProgress: progress.onProgress });
             if (!envelope) progress.stop();
           }
           if (!envelope) {
-            const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, config });
+            const held = options.wait === false && target.server ? await holdRemoteTask(cli, config, target.server) : undefined;
+            const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, config, useSession: held !== undefined });
             const tool = await resolveTool(opened, target.name, target.server);
+            if (options.wait === false && !held && tool.server && 'url' in config.servers[tool.server]!)
+              cli.terminal.warn(
+                `the MCP session with '${tool.server}' ends with this command: a server that keeps its tasks in the session (as server-everything does) will not find this task with 'tasks get'${target.server ? '' : `; name the server (${tool.server}:${target.name}) to keep the session on a session holder`}`,
+              );
             const args = mergeArguments(tool, parsedWords, baseArgs, opened.config.paramMappings);
             progress = await showProgress(cli, tool.qualifiedName);
             // MCP tools give their whole result: each output mode (and -o) is made from it below.

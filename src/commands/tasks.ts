@@ -14,7 +14,8 @@ interface TaskCommandOptions {
 /**
  * `toolrun tasks get|cancel ID --server S` (SPEC §15): a task started with `exec --no-wait`, or by
  * anyone, asked about or cancelled later. A stdio server's tasks end with its process, so these
- * are for servers that outlive one toolrun run (remote ones, or a warm session's).
+ * are for servers that outlive one toolrun run (remote ones, or a warm session's). A remote server
+ * that keeps tasks in its MCP session is asked through the session holder `exec --no-wait` kept it on.
  */
 export function registerTasksCommand(program: Command, run: CommandRunner): void {
   const tasks = program

@@ -53,7 +53,9 @@ function proxyClient(cli: CliContext, holder: HolderClient, server: string, info
     holder.request(op, { ...fields, server, timeoutMs: options?.timeout }, { signal: options?.signal, onEvent: onEvent(options) });
   const request = async (method: string, params: Record<string, unknown> | undefined, options?: McpRequestOptions) =>
     (await send('request', { method, params }, options)).result as Record<string, unknown>;
-  const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions) => (await send('call-tool', { name, args }, options)).result as CallToolResult;
+  // A task's how (as a task, wait or not) goes to the holder; its callbacks stay here (the holder sends no task events).
+  const callTool = async (name: string, args: Record<string, unknown>, options?: McpRequestOptions) =>
+    (await send('call-tool', { name, args, ...(options?.task && { task: { asTask: options.task.asTask, wait: options.task.wait } }) }, options)).result as CallToolResult;
   return {
     choice: info.era,
     serverInfo: info.serverInfo,

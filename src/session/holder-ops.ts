@@ -111,7 +111,7 @@ export async function serversOp(state: HolderState, context: RequestContext): Pr
 
 /** `request`, `call-tool`, `ping`: one MCP request to a held server, on the client's behalf. */
 export async function mcpOp(state: HolderState, context: RequestContext): Promise<Record<string, unknown>> {
-  const { op, server, method, params, name, args, timeoutMs } = context.request as unknown as {
+  const { op, server, method, params, name, args, timeoutMs, task } = context.request as unknown as {
     op: string;
     server: string;
     method: string;
@@ -119,6 +119,7 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
     name: string;
     args?: Record<string, unknown>;
     timeoutMs?: number;
+    task?: { asTask?: boolean; wait?: boolean };
   };
   const connection = await state.revive(server);
   if (!connection)
@@ -135,7 +136,7 @@ export async function mcpOp(state: HolderState, context: RequestContext): Promis
   if (op === 'call-tool') {
     state.calls.set(server, (state.calls.get(server) ?? 0) + 1);
     const result = await state.causes.during(server, name, context.signal, (signal) =>
-      connection.client.callTool(name, args ?? {}, { ...options, signal, onProgress: (progress) => context.event('progress', { progress }) }),
+      connection.client.callTool(name, args ?? {}, { ...options, signal, onProgress: (progress) => context.event('progress', { progress }), ...(task && { task }) }),
     );
     if (!result.isError) state.noteServed(server);
     return { result };

@@ -14,6 +14,8 @@ import type { PromptOutput } from './prompt-output.js';
  */
 export class InlineAsker {
   #feed: PassThrough | undefined;
+  /** The question now shown as the prompt (the unfinished last line written). */
+  #question = '';
 
   constructor(
     readonly rl: Interface,
@@ -27,6 +29,9 @@ export class InlineAsker {
   }
 
   answer(line: string): void {
+    // readline has left the question on screen with its answer: it is drawn, not text still to write
+    // (kept, the next field's lines would repeat it above the prompt).
+    this.#question = '';
     this.#feed?.write(`${line}\n`);
   }
 
@@ -47,14 +52,14 @@ export class InlineAsker {
   async #ask<T>(body: (streams: { input: PassThrough; output: NodeJS.WritableStream }) => Promise<T>): Promise<T> {
     const feed = new PassThrough();
     this.#feed = feed;
-    let pending = '';
+    this.#question = '';
     // Whole lines go above the prompt; the unfinished last one is the question: it becomes the prompt.
     const output = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {
-        const lines = (pending + chunk.toString()).split('\n');
-        pending = lines.pop()!;
+        const lines = (this.#question + chunk.toString()).split('\n');
+        this.#question = lines.pop()!;
         if (lines.length > 0) this.output.write(this.stderr, `${lines.join('\n')}\n`);
-        this.rl.setPrompt(pending);
+        this.rl.setPrompt(this.#question);
         this.rl.prompt(true);
         done();
       },
@@ -63,6 +68,7 @@ export class InlineAsker {
       return await body({ input: feed, output });
     } finally {
       this.#feed = undefined;
+      this.#question = '';
       feed.end();
       this.rl.setPrompt('');
     }

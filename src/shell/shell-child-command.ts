@@ -13,6 +13,12 @@ export const CHILD_COMMANDS: Record<string, string[]> = {
 };
 
 /**
+ * Set on a child toolrun to the shell's servers (a JSON array): its resources and prompts commands
+ * default to them, not to every configured server (connected-servers.ts).
+ */
+export const SHELL_SERVERS_ENV = 'TOOLRUN_SHELL_SERVERS';
+
+/**
  * Runs `toolrun GLOBALS COMMAND WORDS` (resources, prompts, time, doctor…): the same code, output and
  * checks as on the command line, served by the shell's holder like any command run beside it.
  * These are not the shell's hot path; a tool call is (shell-tool-call.ts). Ctrl-C ends the child

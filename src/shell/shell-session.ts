@@ -8,7 +8,8 @@ import type { Terminal } from '../output/terminal.js';
 import type { HeldServerStatus, HolderStatus } from '../session/holder-protocol.js';
 import { refuseShellLine } from './check-shell-line.js';
 import type { CompletableTool, CompletionSource } from './complete-shell-line.js';
-import { CHILD_COMMANDS, runChildCommand } from './shell-child-command.js';
+import { CHILD_COMMANDS, runChildCommand, SHELL_SERVERS_ENV } from './shell-child-command.js';
+import { ShellLocalTools } from './shell-local-tools.js';
 import { SHELL_HELP } from './shell-help.js';
 import type { ShellHolder } from './shell-holder.js';
 import { callToolInShell } from './shell-tool-call.js';
@@ -28,6 +29,9 @@ export class ShellSession implements CompletionSource {
   json: boolean;
   #tools: HeldTool[] = [];
   #servers: string[] = [];
+  /** Local tools no held server offers under the same name (a held server's tool wins in the shell). */
+  #localTools: HeldTool[] = [];
+  readonly #local: ShellLocalTools;
   /** Servers already said to be down (said once, until restarted). */
   readonly #reportedDown = new Set<string>();
 
@@ -39,6 +43,7 @@ export class ShellSession implements CompletionSource {
     readonly askBack: () => Promise<AskBack>,
   ) {
     this.json = cli.globals.json;
+    this.#local = new ShellLocalTools(cli, config);
   }
 
   servers(): string[] {
@@ -46,7 +51,7 @@ export class ShellSession implements CompletionSource {
   }
 
   tools(): CompletableTool[] {
-    return this.#tools;
+    return [...this.#tools, ...this.#localTools];
   }
 
   /** The held servers' tools, for Tab and `tools` (again after a restart). */
@@ -56,6 +61,7 @@ export class ShellSession implements CompletionSource {
     const servers = reply.servers as Array<{ name: string; tools: Array<{ name: string; description?: string; inputSchema?: HeldTool['inputSchema'] }> }>;
     if (this.#servers.length === 0) this.#servers = wanted;
     this.#tools = servers.flatMap((server) => server.tools.map((tool) => ({ server: server.name, name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
+    this.#localTools = (await this.#local.tools()).filter((local) => !this.#tools.some((tool) => tool.name === local.name));
   }
 
   /**
@@ -116,8 +122,13 @@ export class ShellSession implements CompletionSource {
     if (child) {
       if ((command === 'doctor' || command === 'read' || command === 'get' || command === 'time') && rest.length === 0)
         throw new UsageError(`${command} needs ${command === 'doctor' ? 'a SERVER' : command === 'read' ? 'a URI' : command === 'get' ? 'a PROMPT' : 'a TOOL'}; see help`);
-      return runChildCommand({ globals: this.#childGlobals(), command: [...child, ...rest], terminal: this.terminal, env: this.cli.env, cwd: this.cli.cwd, signal });
+      // The child acts on this shell's servers (held, so served by the holder), never on other configured ones.
+      const words = command === 'time' ? [this.#qualify(rest[0]!), ...rest.slice(1)] : rest;
+      const env = { ...this.cli.env, [SHELL_SERVERS_ENV]: JSON.stringify(this.#servers) };
+      return runChildCommand({ globals: this.#childGlobals(), command: [...child, ...words], terminal: this.terminal, env, cwd: this.cli.cwd, signal });
     }
+    if (!command.includes(':') && !this.#tools.some((tool) => tool.name === command) && (await this.#local.has(command)))
+      return this.#local.call([command, ...rest], { terminal: this.terminal, json: this.json, signal });
     const code = await callToolInShell(
       { holder: this.holder.client, terminal: this.terminal, json: this.json, timeoutMs: this.cli.globals.timeout ?? this.config.timeoutMs, askBack: this.askBack, signal },
       [this.#qualify(command), ...rest],
@@ -152,7 +163,8 @@ export class ShellSession implements CompletionSource {
 
   async #listTools(server: string | undefined): Promise<number> {
     if (server && !this.#servers.includes(server)) throw new UsageError(`'${server}' is not a server of this shell; its servers: ${this.#servers.join(', ')}`);
-    const tools = this.#tools.filter((tool) => !server || tool.server === server);
+    // Unnamed: the local tools too (server 'local'), which the shell runs as exec does.
+    const tools = server ? this.#tools.filter((tool) => tool.server === server) : [...this.#tools, ...this.#localTools];
     const ambiguous = (name: string) => this.#tools.filter((tool) => tool.name === name).length > 1;
     const nameOf = (tool: HeldTool) => (ambiguous(tool.name) ? `${tool.server}:${tool.name}` : tool.name);
     if (this.json) {
@@ -165,7 +177,7 @@ export class ShellSession implements CompletionSource {
       return [nameOf(tool), parameters.join(', ') || '-', (tool.description ?? '').split('\n')[0]!.trim()];
     });
     await this.terminal.result(formatTable(['TOOL', 'PARAMETERS (* required)', 'DESCRIPTION'], rows, this.terminal.stdout.isTTY ? this.terminal.stdout.columns : undefined));
-    this.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} of ${server ?? this.#servers.join(', ')}`);
+    this.terminal.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} of ${server ?? [...this.#servers, ...(this.#localTools.length > 0 ? ['local'] : [])].join(', ')}`);
     return ExitCode.OK;
   }
 

@@ -85,6 +85,29 @@ describe('toolrun shell in a terminal', () => {
     await term.waitFor('Echo: done');
   });
 
+  it('completes and runs a local tool, as exec runs it (issue #32)', async () => {
+    term.keys('math_ev', 'Tab');
+    await term.waitFor('toolrun> math_eval');
+    term.keys('expression=6*7', 'Enter');
+    const screen = await term.waitFor('✔ math_eval · builtin');
+    expect(screen).toMatch(/"result": 42/);
+  });
+
+  it("draws each elicitation field's question once, as exec does (issue #32)", async () => {
+    term.keys('trigger-elicitation-request', 'Enter');
+    await term.waitFor('String*:');
+    term.keys('Bob', 'Enter');
+    await term.waitFor('Boolean (y/n):');
+    term.keys('y', 'Enter');
+    const screen = await term.waitFor('String with default');
+    term.keys(':cancel', 'Enter');
+    await term.waitFor(/toolrun>\s*$/);
+    // The question answered stays once, with its answer; the next field's description starts its own line.
+    expect(screen.match(/String\*:/g)).toHaveLength(1);
+    expect(screen.match(/Boolean \(y\/n\):/g)).toHaveLength(1);
+    expect(screen).toMatch(/String\*: Bob\n {2}Agree to the terms and conditions\nBoolean \(y\/n\): y\n/);
+  });
+
   it('writes history 0600 in a 0700 folder, secrets masked', async () => {
     term.keys('echo message=sk-ant-abcdefgh12345678 api_key=plainsecret99', 'Enter');
     // The result is the tool's own data, shown as it is; the history file is what must not keep it.
@@ -195,4 +218,39 @@ describe('toolrun shell with piped input', () => {
     }
     expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
   });
+});
+
+// Issue #32, dead end 3: the shell runs every tool of the registry, and its commands act on its servers.
+describe('toolrun shell: every tool, on the servers it holds', () => {
+  it('runs a local tool as exec does, and time/resources/read/get start no other configured server', async () => {
+    const marker = newProcessMarker();
+    const env = { XDG_RUNTIME_DIR: tempDir(), XDG_STATE_HOME: tempDir(), ...marker.env };
+    const started = join(tempDir(), 'other-started');
+    const config = writeTempConfig({
+      mcpServers: {
+        everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
+        // Not held by the shell: starting it leaves a file behind.
+        other: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(started)}, 'started')`] },
+      },
+    });
+    const result = await runToolrun(['--config', config, 'shell', 'everything'], {
+      env,
+      input: ['math_eval expression=6*7', 'time get-sum a=1 b=2 -n 3 --warmup 0', 'resources', 'read demo://resource/static/document/architecture.md', 'get simple-prompt', '.json on', 'tools'].join(
+        '\n',
+      ),
+      stdin: undefined,
+    });
+    const lines = result.stdout.trim().split('\n');
+    // What `toolrun exec math_eval expression=6*7` prints.
+    expect(result.stdout).toMatch(/^\{\n {2}"result": 42\n\}\n/);
+    expect(result.stderr).not.toMatch(/is a local tool/);
+    expect(result.stdout).toMatch(/get-sum/);
+    expect(result.exitCode).toBe(0);
+    expect(existsSync(started)).toBe(false);
+    // `tools` lists the local tools beside the held servers' ones.
+    const listing = JSON.parse(lines.at(-1)!) as { tools: Array<{ name: string; server: string }> };
+    expect(listing.tools).toContainEqual(expect.objectContaining({ name: 'math_eval', server: 'local' }));
+    expect(listing.tools).toContainEqual(expect.objectContaining({ name: 'get-sum', server: 'everything' }));
+    expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
+  }, 30_000);
 });

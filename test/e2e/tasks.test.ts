@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
@@ -166,4 +168,47 @@ describe('server-everything', () => {
     expect(result.stderr).toMatch(/^… simulate-research-query: task \S+ working — Gathering sources\.\.\.$/m);
     expect(result.stderr).toMatch(/^… simulate-research-query: task \S+ completed( — .*)?$/m);
   }, 20_000);
+});
+
+// Issue #32, dead end 4: server-everything over Streamable HTTP keeps its tasks in the MCP session.
+describe('server-everything over Streamable HTTP', () => {
+  it('exec --no-wait keeps the session on a holder, so tasks get reaches the task and its result', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const server = spawn(process.execPath, [SERVER_EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const marker = newProcessMarker();
+    const env = { XDG_RUNTIME_DIR: tempDir(), XDG_STATE_HOME: tempDir(), XDG_CACHE_HOME: tempDir(), ...marker.env };
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('server-everything over HTTP did not start')), 15_000);
+        server.stderr!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('listening on port')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const config = writeTempConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } });
+      const started = await runToolrun(['--config', config, 'exec', '--no-wait', 'remote:simulate-research-query', 'topic=tides'], { env });
+      expect(started.exitCode).toBe(0);
+      expect(started.stdout).toMatch(/^\S+$/);
+      expect(started.stderr).toMatch(/session holder/);
+      const taskId = started.stdout;
+      let got = await runToolrun(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
+      for (let tries = 0; tries < 40 && got.exitCode === 0 && !/completed/.test(got.stderr); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        got = await runToolrun(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
+      }
+      expect(got.exitCode).toBe(0);
+      expect(got.stdout).toMatch(/^# Research Report: tides$/m);
+    } finally {
+      await runToolrun(['session', 'stop', '--all'], { env });
+      server.kill('SIGKILL');
+    }
+    expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
+  }, 60_000);
 });
