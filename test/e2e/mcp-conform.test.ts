@@ -222,4 +222,29 @@ describe('toolrun mcp conform over Streamable HTTP', () => {
     expect(verdicts(legacyReport, 'fail')).toEqual([]);
     expect(legacyReport.checks.find((check: Check) => check.id === 'stdio.shutdown')).toMatchObject({ verdict: 'skip', message: 'applies to stdio servers only' });
   });
+
+  it('conform, doctor and snapshot take the server as a URL or -- COMMAND [ARGS…], as the GitHub Action does', async () => {
+    const empty = writeTempConfig({ mcpServers: {} });
+    const clean = join(FIXTURES, 'servers', 'conform-clean-server.js');
+    const [byUrl, byCommand, asOneWord, doctor, snapshot, evil] = await Promise.all([
+      runClean(['--json', '--config', empty, '--timeout', '3000', 'mcp', 'conform', legacy.url]),
+      runClean(['--json', '--config', empty, 'mcp', 'conform', '--', process.execPath, clean]),
+      // The Action passes its `server` input as one word after --.
+      runClean(['--json', '--config', empty, 'mcp', 'conform', '--', `${process.execPath} ${clean}`]),
+      runClean(['--json', '--config', empty, 'mcp', 'doctor', '--', process.execPath, clean]),
+      runClean(['--config', empty, 'mcp', 'snapshot', '--', process.execPath, clean]),
+      runClean(['--config', empty, 'mcp', 'conform', '--', '--config=evil.json']),
+    ]);
+    expect(byUrl.exitCode).toBe(0);
+    expect(JSON.parse(byUrl.stdout)).toMatchObject({ transport: 'http', protocolVersion: '2025-11-25' });
+    for (const run of [byCommand, asOneWord]) {
+      expect(run.exitCode).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ server: 'conform-clean-server', transport: 'stdio' });
+    }
+    expect(doctor.exitCode).toBe(0);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ server: 'conform-clean-server' });
+    expect(snapshot.exitCode).toBe(0);
+    expect(JSON.parse(snapshot.stdout)).toHaveProperty('tools');
+    expect(evil.exitCode).toBe(2);
+  });
 });
