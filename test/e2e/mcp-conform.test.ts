@@ -160,6 +160,14 @@ describe.concurrent('toolrun mcp conform: verdicts', () => {
     expect(check('schema.frames').evidence[0]).toMatchObject({ path: 'result.tools[1]', detail: expect.stringContaining("must have required property 'inputSchema'") });
   });
 
+  it("--call-all never blames the server for toolrun's own --timeout: a call that outlives it and the shutdown after it are not judged", async () => {
+    const { exitCode, report, check } = await conform('everything', '--call-all');
+    expect(exitCode).toBe(0);
+    expect(check('tools.call-results').message).toContain('"trigger-long-running-operation" ran longer than --timeout (800 ms) and was cancelled');
+    expect(check('stdio.shutdown').verdict).not.toBe('warn');
+    expect(verdicts(report, 'warn')).toEqual(['tools.unknown-tool', 'params.invalid', 'resources.unknown-uri', 'pagination.cursors']);
+  });
+
   it('a 2026-07-28 server over stdio (v2 SDK): discover handshake, version refusal with -32022, no ping', async () => {
     const { exitCode, report, check } = await conform('v2', '--call', 'add', 'a:=1', 'b:=2');
     expect(exitCode).toBe(0);
