@@ -44,7 +44,7 @@ Examples:
   $ toolrun mcp conform everything
   $ toolrun mcp conform everything --call echo message=hi --call get-sum a:=1 b:=2
   $ toolrun mcp conform http://127.0.0.1:3000/mcp
-  $ toolrun mcp conform -- npx -y @modelcontextprotocol/server-everything
+  $ toolrun mcp conform -- node server.js
   $ toolrun --config ci.json mcp conform api --call-all --junit conform.xml
   $ toolrun --config ci.json mcp conform api --html conform.html
   $ toolrun --config ci.json --json mcp conform api | jq '.checks[] | select(.verdict != "pass")'
