@@ -13,7 +13,7 @@ export function addGlobalOptions(program: Command): void {
       '--host <name[:scope]>',
       `use a host's MCP servers instead of a config: ${'claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, cline, roo, continue, opencode'} (scope: user, project or local; default: all, merged as the host does)`,
     )
-    .option('--terminal-env', "with --host: start stdio servers with your environment, PATH and folder instead of the host's (SPEC §13)")
+    .option('--terminal-env', 'with --host: start stdio servers with your environment, PATH and folder instead of as the host starts them')
     .option('--json', 'machine-readable output: exactly one JSON document on stdout')
     .option('-v, --verbose', 'log each execution and server stderr on stderr')
     .option('-q, --quiet', 'only errors on stderr')

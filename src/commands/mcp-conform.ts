@@ -9,6 +9,7 @@ import { resolveOutputPath } from '../cli-support/output-file-path.js';
 import { parseTimerMilliseconds } from './parse-number-option.js';
 import { assertServerExists } from './open-tools.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine } from './server-on-command-line.js';
 
 interface ConformOptions {
   profile: string;
@@ -29,7 +30,7 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
   mcp
     .command('conform')
     .description('check a server against the MCP spec: every frame against the official schema, lifecycle, capabilities, tools, resources, prompts, errors, stdout purity')
-    .argument('[server]', 'the server to check (default: the only one configured)')
+    .argument('[server...]', 'the server to check: a configured name (default: the only one), a URL, or -- COMMAND [ARGS...]')
     .option('--profile <name@version>', 'the profile of checks (scores stay comparable across toolrun versions)', 'toolrun@1')
     .option('--call <tool-and-args...>', 'also call TOOL with ARGS (key=value, key:=json); repeat --call for more tools (calls have side effects)')
     .option('--call-all', 'call every tool, with arguments generated from its input schema (calls have side effects)')
@@ -42,6 +43,8 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
 Examples:
   $ toolrun mcp conform everything
   $ toolrun mcp conform everything --call echo message=hi --call get-sum a:=1 b:=2
+  $ toolrun mcp conform http://127.0.0.1:3000/mcp
+  $ toolrun mcp conform -- node server.js
   $ toolrun --config ci.json mcp conform api --call-all --junit conform.xml
   $ toolrun --config ci.json mcp conform api --html conform.html
   $ toolrun --config ci.json --json mcp conform api | jq '.checks[] | select(.verdict != "pass")'
@@ -51,10 +54,10 @@ Name the server before --call: each --call takes a tool and the key=value words 
 --timeout is the limit per request (default ${DEFAULT_REQUEST_TIMEOUT_MS} ms here).
 Exit codes: 0 every check passed (warnings allowed) · 1 a check failed · 2 bad usage · 3 config · 4 unreachable`,
     )
-    .action((server: string | undefined, options: ConformOptions) => run((cli) => conform(cli, server, options)));
+    .action((words: string[], options: ConformOptions, command: Command) => run((cli) => conform(cli, words, hasDoubleDash(command), options)));
 }
 
-async function conform(cli: CliContext, server: string | undefined, options: ConformOptions): Promise<number> {
+async function conform(cli: CliContext, words: string[], dashed: boolean, options: ConformOptions): Promise<number> {
   const [{ findProfile, profileNames }] = await Promise.all([import('../conform/profiles.js')]);
   const profile = findProfile(options.profile);
   if (!profile) throw new UsageError(`unknown profile '${options.profile}'; known: ${profileNames().join(', ')}`);
@@ -63,6 +66,7 @@ async function conform(cli: CliContext, server: string | undefined, options: Con
   if (junitPath && !existsSync(dirname(junitPath))) throw new UsageError(`--junit ${options.junit}: the folder ${dirname(junitPath)} does not exist`);
   const htmlPath = options.html === undefined ? undefined : resolveOutputPath(cli.cwd, '--html', options.html);
   const config = await loadCliConfig(cli);
+  let server = serverOnCommandLine(config, words, dashed, cli.cwd);
   const configured = Object.keys(config.servers);
   if (server) assertServerExists(config, server);
   else if (configured.length === 1) server = configured[0]!;

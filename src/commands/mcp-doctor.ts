@@ -5,6 +5,8 @@ import { describeThrown, ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from './server-on-command-line.js';
 
 interface DoctorOptions {
   all?: boolean;
@@ -16,7 +18,7 @@ export function registerMcpDoctorCommand(mcp: Command, run: CommandRunner): void
   mcp
     .command('doctor')
     .description('diagnose a server step by step: config, auth (remote servers), spawn, initialize, tools, stdout, stderr, latency, shutdown')
-    .argument('[server]', 'the server to diagnose (default: the only one configured)')
+    .argument('[server]', 'the server to diagnose: a configured name (default: the only one), a URL, or -- COMMAND [ARGS...] last')
     .argument('[args...]', 'arguments for --call: key=value or key:=json')
     .option('--all', 'diagnose every configured server')
     .option('--call <tool>', 'also make one real call of this tool (ARGS after the server name)')
@@ -32,18 +34,30 @@ Examples:
   $ toolrun --config home.json mcp doctor zwave --call control_zwave_device deviceName='Switch One' action=on
   $ toolrun --config home.json mcp doctor --all --json > doctor.json
   $ toolrun --config remote.json mcp doctor linear --auth-probe
+  $ toolrun mcp doctor --call echo message=hi -- node server.js
 
 Exit codes: 0 healthy · 1 problems found · 3 the server's config entry does not resolve · 4 unreachable`,
     )
-    .action((server: string | undefined, words: string[], options: DoctorOptions) => run((cli) => doctor(cli, server, words, options)));
+    .action((server: string | undefined, words: string[], options: DoctorOptions, command: Command) =>
+      run(async (cli) => {
+        // After `--`, the words are the server's command line; the ARGS of --call come before it.
+        const positional = server === undefined ? words : [server, ...words];
+        const dashed = hasDoubleDash(command);
+        const commandLine = dashed ? positional.slice(positional.length - wordsAfterDash(command)) : positional.slice(0, 1);
+        const args = dashed ? positional.slice(0, positional.length - commandLine.length) : positional.slice(1);
+        return doctor(cli, commandLine, dashed, args, options);
+      }),
+    );
 }
 
-async function doctor(cli: CliContext, server: string | undefined, words: string[], options: DoctorOptions): Promise<number> {
+async function doctor(cli: CliContext, serverWords: string[], dashed: boolean, words: string[], options: DoctorOptions): Promise<number> {
   if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
-  if (options.all && server) throw new UsageError('give a server name or --all, not both');
+  if (options.all && serverWords.length > 0) throw new UsageError('give a server name or --all, not both');
   if (options.all && options.call) throw new UsageError('--call applies to one server: name it instead of --all');
   const call = sessionCallOf(options.call, words);
-  const opened = await openTools(cli);
+  const config = await loadCliConfig(cli);
+  const server = serverOnCommandLine(config, serverWords, dashed, cli.cwd);
+  const opened = await openTools(cli, { config });
   const configured = Object.keys(opened.config.servers);
   // A named server is checked first: one that only a host's config has gets the --host command.
   if (server && !options.all) assertServerExists(opened.config, server);

@@ -6,27 +6,33 @@ import type { ApiSnapshot } from '../snapshot/snapshot-types.js';
 import { describeFailures } from './connected-servers.js';
 import { mcpRequestError } from './mcp-request-error.js';
 import { openTools } from './open-tools.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine } from './server-on-command-line.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 
 /** `toolrun mcp snapshot SERVER` (SPEC §16): the server's API as one stable JSON document. */
 export function registerMcpSnapshotCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('snapshot')
     .description('print a server\'s API (tools, resources, templates, prompts, with their schemas) as stable JSON, to commit and diff later with "mcp diff"')
-    .argument('<server>', 'a configured MCP server (stdio or remote, either protocol era)')
+    .argument('<server...>', 'a configured MCP server (stdio or remote, either protocol era), a URL, or -- COMMAND [ARGS...]')
     .addHelpText(
       'after',
       `
 Examples:
   $ toolrun --config home.json mcp snapshot zwave > api.json     # commit api.json
   $ toolrun --config home.json mcp diff api.json zwave           # in CI: exit 1 on a breaking change
+  $ toolrun mcp snapshot -- node server.js > api.json
 
 Lists sorted, keys sorted, no _meta, cursors or server version: the same API prints the same bytes.
 Exit codes: 0 ok · 1 a listing failed · 2 unknown server · 3 config problem · 4 server unreachable`,
     )
-    .action((server: string) =>
+    .action((words: string[], _options: unknown, command: Command) =>
       run(async (cli) => {
         const { formatSnapshot } = await import('../snapshot/build-snapshot.js');
-        const [snapshot] = await snapshotServers(cli, [server]);
+        const config = await loadCliConfig(cli);
+        const server = serverOnCommandLine(config, words, hasDoubleDash(command), cli.cwd)!;
+        const [snapshot] = await snapshotServers(cli, [server], config);
         await cli.terminal.result(formatSnapshot(snapshot!), { verbatim: true, json: true });
         return ExitCode.OK;
       }),
@@ -37,8 +43,8 @@ Exit codes: 0 ok · 1 a listing failed · 2 unknown server · 3 config problem �
  * Connects these configured servers (an unknown name is exit 2 naming the configured ones; one that
  * does not connect is exit 4 after its diagnosis) and takes the API of each, in the order given.
  */
-export async function snapshotServers(cli: CliContext, names: string[]): Promise<ApiSnapshot[]> {
-  const { registry, connect } = await openTools(cli, { useSession: true, onToolReplaced: () => {} });
+export async function snapshotServers(cli: CliContext, names: string[], config?: ToolrunConfig): Promise<ApiSnapshot[]> {
+  const { registry, connect } = await openTools(cli, { config, useSession: true, onToolReplaced: () => {} });
   // Tools not registered: nothing here calls them, and two servers' same-named tools are not this command's business.
   const failures = await connect(names, { registerTools: false });
   if (failures.length > 0) throw new ToolrunError('unreachable', `cannot take the API: ${describeFailures(failures).replace(/; (its|their) items are missing$/, '')}`);

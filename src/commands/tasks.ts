@@ -20,7 +20,7 @@ interface TaskCommandOptions {
 export function registerTasksCommand(program: Command, run: CommandRunner): void {
   const tasks = program
     .command('tasks')
-    .description("a task's status and result, or cancel it (tasks of MCP servers, SPEC §15)")
+    .description("a task's status and result, or cancel it (long-running calls a server runs as MCP tasks)")
     .addHelpText(
       'after',
       `

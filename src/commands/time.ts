@@ -14,6 +14,7 @@ import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-
 import { resolveOutputPath } from '../cli-support/output-file-path.js';
 import { writeOutputFile } from '../cli-support/write-output-file.js';
 import { maskArgs } from '../secrets/mask-secrets.js';
+import { quoteShellWord } from '../text/quote-shell-word.js';
 
 interface TimeOptions extends ToolArgumentOptions {
   n: number;
@@ -111,7 +112,9 @@ Exit: 0 ok · 1 a call failed (unless --allow-errors) or p95 over --max-p95 · 2
         const interrupted = cli.signal.aborted ? { success: false, error: `${describeThrown(cli.signal.reason)} after ${result.calls} of ${iterations} calls`, error_kind: 'interrupted' } : {};
         if (htmlPath) {
           const { renderTimingHtml } = await import('../output/html/render-timing-html.js');
-          const command = ['toolrun', 'time', toolName, ...maskArgs(words)].join(' ');
+          // The whole command line as typed (options too: -n, --concurrency, --config), so the page says how to run it again.
+          const given = cli.argv?.slice(2) ?? ['time', toolName, ...words];
+          const command = ['toolrun', ...maskArgs(given)].map(quoteShellWord).join(' ');
           await writeOutputFile(htmlPath, Buffer.from(renderTimingHtml(report, command)));
         }
         if (cli.globals.json) await cli.terminal.resultJson({ ...interrupted, ...report, budget_exceeded: overBudget });

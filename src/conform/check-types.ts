@@ -51,6 +51,8 @@ export interface TransportFacts {
   overflow?: string;
   /** stdio: every stdout line that is not a JSON-RPC message, on every connection of the run. */
   pollution?: { line: number; text: string; reason: string; start?: number }[];
+  /** Tool calls toolrun itself gave up on at --timeout and cancelled (every channel of the run). */
+  givenUpCalls?: number;
   /** stdio: closes the main server's stdin and says how it ended (the last check of a run). */
   shutdown?: () => Promise<{ outcome: string; afterMs: number; exit?: string; graceMs: number }>;
 }

@@ -57,6 +57,8 @@ export class WireProbeChannel implements ProbeChannel {
   #nextId = 1;
   /** Requests cancelled by closing their stream: the closed stream is not their answer. */
   readonly #aborted = new Set<number>();
+  /** Tool calls toolrun gave up on at --timeout and cancelled: the server may still be running them. */
+  givenUpCalls = 0;
 
   constructor(
     wire: ProbeWire,
@@ -97,6 +99,7 @@ export class WireProbeChannel implements ProbeChannel {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         this.#done.set(id, 'timed out');
+        if (method === 'tools/call') this.givenUpCalls++;
         // As a client SHOULD (basic/utilities/cancellation): a request given up on is cancelled, so
         // the server can stop the work (and is not judged later for work toolrun left it doing).
         void this.cancel(id, `toolrun conform gave up after ${timeoutMs} ms`);

@@ -189,6 +189,9 @@ function transportFacts(channels: WireProbeChannel[], wires: Wire[], graceMs: nu
     get overflow() {
       return channels.map((channel) => channel.log.overflow).find(Boolean);
     },
+    get givenUpCalls() {
+      return channels.reduce((total, channel) => total + channel.givenUpCalls, 0);
+    },
   };
   if (main instanceof StdioWire) {
     // Each start of the server is its own stdout: a line number is told with the start it belongs to.

@@ -35,6 +35,7 @@ function describe(event: TimelineEvent, style: Style): string {
     case 'response': {
       const latency = event.latency_ms === undefined ? '' : style.dim(` (${event.latency_ms.toFixed(1)} ms)`);
       const what = `${arrow(event.from)} #${event.id}${event.method ? ` ${event.method}` : ''}`;
+      if (event.era_probe) return style.dim(`${what} refused ${event.error?.code ?? ''}: toolrun's era probe, the server speaks the 2025 protocol`) + latency;
       return event.error ? style.red(`${what} error ${event.error.code ?? ''} ${quote(event.error.message ?? '')}`.trimEnd()) + latency : `${what} ok${latency}`;
     }
     case 'notification':

@@ -6,7 +6,7 @@ import { recordedBytes, recordingReader, type RecordedLine, type RecordingHeader
 /** One thing that happened in a recorded session, in the order it happened. */
 export type TimelineEvent =
   | { t: number; kind: 'request'; from: 'client' | 'server'; id: string | number; method: string }
-  | { t: number; kind: 'response'; from: 'client' | 'server'; id: string | number; method?: string; latency_ms?: number; error?: { code?: number; message?: string } }
+  | { t: number; kind: 'response'; from: 'client' | 'server'; id: string | number; method?: string; latency_ms?: number; error?: { code?: number; message?: string }; era_probe?: true }
   | { t: number; kind: 'notification'; from: 'client' | 'server'; method: string }
   | { t: number; kind: 'stderr'; text: string; line: number }
   | { t: number; kind: 'pollution'; text: string; findings: FindingKind[]; line: number };
@@ -79,8 +79,17 @@ function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<
       id: message.id!,
       ...(request ? { method: request.method, latency_ms: Math.round((t - request.t) * 1000) / 1000 } : {}),
       ...(message.error ? { error: { code: message.error.code, message: message.error.message } } : {}),
+      ...(message.error && isEraProbe(from, request?.method, message.id!) ? { era_probe: true as const } : {}),
     });
   }
+}
+
+/**
+ * toolrun's own `server/discover` (id `toolrun-discover-N`), sent first to learn the server's protocol
+ * era: a 2025 server refuses it, as it should, so the refusal is not the server's error.
+ */
+function isEraProbe(from: 'client' | 'server', method: string | undefined, id: string | number): boolean {
+  return from === 'server' && method === 'server/discover' && String(id).startsWith('toolrun-discover-');
 }
 
 function summarize(events: TimelineEvent[], unanswered: number): Timeline['summary'] {
@@ -91,7 +100,7 @@ function summarize(events: TimelineEvent[], unanswered: number): Timeline['summa
   }
   return {
     requests: events.filter((event) => event.kind === 'request').length,
-    errors: events.filter((event) => event.kind === 'response' && event.error).length,
+    errors: events.filter((event) => event.kind === 'response' && event.error && !event.era_probe).length,
     unanswered,
     notifications: events.filter((event) => event.kind === 'notification').length,
     stderr_lines: events.filter((event) => event.kind === 'stderr').length,

@@ -80,6 +80,9 @@ describe('HTML reports (--html)', () => {
     const ids: string[] = report.checks.map((check: { id: string }) => check.id);
     expect(ids).toContain('tools.input-schema');
 
+    // The page says how it was made: the whole command line, options included.
+    expect(readFileSync(join(dir, 'time.html'), 'utf8')).toContain(`<code>toolrun --json time get_current_datetime -n 50 --html ${join(dir, 'time.html')}</code>`);
+
     if (!haveChromium) return;
     const [time, show, conform] = await Promise.all(['time.html', 'show.html', 'conform.html'].map((name) => render(join(dir, name))));
     for (const page of [time, show, conform]) {

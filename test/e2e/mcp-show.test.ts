@@ -35,11 +35,13 @@ describe('toolrun mcp show', () => {
       'response server tools/call',
     ]);
     for (const event of timeline.events.filter((candidate: { kind: string }) => candidate.kind === 'response')) expect(event.latency_ms).toBeGreaterThan(0);
-    expect(timeline.summary).toMatchObject({ requests: 5, errors: 1, unanswered: 0, notifications: 1, stderr_lines: 0, polluting_lines: 3 });
+    expect(timeline.summary).toMatchObject({ requests: 5, errors: 0, unanswered: 0, notifications: 1, stderr_lines: 0, polluting_lines: 3 });
     const text = await runToolrun(['mcp', 'show', file]);
-    expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}← #toolrun-discover-1 server\/discover error -32601 Method not found \([\d.]+ ms\)$/m);
+    // toolrun's own era probe, refused by a 2025 server as it should be, is not the server's error.
+    expect(timeline.events[3]).toMatchObject({ kind: 'response', method: 'server/discover', era_probe: true });
+    expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}← #toolrun-discover-1 server\/discover refused -32601: toolrun's era probe, the server speaks the 2025 protocol \([\d.]+ ms\)$/m);
     expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}✖ stdout not JSON-RPC \(not-json\): "noisy tool called"$/m);
-    expect(text.stdout.split('\n').at(-1)).toMatch(/^5 requests \(1 answered with an error\) · 1 notification · 0 stderr lines · 3 polluting stdout lines · slowest: /);
+    expect(text.stdout.split('\n').at(-1)).toMatch(/^5 requests · 1 notification · 0 stderr lines · 3 polluting stdout lines · slowest: /);
   });
 
   it('refuses what is not a recording, and a missing file (exit 2)', async () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasSystemTool } from '../helpers/system-tools.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
@@ -47,7 +48,7 @@ class Tmux {
 }
 
 // SPEC §17: `toolrun shell`, driven in a real terminal (tmux send-keys / capture-pane).
-describe('toolrun shell in a terminal', () => {
+describe.skipIf(!hasSystemTool('tmux', 'toolrun shell in a terminal'))('toolrun shell in a terminal', () => {
   const runtime = tempDir();
   const state = tempDir();
   const marker = newProcessMarker();

@@ -1,9 +1,7 @@
 import type { ConformCheck } from '../check-types.js';
-import { describeAnswer, Findings, frameEvidence } from './findings.js';
+import { describeAnswer, Findings, frameEvidence, skip } from './findings.js';
+import { fillPromptArguments } from './prompt-arguments.js';
 import { ITEM_BOUND, listedOrSkip, locateItem } from './server-facts.js';
-
-/** A stand-in value for each required prompt argument (prompt arguments are strings). */
-export const PROMPT_ARGUMENT_PLACEHOLDER = 'toolrun';
 
 /** Every listed prompt (the first 25) gets with its required arguments filled, answering messages. */
 export const promptsGet: ConformCheck = {
@@ -15,6 +13,7 @@ export const promptsGet: ConformCheck = {
     if (!('items' in listed)) return listed;
     const findings = new Findings();
     const toGet = listed.items.slice(0, ITEM_BOUND);
+    const notJudged: string[] = [];
     for (const prompt of toGet) {
       if (typeof prompt.name !== 'string') {
         const { frame, path } = locateItem(listed, prompt);
@@ -22,12 +21,18 @@ export const promptsGet: ConformCheck = {
         continue;
       }
       const required = (Array.isArray(prompt.arguments) ? prompt.arguments : []).filter((argument) => argument?.required === true && typeof argument.name === 'string');
-      const args = Object.fromEntries(required.map((argument: { name: string }) => [argument.name, PROMPT_ARGUMENT_PLACEHOLDER]));
+      const { args, madeUp } = await fillPromptArguments(
+        context,
+        prompt.name,
+        required.map((argument: { name: string }) => argument.name),
+      );
       const answer = await context.channel.request('prompts/get', { name: prompt.name, arguments: args });
       const what = `prompts/get of "${prompt.name}"${required.length ? ` with ${required.length} required argument${required.length === 1 ? '' : 's'}` : ''}`;
-      // An error for placeholder arguments may be the server judging the values ("toolrun" is not in its
-      // list): reported, not failed. Without arguments there is no excuse.
-      if (answer.kind === 'error' && required.length > 0) findings.warn(frameEvidence(answer.frame, `${what} (placeholder "${PROMPT_ARGUMENT_PLACEHOLDER}") got ${describeAnswer(answer)}`, 'error'));
+      // A value toolrun made up, refused, is the server judging it ("toolrun" is no resource id): the
+      // prompt is not judged. Values the server itself suggested, refused, are a warning; without
+      // arguments there is no excuse.
+      if (answer.kind === 'error' && madeUp.length > 0) notJudged.push(`"${prompt.name}" refused toolrun's placeholder for ${madeUp.join(', ')} (no completion offered)`);
+      else if (answer.kind === 'error' && required.length > 0) findings.warn(frameEvidence(answer.frame, `${what} (values from its completions) got ${describeAnswer(answer)}`, 'error'));
       else if (answer.kind !== 'result')
         findings.fail(frameEvidence(answer.kind === 'error' ? answer.frame : undefined, `${what} got ${describeAnswer(answer)}`, answer.kind === 'error' ? 'error' : undefined));
       // 2026-07-28: a prompt may first ask for input (multi round-trip); that is an answer too.
@@ -35,6 +40,7 @@ export const promptsGet: ConformCheck = {
         findings.fail(frameEvidence(answer.frame, `${what}: the result has no messages array (result.messages)`, 'result.messages'));
     }
     const bound = listed.items.length > toGet.length ? `the first ${toGet.length} of ${listed.items.length}` : `all ${toGet.length}`;
-    return findings.outcome(`got ${bound} listed prompts`);
+    if (notJudged.length === toGet.length && toGet.length > 0 && !findings.failed) return skip(`not judged: ${notJudged.join('; ')}`);
+    return findings.outcome(`got ${bound} listed prompts${notJudged.length ? `; not judged: ${notJudged.join('; ')}` : ''}`);
   },
 };

@@ -18,6 +18,7 @@ export const toolCallResults: ConformCheck = {
     if (made.length === 0) return skip(noCallsReason(context));
     const tools = context.capabilities.tools ? (await context.listAll('tools/list')).items : [];
     const findings = new Findings();
+    const notJudged: string[] = [];
     for (const { call, answer } of made) {
       const name = JSON.stringify(call.tool);
       if (answer.kind === 'closed') {
@@ -25,8 +26,8 @@ export const toolCallResults: ConformCheck = {
         continue;
       }
       if (answer.kind === 'timeout') {
-        // A slow tool is not a broken one; the time limit is the run's.
-        findings.warn({ detail: `tools/call ${name} got ${describeAnswer(answer)} (raise --timeout to wait longer)` });
+        // A slow tool is not a broken one; the time limit is toolrun's own, so the call is not judged.
+        notJudged.push(`${name} ran longer than --timeout (${answer.afterMs} ms) and was cancelled`);
         continue;
       }
       if (answer.kind === 'error') {
@@ -57,6 +58,9 @@ export const toolCallResults: ConformCheck = {
         findings.fail(frameEvidence(answer.frame, `tools/call ${name}: structuredContent does not match the outputSchema: ${at} ${message}`, at));
       }
     }
-    return findings.outcome(`${made.length} call${made.length === 1 ? '' : 's'} answered well-formed results`);
+    const why = `not judged: ${notJudged.join('; ')} (raise --timeout to judge it)`;
+    if (notJudged.length === made.length && !findings.failed) return skip(why);
+    const judged = made.length - notJudged.length;
+    return findings.outcome(`${judged} call${judged === 1 ? '' : 's'} answered well-formed results${notJudged.length ? `; ${why}` : ''}`);
   },
 };

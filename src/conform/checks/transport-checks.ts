@@ -55,6 +55,14 @@ export const shutdownCheck: ConformCheck = {
       return { verdict: 'fail', message: `the server had already exited before the run ended${exit ? ` (${exit})` : ''}`, evidence: [{ detail: exit ?? 'exited early' }] };
     // The spec's shutdown is the client's ladder (stdin closed, then SIGTERM, then SIGKILL) with no MUST
     // on the server: needing SIGTERM is a warning; ignoring SIGTERM too leaves a host only SIGKILL.
+    // A server still busy with a call toolrun gave up on at its own --timeout may need SIGTERM for
+    // toolrun's reason, not its own: not judged. Ignoring SIGTERM too stays a failure.
+    const givenUp = transport.givenUpCalls ?? 0;
+    if (outcome === 'SIGTERM' && givenUp > 0)
+      return {
+        verdict: 'skip',
+        message: `not judged: still running ${graceMs} ms after stdin closed, after toolrun gave up on ${givenUp} tool call${givenUp === 1 ? '' : 's'} of its own at --timeout (raise --timeout to judge it)`,
+      };
     const verdict = outcome === 'SIGKILL' ? 'fail' : 'warn';
     const why = outcome === 'SIGKILL' ? `; it ignored SIGTERM too, so toolrun had to send SIGKILL` : `: toolrun had to send SIGTERM`;
     return { verdict, message: `still running ${graceMs} ms after stdin closed${why} (exit when stdin ends)`, evidence: [{ detail: `ended by ${outcome}` }] };

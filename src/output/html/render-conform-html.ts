@@ -36,9 +36,16 @@ export function renderConformHtml(report: ConformReport): string {
             <th>spec</th>
             <th>result</th>
           </tr>
-          ${report.checks.map((result) => checkRow(result, report.specBase))}
+          ${byVerdict(report.checks).map((result) => checkRow(result, report.specBase))}
         </table>`;
   return renderPage({ title, body });
+}
+
+/** What needs the reader first: failures, then warnings, then skips; passes last. Stable within a verdict. */
+const READING_ORDER: Verdict[] = ['fail', 'warn', 'skip', 'pass'];
+
+function byVerdict(checks: CheckResult[]): CheckResult[] {
+  return READING_ORDER.flatMap((verdict) => checks.filter((result) => result.verdict === verdict));
 }
 
 function summaryText(report: ConformReport): string {
@@ -88,7 +95,7 @@ function checkRow(result: CheckResult, specBase: string | undefined): SafeHtml {
     <td class="${`verdict ${result.verdict}`}">${result.verdict}</td>
     <td><code>${result.id}</code><br /><span class="muted">${result.title}</span></td>
     <td>${specLink(specBase, result.section)}</td>
-    <td>${result.message}${evidence(result.evidence)}</td>
+    <td>${result.message}${evidence(result.evidence, result.message)}</td>
   </tr>`;
 }
 
@@ -102,12 +109,14 @@ function specLink(specBase: string | undefined, section: string): SafeHtml {
   return html`<a class="mono" href="${specBase + section}">${section}</a>`;
 }
 
-function evidence(items: CheckEvidence[]): SafeHtml | '' {
+// A check whose one finding is its message says it once: the evidence row keeps only where and the frame.
+function evidence(allItems: CheckEvidence[], message: string): SafeHtml | '' {
+  const items = allItems.filter((item) => item.detail !== message || item.frame !== undefined || item.path !== undefined || item.line !== undefined);
   if (items.length === 0) return '';
   return html`${items.slice(0, MAX_EVIDENCE).map((item) => {
     const where = [item.path === undefined ? undefined : `at ${item.path}`, item.line === undefined ? undefined : `stdout line ${item.line}`].filter(Boolean).join(', ');
     return html`<div class="evidence">
-      <div>${item.detail}${where ? html` <span class="muted">${`(${where})`}</span>` : ''}</div>
+      <div>${item.detail === message ? '' : item.detail}${where ? html` <span class="muted">${`(${where})`}</span>` : ''}</div>
       ${item.frame === undefined ? '' : html`<pre>${`${item.direction ?? 'frame'}: ${frameText(item.frame)}`}</pre>`}
     </div>`;
   })}${items.length > MAX_EVIDENCE ? html`<p class="muted">${`… ${items.length - MAX_EVIDENCE} more (--json has them all)`}</p>` : ''}`;

@@ -59,6 +59,15 @@ describe('resources.templates', () => {
 });
 
 describe('prompts.get', () => {
+  it("fills a required argument from the server's completions; a refused placeholder is not judged, not a warning", async () => {
+    const completing = await runCheck(promptsGet, cleanServer({ 'completion/complete': () => ({ result: { completion: { values: ['ada', 'grace'] } } }) }));
+    expect(completing.verdict).toBe('pass');
+    const sent = completing.channel.frames.find((frame) => (frame.message as { method?: string }).method === 'prompts/get');
+    expect((sent?.message as { params: unknown }).params).toEqual({ name: 'greet', arguments: { who: 'ada' } });
+    const refused = await runCheck(promptsGet, cleanServer({ 'prompts/get': () => ({ error: { code: -32602, message: 'unknown who' } }) }));
+    expect(refused).toMatchObject({ verdict: 'skip', message: `not judged: "greet" refused toolrun's placeholder for who (no completion offered)` });
+  });
+
   it('gets each prompt with its required arguments filled', async () => {
     const outcome = await runCheck(promptsGet, cleanServer());
     expect(outcome).toMatchObject({ verdict: 'pass', message: 'got all 1 listed prompts' });
@@ -67,8 +76,11 @@ describe('prompts.get', () => {
   });
 
   it('fails a prompt that errors or has no messages', async () => {
-    const failing = await runCheck(promptsGet, cleanServer({ 'prompts/get': () => ({ error: { code: -32603, message: 'boom' } }) }));
-    expect(failing).toMatchObject({ verdict: 'warn', message: 'prompts/get of "greet" with 1 required argument (placeholder "toolrun") got error -32603 (boom)' });
+    const failing = await runCheck(
+      promptsGet,
+      cleanServer({ 'completion/complete': () => ({ result: { completion: { values: ['ada'] } } }), 'prompts/get': () => ({ error: { code: -32603, message: 'boom' } }) }),
+    );
+    expect(failing).toMatchObject({ verdict: 'warn', message: 'prompts/get of "greet" with 1 required argument (values from its completions) got error -32603 (boom)' });
     const noArguments = cleanServer({ 'prompts/list': () => ({ result: { prompts: [{ name: 'plain' }] } }), 'prompts/get': () => ({ error: { code: -32603, message: 'boom' } }) });
     expect(await runCheck(promptsGet, noArguments)).toMatchObject({ verdict: 'fail', message: 'prompts/get of "plain" got error -32603 (boom)' });
     const empty = await runCheck(promptsGet, cleanServer({ 'prompts/get': () => ({ result: {} }) }));

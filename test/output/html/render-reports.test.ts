@@ -130,6 +130,22 @@ describe('HTML reports', () => {
     expect(page).toContain('(at result.tools[1].inputSchema, stdout line 7)');
   });
 
+  it('mcp conform: failures first, then warnings, skips and passes; a message its evidence repeats is printed once', () => {
+    const said = 'tool "now" has no inputSchema';
+    const page = renderConformHtml(
+      report([
+        check({ id: 'ping', verdict: 'pass' }),
+        check({ id: 'prompts.get', verdict: 'skip', message: 'no prompts' }),
+        check({ id: 'tools.names', verdict: 'warn', message: 'a name is long' }),
+        check({ id: 'tools.input-schema', verdict: 'fail', message: said, evidence: [{ detail: said }, { detail: said, path: 'result.tools[1].inputSchema' }] }),
+      ]),
+    );
+    const order = ['tools.input-schema', 'tools.names', 'prompts.get', 'ping'].map((id) => page.indexOf(`<code>${id}</code>`));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(page.split('tool &quot;now&quot; has no inputSchema')).toHaveLength(2);
+    expect(page).toContain('(at result.tools[1].inputSchema)');
+  });
+
   it('mcp conform: a hostile server name, message, section and frame stay text, and a section of another shape is no link', () => {
     const hostile = report([check({ id: `x${HOSTILE}`, verdict: 'fail', section: `javascript:alert(1)${HOSTILE}`, message: SCRIPT, evidence: [{ detail: HOSTILE, frame: { text: SCRIPT } }] })], {
       server: HOSTILE,
