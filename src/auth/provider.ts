@@ -97,6 +97,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     // The config's client stays in the config (its secret included): only the issuer stamp is kept.
     if (this.options.server.oauth?.clientId) this.record.issuer = client.issuer ?? this.record.issuer;
     else Object.assign(this.record, { client, redirectUrl: this.redirectUrl, issuer: client.issuer ?? this.record.issuer });
+    delete this.record.registrationRefused;
     this.persist();
   }
 

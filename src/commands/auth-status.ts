@@ -1,6 +1,7 @@
 import { TokenStore, type AuthRecord } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** What may be shown of a record: never a token or a secret. */
 export function recordSummary(record: AuthRecord): Record<string, unknown> {
@@ -12,6 +13,7 @@ export function recordSummary(record: AuthRecord): Record<string, unknown> {
     client_id: record.client?.client_id ?? null,
     scopes: record.tokens?.scope?.split(' ').filter(Boolean) ?? [],
     logged_in: Boolean(record.tokens?.access_token),
+    registration_refused: record.registrationRefused ?? null,
     refreshable: Boolean(record.tokens?.refresh_token),
     expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
   };
@@ -36,7 +38,11 @@ export async function runAuthStatus(cli: CliContext, server: string | undefined)
     return ExitCode.OK;
   }
   const lines = records.map((record) => {
-    const state = record.tokens?.access_token ? 'logged in' : 'logged out';
+    const state = record.tokens?.access_token
+      ? 'logged in'
+      : record.registrationRefused
+        ? `registration refused by the authorization server: run ${toolrunCommand('auth', 'login', record.server)}`
+        : 'logged out';
     const client = record.client?.client_id ? `, client ${record.client.client_id}` : '';
     return `${record.server} (${record.serverUrl}): ${state}; ${describeRecord(record)}${client}`;
   });

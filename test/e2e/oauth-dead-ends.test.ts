@@ -1,0 +1,67 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+
+// Issue #32: the OAuth dead ends, each run against a real authorization server on 127.0.0.1.
+const BROWSER = join(FIXTURES, 'oauth-browser.js');
+
+let fixture: OAuthFixture;
+let folder: string;
+let configPath: string;
+
+beforeAll(async () => {
+  fixture = await startOAuthFixture();
+  folder = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-'));
+  configPath = join(folder, 'toolrun.config.json');
+  writeFileSync(configPath, JSON.stringify({ retry: { attempts: 1 }, mcpServers: { oauthy: { url: fixture.mcpUrl } } }));
+});
+afterAll(async () => {
+  await fixture?.close();
+});
+
+function toolrun(args: string[], home: string, env: Record<string, string | undefined> = {}) {
+  return runToolrun(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER: undefined, ...env } });
+}
+
+function storedRecord(home: string) {
+  const dir = join(home, 'toolrun', 'auth');
+  const name = readdirSync(dir).find((file) => file.startsWith('oauthy-') && file.endsWith('.json'))!;
+  return { path: join(dir, name), record: JSON.parse(readFileSync(join(dir, name), 'utf8')) };
+}
+
+/** The authorization server forgot toolrun's client (a reset, an expiry): the stored id is one it never issued. */
+function forgetRegistration(home: string) {
+  const { path, record } = storedRecord(home);
+  record.client.client_id = 'forgotten-client';
+  record.tokens.expires_at = Date.now() - 1000;
+  writeFileSync(path, JSON.stringify(record));
+}
+
+describe('OAuth dead ends (issue #32)', () => {
+  it('a registration the authorization server forgot: exec says so in one line (exit 4), status tells the truth, login registers again', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+    const first = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER });
+    expect(first.exitCode, first.stderr).toBe(0);
+    forgetRegistration(home);
+
+    const exec = await toolrun(['exec', 'oauthy:echo', 'message=hi'], home);
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toMatch(/registration .*refused by the authorization server \(invalid_client/);
+    expect(exec.stderr).toContain('toolrun auth login oauthy');
+    expect(exec.stderr).not.toMatch(/internal error|mcp doctor/);
+
+    const status = await toolrun(['auth', 'status', 'oauthy'], home);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toContain('registration refused by the authorization server: run toolrun auth login oauthy');
+    expect(status.stdout).not.toContain('logged in');
+
+    const again = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(storedRecord(home).record.client.client_id).not.toBe('forgotten-client');
+    const after = await toolrun(['exec', 'oauthy:echo', 'message=hi'], home);
+    expect(after.exitCode, after.stderr).toBe(0);
+  }, 30_000);
+});
