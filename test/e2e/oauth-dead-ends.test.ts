@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
+import { CI_CLIENT, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 
 // Issue #32: the OAuth dead ends, each run against a real authorization server on 127.0.0.1.
@@ -16,7 +16,13 @@ beforeAll(async () => {
   fixture = await startOAuthFixture();
   folder = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-'));
   configPath = join(folder, 'toolrun.config.json');
-  writeFileSync(configPath, JSON.stringify({ retry: { attempts: 1 }, mcpServers: { oauthy: { url: fixture.mcpUrl } } }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      retry: { attempts: 1 },
+      mcpServers: { oauthy: { url: fixture.mcpUrl }, ci: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: CI_CLIENT.id, clientSecret: '${CI_SECRET}' } } },
+    }),
+  );
 });
 afterAll(async () => {
   await fixture?.close();
@@ -63,5 +69,20 @@ describe('OAuth dead ends (issue #32)', () => {
     expect(storedRecord(home).record.client.client_id).not.toBe('forgotten-client');
     const after = await toolrun(['exec', 'oauthy:echo', 'message=hi'], home);
     expect(after.exitCode, after.stderr).toBe(0);
+  }, 30_000);
+
+  it('a wrong configured clientSecret: auth login and exec say so in one line naming oauth.clientSecret, exit 4, never "internal error"', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+    const login = await toolrun(['auth', 'login', 'ci'], home, { CI_SECRET: 'not-the-secret' });
+    expect(login.exitCode, login.stderr).toBe(4);
+    expect(login.stderr.trim().split('\n')).toHaveLength(1);
+    expect(login.stderr).toMatch(/refused the client of 'ci'.*oauth\.clientSecret/);
+    expect(login.stderr).not.toMatch(/internal error|not-the-secret/);
+
+    const exec = await toolrun(['exec', 'ci:echo', 'message=hi'], home, { CI_SECRET: 'not-the-secret' });
+    expect(exec.exitCode).toBe(4);
+    expect(exec.stderr).toMatch(/refused the client of 'ci'/);
+    expect(exec.stderr).toContain('oauth.clientSecret');
+    expect(exec.stderr).not.toMatch(/internal error|not-the-secret|connected \(\)/);
   }, 30_000);
 });
