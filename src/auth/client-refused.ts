@@ -1,6 +1,12 @@
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
-import type { AuthServer } from './token-refresh.js';
+import type { OAuthSettings } from '../config/config-types.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
+
+/** The server as this file needs it (not token-refresh's AuthServer: that would be an import cycle). */
+interface RefusedServer {
+  name: string;
+  oauth?: OAuthSettings;
+}
 
 /**
  * The token endpoint refused the client itself (`invalid_client`, `unauthorized_client`), not its
@@ -9,7 +15,7 @@ import type { AuthRecord, TokenStore } from './token-store.js';
  * of sending a dead client id to /authorize. The config's own client is the user's to fix: its id or
  * secret is named, nothing stored changes. Returns the error to throw (exit 4 either way).
  */
-export function clientRefused(store: TokenStore, record: AuthRecord, server: AuthServer, errorCode: string, cause: unknown): Error {
+export function clientRefused(store: TokenStore, record: AuthRecord, server: RefusedServer, errorCode: string, cause: unknown): Error {
   const said = describeRefusal(errorCode, cause);
   if (server.oauth?.clientId) return configClientRefused(server, said, cause);
   delete record.client;
@@ -20,7 +26,7 @@ export function clientRefused(store: TokenStore, record: AuthRecord, server: Aut
 }
 
 /** The entry's `oauth.clientId`/`clientSecret` refused at the token endpoint: one line naming them. */
-export function configClientRefused(server: AuthServer, said: string, cause?: unknown): AuthFlowError {
+export function configClientRefused(server: RefusedServer, said: string, cause?: unknown): AuthFlowError {
   const secret = server.oauth?.clientSecret ? ' and oauth.clientSecret' : '';
   return new AuthFlowError(`the authorization server refused the client of '${server.name}' (${said})`, {
     cause,
