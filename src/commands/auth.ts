@@ -30,7 +30,8 @@ Examples:
     .addHelpText(
       'after',
       `
-The browser is $BROWSER when set (run as \`$BROWSER URL\`), else the system's opener.
+The browser is $BROWSER when set (run as \`$BROWSER URL\`, split into words as a shell would:
+BROWSER='firefox --new-window' works), else the system's opener.
 The redirect is http://127.0.0.1:PORT/callback; a re-login reuses the port and the registration.
 
 Examples:

@@ -85,4 +85,26 @@ describe('OAuth dead ends (issue #32)', () => {
     expect(exec.stderr).toContain('oauth.clientSecret');
     expect(exec.stderr).not.toMatch(/internal error|not-the-secret|connected \(\)/);
   }, 30_000);
+
+  it('$BROWSER with arguments is split as shell words; one naming no program is one line, exit 4; an unclosed quote exit 2', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+    const withArgs = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER: `node '${BROWSER}'` });
+    expect(withArgs.exitCode, withArgs.stderr).toBe(0);
+
+    const missing = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER: '/nonexistent/browser --new-window' });
+    expect(missing.exitCode, missing.stderr).toBe(4);
+    expect(
+      missing.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('opening the browser')),
+    ).toHaveLength(1);
+    expect(missing.stderr).toMatch(/\$BROWSER.*\/nonexistent\/browser.*--no-browser/);
+    expect(missing.stderr).not.toContain('internal error');
+
+    const unclosed = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER: "node 'oops" });
+    expect(unclosed.exitCode, unclosed.stderr).toBe(2);
+    expect(unclosed.stderr).toMatch(/\$BROWSER/);
+    expect(unclosed.stderr).not.toContain('internal error');
+  }, 30_000);
 });
