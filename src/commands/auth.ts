@@ -39,7 +39,7 @@ Examples:
   $ toolrun auth login linear --scope 'read write'
   $ toolrun auth login linear --no-browser --callback-port 8765
   $ BROWSER=w3m toolrun auth login linear
-Exit: 0 logged in · 2 usage (unknown server, not remote) · 3 config · 4 the server or authorization server refused`,
+Exit: 0 logged in · 2 usage (unknown server, not remote, a server that needs no login) · 3 config · 4 the server or authorization server refused`,
     )
     .action((server: string, options: { browser: boolean; callbackPort?: number; scope?: string }) =>
       run(async (cli) => {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,5 +108,30 @@ describe('OAuth dead ends (issue #32)', () => {
     expect(unclosed.exitCode, unclosed.stderr).toBe(2);
     expect(unclosed.stderr).toMatch(/\$BROWSER/);
     expect(unclosed.stderr).not.toContain('internal error');
+  }, 30_000);
+
+  it('auth login of a server that needs no authorization: one line saying so, exit 2, no HTML page', async () => {
+    // Lets initialize through without a token, no OAuth metadata anywhere (404 HTML pages, as many frameworks answer).
+    const open = createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/mcp')
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth', result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'open', version: '1' } } }));
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>');
+    });
+    await new Promise<void>((resolve) => open.listen(0, '127.0.0.1', resolve));
+    try {
+      const openConfig = join(folder, 'open.config.json');
+      writeFileSync(openConfig, JSON.stringify({ mcpServers: { plain: { url: `http://127.0.0.1:${(open.address() as AddressInfo).port}/mcp` } } }));
+      const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+      const result = await runToolrun(['--config', openConfig, 'auth', 'login', 'plain'], { env: { XDG_DATA_HOME: home, BROWSER } });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/'plain' needs no OAuth login/);
+      expect(result.stderr).not.toMatch(/internal error|<html|DOCTYPE/i);
+    } finally {
+      open.closeAllConnections();
+      await new Promise((resolve) => open.close(resolve));
+    }
   }, 30_000);
 });
