@@ -1,6 +1,6 @@
 import { TokenStore, type AuthRecord } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** What may be shown of a record: never a token or a secret. */
@@ -47,16 +47,5 @@ export async function runAuthStatus(cli: CliContext, server: string | undefined)
     return `${record.server} (${record.serverUrl}): ${state}; ${describeRecord(record)}${client}`;
   });
   await cli.terminal.result(lines.join('\n'));
-  return ExitCode.OK;
-}
-
-/** `toolrun auth logout SERVER`: the tokens and the registration of every URL that name was stored for. */
-export async function runAuthLogout(cli: CliContext, server: string): Promise<number> {
-  const store = new TokenStore(cli.env);
-  const records = store.list().filter((record) => record.server === server);
-  if (records.length === 0) throw new UsageError(`no OAuth login stored for '${server}' (toolrun auth status lists them)`);
-  for (const record of records) store.remove(record.server, record.serverUrl);
-  if (cli.globals.json) await cli.terminal.resultJson({ success: true, server, removed: records.length });
-  else await cli.terminal.result(`logged out of ${server}`);
   return ExitCode.OK;
 }

@@ -66,7 +66,7 @@ Examples:
     );
   auth
     .command('logout')
-    .description("forget a server's tokens and registration")
+    .description("revoke a server's tokens where its authorization server allows it, and forget them and the registration")
     .argument('<server>', 'the server name')
     .addHelpText(
       'after',
@@ -76,7 +76,7 @@ Examples:
     )
     .action((server: string) =>
       run(async (cli) => {
-        const { runAuthLogout } = await import('./auth-status.js');
+        const { runAuthLogout } = await import('./auth-logout.js');
         return runAuthLogout(cli, server);
       }),
     );

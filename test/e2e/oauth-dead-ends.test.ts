@@ -134,4 +134,35 @@ describe('OAuth dead ends (issue #32)', () => {
       await new Promise((resolve) => open.close(resolve));
     }
   }, 30_000);
+
+  it('auth logout revokes the tokens where the authorization server advertises revocation_endpoint, else says they stay valid', async () => {
+    const revoking = await startOAuthFixture({ revocation: true });
+    try {
+      const revokingConfig = join(folder, 'revoking.config.json');
+      writeFileSync(revokingConfig, JSON.stringify({ mcpServers: { oauthy: { url: revoking.mcpUrl } } }));
+      const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+      const run = (args: string[]) => runToolrun(['--config', revokingConfig, ...args], { env: { XDG_DATA_HOME: home, BROWSER } });
+      expect((await run(['auth', 'login', 'oauthy'])).exitCode).toBe(0);
+      const { record } = storedRecord(home);
+      const logout = await run(['auth', 'logout', 'oauthy']);
+      expect(logout.exitCode, logout.stderr).toBe(0);
+      expect(logout.stdout).toMatch(/logged out of oauthy; its (tokens were|refresh token was) revoked at the authorization server/);
+      // The refresh token is dead at the authorization server, not only forgotten here.
+      const refresh = await fetch(record.discovery.authorizationServerMetadata.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: record.tokens.refresh_token, client_id: record.client.client_id }).toString(),
+      });
+      expect(refresh.status).toBe(400);
+      expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');
+    } finally {
+      await revoking.close();
+    }
+
+    const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+    expect((await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER })).exitCode).toBe(0);
+    const kept = await toolrun(['auth', 'logout', 'oauthy'], home);
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/logged out of oauthy; the authorization server offers no revocation: its tokens stay valid until they expire/);
+  }, 40_000);
 });
