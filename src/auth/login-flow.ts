@@ -1,5 +1,7 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AuthFlowError } from './auth-errors.js';
+import { authWarning } from './auth-warnings.js';
+import { authorizeRefusesClient, ForgottenClientError } from './stored-client-check.js';
 import { authRequestTimeoutMs, limitedAuthFetch } from './auth-request-limits.js';
 import { listenForCallback } from './callback-listener.js';
 import { codeOfCallback } from './check-callback.js';
@@ -49,8 +51,21 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   // Only the redirect of this login (its state) ends the wait; a pasted URL is checked by codeOfCallback.
   const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0, (url) => url.searchParams.get('state') === provider?.expectedState);
   try {
-    provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: options.openUrl });
-    const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn }).catch(unlessNoLoginNeeded(challenge, server.name, provider));
+    provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: (url) => openUnlessRefused(url) });
+    // A registration kept from an earlier login (not the config's client): checked at /authorize before a browser waits on it.
+    const keptClientId = server.oauth?.clientId ? undefined : provider.clientInformation()?.client_id;
+    const openUnlessRefused = async (url: URL) => {
+      const refused = keptClientId && url.searchParams.get('client_id') === keptClientId ? await authorizeRefusesClient(url, fetchFn) : undefined;
+      if (refused) throw new ForgottenClientError(refused);
+      return options.openUrl(url);
+    };
+    const start = () => auth(provider!, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn }).catch(unlessNoLoginNeeded(challenge, server.name, provider!));
+    const started = await start().catch((error: unknown) => {
+      if (!(error instanceof ForgottenClientError)) throw error;
+      authWarning(`toolrun's registration for '${server.name}' was refused by the authorization server (HTTP ${error.status} at its authorization endpoint): registering again`);
+      provider!.invalidateCredentials('client');
+      return start();
+    });
     if (started === 'AUTHORIZED') return provider.current;
     const redirected = await firstOf([listener.received, ...(options.pastedUrl ? [options.pastedUrl.then(parsePasted)] : [])], options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);
     const code = codeOfCallback(redirected, provider.expectedState, provider.current.discovery?.authorizationServerMetadata);
@@ -98,7 +113,7 @@ interface Challenge {
 function unlessNoLoginNeeded(challenge: Challenge, name: string, provider: StoredOAuthProvider): (error: unknown) => never {
   return (error) => {
     // Metadata found: an authorization server exists, and its failure is the one to report.
-    if (challenge.challenged || error instanceof ToolrunError || provider.current.discovery?.authorizationServerMetadata) throw error;
+    if (challenge.challenged || error instanceof ToolrunError || error instanceof ForgottenClientError || provider.current.discovery?.authorizationServerMetadata) throw error;
     throw new UsageError(`'${name}' needs no OAuth login: it answered without asking for authorization, and no OAuth metadata was found for it`, { cause: error });
   };
 }

@@ -165,4 +165,17 @@ describe('OAuth dead ends (issue #32)', () => {
     expect(kept.exitCode, kept.stderr).toBe(0);
     expect(kept.stdout).toMatch(/logged out of oauthy; the authorization server offers no revocation: its tokens stay valid until they expire/);
   }, 40_000);
+
+  it('auth login with a registration the authorization server forgot: /authorize refuses it, toolrun says so and registers again', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
+    expect((await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER })).exitCode).toBe(0);
+    const { path, record } = storedRecord(home);
+    record.client.client_id = 'forgotten-client';
+    writeFileSync(path, JSON.stringify(record));
+
+    const again = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/registration .*refused by the authorization server.*registering again/);
+    expect(storedRecord(home).record.client.client_id).not.toBe('forgotten-client');
+  }, 30_000);
 });
