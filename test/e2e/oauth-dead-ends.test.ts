@@ -65,6 +65,10 @@ describe('OAuth dead ends (issue #32)', () => {
     expect(status.exitCode).toBe(0);
     expect(status.stdout).toContain('registration refused by the authorization server: run toolrun auth login oauthy');
     expect(status.stdout).not.toContain('logged in');
+    // Doctor no longer says a token is stored: it names the login.
+    const doctor = await toolrun(['mcp', 'doctor', 'oauthy'], home);
+    expect(doctor.exitCode).toBe(4);
+    expect(doctor.stdout).toMatch(/no stored token: toolrun auth login oauthy/);
 
     const again = await toolrun(['auth', 'login', 'oauthy'], home, { BROWSER });
     expect(again.exitCode, again.stderr).toBe(0);
