@@ -25,8 +25,14 @@ export class AuthRequiredError extends ToolrunError {
 /** An authorization server or protected resource that breaks a rule of the flow (issuer, PKCE, state, iss). */
 export class AuthFlowError extends ToolrunError {
   readonly code = 'AUTH_FLOW';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('unreachable', message, options);
+  /** What to do when it is the user's to fix (a refused client secret), not a rule the server breaks. */
+  readonly fix?: string;
+  /** The problem alone, without the fix. */
+  readonly why: string;
+  constructor(message: string, options?: { cause?: unknown; fix?: string }) {
+    super('unreachable', options?.fix ? `${message}: ${options.fix}` : message, options);
     this.name = 'AuthFlowError';
+    this.fix = options?.fix;
+    this.why = message;
   }
 }

@@ -25,6 +25,7 @@ export type AuthRuleId =
   | 'authorization-refused'
   | 'iss-mismatch'
   | 'invalid-request-not-invalid-grant'
+  | 'token-endpoint-error'
   | 'bogus-code-accepted';
 
 /** A rule broken, with the facts that show it, and the fix. */
@@ -55,5 +56,6 @@ const SOURCES: Record<AuthRuleId, string> = {
   'authorization-refused': 'OAuth 2.1 §4.1.1: a well-formed request from a registered client, with PKCE S256 and a resource indicator, is answered with a login, not an error',
   'iss-mismatch': 'RFC 9207 §2.4: clients MUST NOT use a response from another issuer',
   'invalid-request-not-invalid-grant': 'RFC 6749 §5.2: an invalid, expired or unknown code is invalid_grant, which is how clients know to log in again',
+  'token-endpoint-error': 'RFC 6749 §5.2: a refused code is a 400 with an OAuth error such as invalid_grant; a 5xx is the authorization server failing',
   'bogus-code-accepted': 'OAuth 2.1 §4.1.3: the code MUST be one the server issued, bound to the client and PKCE verifier',
 };

@@ -130,6 +130,9 @@ export async function checkRegistration(
   if (isFailure(answer)) return brokenRule('invalid-request-not-invalid-grant', `the token endpoint gave no answer (${answer.error})`, 'make the token endpoint answer');
   if (answer.status >= 200 && answer.status < 300)
     return brokenRule('bogus-code-accepted', 'the token endpoint issued tokens for a code it never issued', 'check the code, its client, redirect URI and PKCE verifier before issuing tokens');
+  // A 5xx is no answer a client can act on: every login would end there, so it is a problem, not a refusal.
+  if (answer.status >= 500)
+    return brokenRule('token-endpoint-error', `the token endpoint answered HTTP ${answer.status} to a well-formed request with an unknown code`, 'fix the token endpoint (its logs say why it failed)');
   if (refusal?.error === 'invalid_request')
     return brokenRule(
       'invalid-request-not-invalid-grant',

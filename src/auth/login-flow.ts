@@ -1,5 +1,7 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AuthFlowError } from './auth-errors.js';
+import { authWarning } from './auth-warnings.js';
+import { authorizeRefusesClient, ForgottenClientError } from './stored-client-check.js';
 import { authRequestTimeoutMs, limitedAuthFetch } from './auth-request-limits.js';
 import { listenForCallback } from './callback-listener.js';
 import { codeOfCallback } from './check-callback.js';
@@ -8,6 +10,7 @@ import { checkServerScope } from './scope-syntax.js';
 import type { AuthServer } from './token-refresh.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
 import { remoteFetch } from '../http/remote-fetch.js';
+import { ToolrunError, UsageError } from '../errors.js';
 
 export interface LoginOptions {
   server: AuthServer & { headers: Record<string, string> };
@@ -40,7 +43,7 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   const scope = options.scope ?? server.oauth?.scope ?? checkServerScope(challenge.scope, server.name, 'its 401 challenge');
   if (server.oauth?.grant === 'client_credentials') {
     const provider = new StoredOAuthProvider({ server, store, mode: 'login' });
-    await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn });
+    await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn }).catch(unlessNoLoginNeeded(challenge, server.name, provider));
     return provider.current;
   }
   const keptPort = portOf(store.read(server.name, server.url)?.redirectUrl);
@@ -48,8 +51,21 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   // Only the redirect of this login (its state) ends the wait; a pasted URL is checked by codeOfCallback.
   const listener = await listenForCallback(options.callbackPort ?? server.oauth?.callbackPort ?? keptPort ?? 0, (url) => url.searchParams.get('state') === provider?.expectedState);
   try {
-    provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: options.openUrl });
-    const started = await auth(provider, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn });
+    provider = new StoredOAuthProvider({ server, store, mode: 'login', redirectUrl: listener.redirectUrl, scope, onAuthorizationUrl: (url) => openUnlessRefused(url) });
+    // A registration kept from an earlier login (not the config's client): checked at /authorize before a browser waits on it.
+    const keptClientId = server.oauth?.clientId ? undefined : provider.clientInformation()?.client_id;
+    const openUnlessRefused = async (url: URL) => {
+      const refused = keptClientId && url.searchParams.get('client_id') === keptClientId ? await authorizeRefusesClient(url, fetchFn) : undefined;
+      if (refused) throw new ForgottenClientError(refused);
+      return options.openUrl(url);
+    };
+    const start = () => auth(provider!, { serverUrl: server.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope, fetchFn }).catch(unlessNoLoginNeeded(challenge, server.name, provider!));
+    const started = await start().catch((error: unknown) => {
+      if (!(error instanceof ForgottenClientError)) throw error;
+      authWarning(`toolrun's registration for '${server.name}' was refused by the authorization server (HTTP ${error.status} at its authorization endpoint): registering again`);
+      provider!.invalidateCredentials('client');
+      return start();
+    });
     if (started === 'AUTHORIZED') return provider.current;
     const redirected = await firstOf([listener.received, ...(options.pastedUrl ? [options.pastedUrl.then(parsePasted)] : [])], options.timeoutMs ?? LOGIN_TIMEOUT_MS, options.signal);
     const code = codeOfCallback(redirected, provider.expectedState, provider.current.discovery?.authorizationServerMetadata);
@@ -61,7 +77,7 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
 }
 
 /** The server's 401 challenge (RFC 9728's `resource_metadata`, and `scope`): where discovery starts. */
-async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Challenge> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolrun', version: '0' } } });
   // Its body is never read (a server that lets the request through may answer with a stream): only the timeout applies.
   const timeout = AbortSignal.timeout(authRequestTimeoutMs());
@@ -76,9 +92,30 @@ async function readChallenge(url: string, headers: Record<string, string>, signa
   });
   await response.body?.cancel().catch(() => {});
   // No challenge (an older server, or one that lets this request through): discovery falls back to the well-known URLs.
-  if (response.status !== 401) return {};
+  if (response.status !== 401) return { challenged: false };
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { resourceMetadataUrl, scope };
+  return { challenged: true, resourceMetadataUrl, scope };
+}
+
+interface Challenge {
+  /** The server answered 401: it does want a token. */
+  challenged: boolean;
+  resourceMetadataUrl?: URL;
+  scope?: string;
+}
+
+/**
+ * A server that let the request through and where discovery then found nothing to log in to (the
+ * fallback /register answering an HTML 404) needs no login: saying so beats the SDK's "HTTP 404"
+ * with a page in it. Exit 2: the command asked for something that does not apply. Any other failure,
+ * or one of toolrun's own, stays as it was.
+ */
+function unlessNoLoginNeeded(challenge: Challenge, name: string, provider: StoredOAuthProvider): (error: unknown) => never {
+  return (error) => {
+    // Metadata found: an authorization server exists, and its failure is the one to report.
+    if (challenge.challenged || error instanceof ToolrunError || error instanceof ForgottenClientError || provider.current.discovery?.authorizationServerMetadata) throw error;
+    throw new UsageError(`'${name}' needs no OAuth login: it answered without asking for authorization, and no OAuth metadata was found for it`, { cause: error });
+  };
 }
 
 function parsePasted(text: string): URL {

@@ -3,6 +3,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
 import { checkAuthorizationUrl } from './authorization-url.js';
+import { configClientRefused } from './client-refused.js';
 import { checkDiscovery } from './check-discovery.js';
 import { checkServerScope } from './scope-syntax.js';
 import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
@@ -97,6 +98,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     // The config's client stays in the config (its secret included): only the issuer stamp is kept.
     if (this.options.server.oauth?.clientId) this.record.issuer = client.issuer ?? this.record.issuer;
     else Object.assign(this.record, { client, redirectUrl: this.redirectUrl, issuer: client.issuer ?? this.record.issuer });
+    delete this.record.registrationRefused;
     this.persist();
   }
 
@@ -148,6 +150,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    // The SDK asks for 'all' only after invalid_client/unauthorized_client, then retries with the same
+    // client: the config's own client cannot be re-registered, so its id or secret is named at once.
+    if (scope === 'all' && this.options.server.oauth?.clientId) throw configClientRefused(this.options.server, 'refused at its token endpoint');
     if (scope === 'all' || scope === 'client') delete this.record.client;
     if (scope === 'all' || scope === 'tokens') delete this.record.tokens;
     if (scope === 'all' || scope === 'discovery') delete this.record.discovery;

@@ -2,6 +2,7 @@ import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthSettings } from '../config/config-types.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { clientRefused } from './client-refused.js';
 import { limitedAuthFetch } from './auth-request-limits.js';
 import { authWarning } from './auth-warnings.js';
 import { sameIssuer } from './check-discovery.js';
@@ -59,7 +60,9 @@ export async function refreshStoredTokens(store: TokenStore, server: AuthServer,
       });
     } catch (error) {
       if (error instanceof AuthFlowError) throw error;
-      if ((error as { errorCode?: string }).errorCode === 'invalid_grant') {
+      const errorCode = (error as { errorCode?: string }).errorCode;
+      if (errorCode === 'invalid_client' || errorCode === 'unauthorized_client') throw clientRefused(store, record, server, errorCode, error);
+      if (errorCode === 'invalid_grant') {
         delete record.tokens;
         store.write(record);
         throw new AuthRequiredError(server.name, `the authorization server refused the refresh token of '${server.name}' (invalid_grant); the tokens were cleared`, { cause: error });

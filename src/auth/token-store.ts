@@ -25,6 +25,8 @@ export interface AuthRecord {
   /** The loopback redirect the registration knows: a re-login reuses its port. */
   redirectUrl?: string;
   tokens?: StoredTokens;
+  /** When the authorization server refused the dynamic registration (it forgot it): the next login registers again. */
+  registrationRefused?: string;
   /** Saved so that a refresh or a later flow does no discovery requests. */
   discovery?: OAuthDiscoveryState;
 }

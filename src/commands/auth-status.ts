@@ -1,6 +1,7 @@
 import { TokenStore, type AuthRecord } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** What may be shown of a record: never a token or a secret. */
 export function recordSummary(record: AuthRecord): Record<string, unknown> {
@@ -12,6 +13,7 @@ export function recordSummary(record: AuthRecord): Record<string, unknown> {
     client_id: record.client?.client_id ?? null,
     scopes: record.tokens?.scope?.split(' ').filter(Boolean) ?? [],
     logged_in: Boolean(record.tokens?.access_token),
+    registration_refused: record.registrationRefused ?? null,
     refreshable: Boolean(record.tokens?.refresh_token),
     expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
   };
@@ -36,21 +38,14 @@ export async function runAuthStatus(cli: CliContext, server: string | undefined)
     return ExitCode.OK;
   }
   const lines = records.map((record) => {
-    const state = record.tokens?.access_token ? 'logged in' : 'logged out';
+    const state = record.tokens?.access_token
+      ? 'logged in'
+      : record.registrationRefused
+        ? `registration refused by the authorization server: run ${toolrunCommand('auth', 'login', record.server)}`
+        : 'logged out';
     const client = record.client?.client_id ? `, client ${record.client.client_id}` : '';
     return `${record.server} (${record.serverUrl}): ${state}; ${describeRecord(record)}${client}`;
   });
   await cli.terminal.result(lines.join('\n'));
-  return ExitCode.OK;
-}
-
-/** `toolrun auth logout SERVER`: the tokens and the registration of every URL that name was stored for. */
-export async function runAuthLogout(cli: CliContext, server: string): Promise<number> {
-  const store = new TokenStore(cli.env);
-  const records = store.list().filter((record) => record.server === server);
-  if (records.length === 0) throw new UsageError(`no OAuth login stored for '${server}' (toolrun auth status lists them)`);
-  for (const record of records) store.remove(record.server, record.serverUrl);
-  if (cli.globals.json) await cli.terminal.resultJson({ success: true, server, removed: records.length });
-  else await cli.terminal.result(`logged out of ${server}`);
   return ExitCode.OK;
 }

@@ -30,7 +30,8 @@ Examples:
     .addHelpText(
       'after',
       `
-The browser is $BROWSER when set (run as \`$BROWSER URL\`), else the system's opener.
+The browser is $BROWSER when set (run as \`$BROWSER URL\`, split into words as a shell would:
+BROWSER='firefox --new-window' works), else the system's opener.
 The redirect is http://127.0.0.1:PORT/callback; a re-login reuses the port and the registration.
 
 Examples:
@@ -38,7 +39,7 @@ Examples:
   $ toolrun auth login linear --scope 'read write'
   $ toolrun auth login linear --no-browser --callback-port 8765
   $ BROWSER=w3m toolrun auth login linear
-Exit: 0 logged in · 2 usage (unknown server, not remote) · 3 config · 4 the server or authorization server refused`,
+Exit: 0 logged in · 2 usage (unknown server, not remote, a server that needs no login) · 3 config · 4 the server or authorization server refused`,
     )
     .action((server: string, options: { browser: boolean; callbackPort?: number; scope?: string }) =>
       run(async (cli) => {
@@ -65,7 +66,7 @@ Examples:
     );
   auth
     .command('logout')
-    .description("forget a server's tokens and registration")
+    .description("revoke a server's tokens where its authorization server allows it, and forget them and the registration")
     .argument('<server>', 'the server name')
     .addHelpText(
       'after',
@@ -75,7 +76,7 @@ Examples:
     )
     .action((server: string) =>
       run(async (cli) => {
-        const { runAuthLogout } = await import('./auth-status.js');
+        const { runAuthLogout } = await import('./auth-logout.js');
         return runAuthLogout(cli, server);
       }),
     );

@@ -65,7 +65,12 @@ export function classifyAttempt(evidence: AttemptEvidence): Cause {
   const authFailure = authErrorIn(error);
   if (authFailure?.code === 'AUTH_REQUIRED') return cause('auth-required', authFailure.why, `run \`${authFailure.loginCommand}\` (a browser opens; --no-browser over SSH)`, false);
   if (authFailure)
-    return cause('auth-flow', authFailure.message, `the authorization server breaks a rule of the OAuth flow: see \`${toolrunCommand('mcp', 'doctor', authFailure.serverName ?? 'SERVER')}\``, false);
+    return cause(
+      'auth-flow',
+      authFailure.fix ? authFailure.why : authFailure.message,
+      authFailure.fix ?? `the authorization server breaks a rule of the OAuth flow: see \`${toolrunCommand('mcp', 'doctor', authFailure.serverName ?? 'SERVER')}\``,
+      false,
+    );
   if (code === 401 || code === 403) {
     return cause('http-auth', `the server refused the request (HTTP ${code} ${code === 401 ? 'Unauthorized' : 'Forbidden'})`, 'check the token/header in "headers" (and the ${VAR} it uses)', false);
   }
@@ -152,7 +157,7 @@ function isConnectionRefused(error: unknown): boolean {
 }
 
 /** The OAuth failure (auth/auth-errors.ts) an attempt's error is or wraps, by its code; undefined for any other. */
-function authErrorIn(error: unknown): { code: string; message: string; why: string; loginCommand: string; serverName?: string } | undefined {
+function authErrorIn(error: unknown): { code: string; message: string; why: string; loginCommand: string; serverName?: string; fix?: string } | undefined {
   for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (code === 'AUTH_REQUIRED' || code === 'AUTH_FLOW') return current as ReturnType<typeof authErrorIn>;

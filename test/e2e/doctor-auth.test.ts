@@ -36,6 +36,7 @@ describe('mcp doctor: the auth step of a remote server', () => {
     'registration-refused',
     'unknown-redirect',
     'invalid-request',
+    'token-500',
   ];
   beforeAll(async () => {
     record = join(tempDir(), 'requests.jsonl');
@@ -118,6 +119,12 @@ describe('mcp doctor: the auth step of a remote server', () => {
       'invalid-request',
       'invalid-request-not-invalid-grant',
       'token: the token endpoint answered invalid_request to a well-formed request with an unknown code (code is invalid) (RFC 6749 §5.2: an invalid, expired or unknown code is invalid_grant, which is how clients know to log in again)',
+      ['--auth-probe'],
+    ],
+    [
+      'token-500',
+      'token-endpoint-error',
+      'token: the token endpoint answered HTTP 500 to a well-formed request with an unknown code (RFC 6749 §5.2: a refused code is a 400 with an OAuth error such as invalid_grant; a 5xx is the authorization server failing)',
       ['--auth-probe'],
     ],
   ];

@@ -24,6 +24,8 @@ export interface OAuthFixtureOptions {
   accessTokenTTL?: number;
   era?: 'legacy' | 'modern';
   discovery?: 'protected-resource' | 'origin-metadata' | 'default-endpoints';
+  /** RFC 7009 token revocation (`revocation_endpoint` in the metadata). */
+  revocation?: boolean;
 }
 
 export interface OAuthFixture {
@@ -68,6 +70,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      revocation: { enabled: options.revocation === true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
