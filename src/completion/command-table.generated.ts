@@ -892,7 +892,7 @@ export const COMMAND_TABLE: CommandNode = {
           args: [
             {
               name: 'server',
-              variadic: false,
+              variadic: true,
               kind: 'server',
             },
           ],
@@ -912,7 +912,7 @@ export const COMMAND_TABLE: CommandNode = {
           args: [
             {
               name: 'server',
-              variadic: false,
+              variadic: true,
               kind: 'server',
             },
           ],
@@ -1165,7 +1165,7 @@ export const COMMAND_TABLE: CommandNode = {
         },
         {
           name: 'logout',
-          description: "forget a server's tokens and registration",
+          description: "revoke a server's tokens where its authorization server all…",
           options: [
             {
               long: '--help',
