@@ -11,8 +11,7 @@ export function hostAwareChecks(failure: ConnectFailure, config: ToolrunConfig, 
   const launch = config.host?.terminalEnv === false ? config.host.launch : undefined;
   const raw = config.servers[failure.server];
   if (!launch || failure.causeId !== 'env-variable-missing' || raw?.transport !== 'stdio') return failure;
-  // The cause's reason names the variable: "the server needs the environment variable X, which is not set".
-  const name = /environment variable ([A-Z][A-Z0-9_]+)/.exec(failure.reason)?.[1];
+  const name = failure.causeSubject;
   if (!name || callerEnv[name] === undefined || hostEnvironment(launch, callerEnv, raw.env)[name] !== undefined) return failure;
   const check = `${name} is exported by your shell, but ${launch.title} does not pass it to the server: ${howToPassVariables(launch, [name])} (or run with --terminal-env)`;
   return { ...failure, checks: [check, ...failure.checks.filter((line) => !line.includes(name))] };

@@ -9,8 +9,11 @@ import { readHostFile } from './read-host-file.js';
  * Codex reads a project's `.codex/config.toml` only when the project is trusted: the user's
  * `$CODEX_HOME/config.toml` says `[projects."<absolute path>"] trust_level = "trusted"` for the
  * project (its repository root, or the folder itself), as the trust prompt Codex shows on a first
- * run writes it. Sources: openai/codex docs/config.md ("Project config … loaded only for trusted
- * projects"), codex-rs/core/src/config/mod.rs (`projects` / `trust_level`).
+ * run writes it. Sources: openai/codex codex-rs/config/src/loader/mod.rs@1288313 (decision_for_dir:
+ * the folder's own key, then the project root's, then the repository root's; untrusted layers are
+ * "loaded but disabled"), codex-rs/core/src/config/edit.rs (set_project_trust_level),
+ * codex-rs/tui/src/onboarding/trust_directory.rs (the prompt writes the git root, else the cwd),
+ * developers.openai.com/codex/config-basic ("closest wins; trusted projects only").
  * Undefined: Codex would read this project file.
  */
 export function codexProjectTrust(report: HostFileReport, places: HostPlaces): HostGate | undefined {

@@ -8,6 +8,8 @@ export interface Cause {
   retryable: boolean;
   /** A server that wrote this will not answer: the attempt ends without waiting out the timeout. */
   endsAttempt: boolean;
+  /** What the cause names, for callers that advise on it (the variable a server misses). */
+  subject?: string;
 }
 
 /** What a rule may use besides the line: the package an `npx`-style runner was asked for. */
@@ -22,4 +24,5 @@ export interface StderrRule {
   endsAttempt: boolean;
   reason: (match: RegExpMatchArray, context: CauseContext) => string;
   fix: (match: RegExpMatchArray, context: CauseContext) => string;
+  subject?: (match: RegExpMatchArray) => string | undefined;
 }

@@ -10,6 +10,8 @@ export interface ConnectFailure {
   reason: string;
   /** The cause table's id (`npx-needs-yes`, `connection-refused`, `timeout`, …): stable, for scripts. */
   causeId: string;
+  /** What the cause names (the variable a server misses), when it names one. */
+  causeSubject?: string;
   phase: AttemptPhase;
   /** Worth another attempt? A missing command, a missing package or a refused version is not. */
   retryable: boolean;
@@ -62,6 +64,7 @@ export function buildConnectFailure(spec: ServerSpec, error: AttemptError, attem
     server: spec.name,
     reason: error.failureCause.reason,
     causeId: error.failureCause.id,
+    ...(error.failureCause.subject !== undefined && { causeSubject: error.failureCause.subject }),
     phase: error.phase,
     retryable: error.failureCause.retryable,
     attempts,

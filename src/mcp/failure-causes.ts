@@ -17,7 +17,7 @@ export function causeInStderrLine(line: string, context: CauseContext = {}): Cau
   const text = line.length > MATCHED_PREFIX ? line.slice(0, MATCHED_PREFIX) : line;
   for (const rule of STDERR_RULES) {
     const match = text.match(rule.pattern);
-    if (match) return { id: rule.id, reason: rule.reason(match, context), fix: rule.fix(match, context), retryable: rule.retryable, endsAttempt: rule.endsAttempt };
+    if (match) return { id: rule.id, reason: rule.reason(match, context), fix: rule.fix(match, context), retryable: rule.retryable, endsAttempt: rule.endsAttempt, subject: rule.subject?.(match) };
   }
   return undefined;
 }

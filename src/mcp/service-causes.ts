@@ -18,6 +18,7 @@ export const SERVICE_RULES: StderrRule[] = [
     endsAttempt: false,
     reason: (m) => `the server needs the environment variable ${m[1] ?? m[2]}, which is not set`,
     fix: (m) => `set ${m[1] ?? m[2]} in the entry's "env" (or export it where the client starts)`,
+    subject: (m) => m[1] ?? m[2],
   },
   {
     // PostgreSQL, whatever the client: libpq's "FATAL:  password authentication failed for user \"app\"", node-postgres without the FATAL.
