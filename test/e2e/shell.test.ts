@@ -72,7 +72,8 @@ describe.skipIf(!hasSystemTool('tmux', 'toolrun shell in a terminal'))('toolrun 
 
   it('calls a tool and prints its result, footer on the same screen', async () => {
     term.keys('echo message=hi', 'Enter');
-    const screen = await term.waitFor('✔ echo · mcp:everything');
+    // The footer and the next prompt are two writes: wait for the prompt, not just the footer.
+    const screen = await term.waitFor(/✔ echo · mcp:everything · [\d.]+ ms\ntoolrun>/);
     expect(screen).toMatch(/toolrun> echo message=hi\nEcho: hi\n✔ echo · mcp:everything · [\d.]+ ms\ntoolrun>$/m);
   });
 
