@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ACTION_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const env = process.env;
 
-/** Exit codes of toolrun (README, "Output and exit codes"), in the words the step's log uses. */
+/** Exit codes of toolrun (README, "Exit codes"; docs/commands.md, "Output and exit codes"), in the words the step's log uses. */
 const MEANING = { 0: 'passed', 1: 'failed', 2: 'usage error', 3: 'configuration error', 4: 'server unreachable', 130: 'interrupted' };
 
 function main() {

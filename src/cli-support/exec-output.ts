@@ -21,7 +21,7 @@ export interface ExecOutcome {
 }
 
 /**
- * The envelope's `result` per output mode, from an MCP tool's whole result (the README's rule):
+ * The envelope's `result` per output mode, from an MCP tool's whole result (the manual's rule: docs/commands.md, "Tool results"):
  * text by default, structuredContent with --structured, everything with --raw; -o DIR saves binary
  * content first and lists the files. A failed call keeps its result only with --raw.
  */

@@ -21,7 +21,7 @@ export function registerMcpCheckStdoutCommand(mcp: Command, run: CommandRunner):
     .argument('[server]', 'a configured server to run a session against, or - to read a capture from stdin')
     .argument('[args...]', 'arguments for --call: key=value or key:=json')
     .option('--file <path>', 'scan a recording (from --save) or a raw stdout capture instead of running a server')
-    .option('--save <path>', 'record the session to PATH (every line sent, received and on stderr, with times: see the README)')
+    .option('--save <path>', 'record the session to PATH (every line sent, received and on stderr, with times: see docs/doctor-and-stdout.md)')
     .option('--call <tool>', 'also call this tool during the session (ARGS after the server name)')
     .addHelpText(
       'after',

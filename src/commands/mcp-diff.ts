@@ -23,7 +23,7 @@ Examples:
   $ toolrun --config home.json mcp diff zwave.rec zwave           # a recorded session's API against the server
 
 An argument that names an existing file is read as a snapshot or a recording (by its first line);
-otherwise it is a configured server. The classification rules are in the README ("API snapshots and breaking changes").
+otherwise it is a configured server. The classification rules are in docs/conform-and-diff.md ("API snapshots and breaking changes").
 Exit codes: 0 no breaking change · 1 a breaking change · 2 bad argument or file · 3 config · 4 unreachable`,
     )
     .action((a: string, b: string) => run((cli) => diffCommand(cli, a, b)));

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * The `result` of an MCP tool in `exec --json` (documented in the README, stable per tool):
+ * The `result` of an MCP tool in `exec --json` (documented in docs/commands.md, "Tool results"; stable per tool):
  * structuredContent when the server gives it; else the text, when every content item is text
  * (items joined by newlines); else the content items themselves (images, audio, resources).
  */

@@ -14,7 +14,7 @@ const ITEM_WHAT = { tools: 'tool', resources: 'resource', resourceTemplates: 're
 
 /**
  * What changed from API `before` to API `after` (SPEC §16), each change classified: would a client
- * written against `before` break against `after`? The rules are the README's ("API snapshots and breaking changes").
+ * written against `before` break against `after`? The rules are the manual's (docs/conform-and-diff.md, "API snapshots and breaking changes").
  */
 export function diffApis(before: ApiSource, after: ApiSource): ApiDiff {
   const changes: ApiChange[] = [];

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
@@ -9,8 +9,9 @@ import { SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
 /**
  * Issue #19 item 21b: `exec --help` showed `get-structured-content location=Paris` and the README
  * `resources read test://pixel.png`, neither of which today's server-everything takes. Every example
- * of every `--help` and of the README that uses server-everything is run here, as written, so a
- * renamed tool, prompt, resource or argument fails this test instead of a newcomer's first try.
+ * of every `--help`, of the README and of the manual's pages in docs/ that uses server-everything is
+ * run here, as written, so a renamed tool, prompt, resource or argument fails this test instead of a
+ * newcomer's first try.
  */
 
 /** The help text of every command of the CLI, found from the `Commands:` sections of the help texts themselves. */
@@ -32,13 +33,24 @@ const withoutComment = (line: string) => line.replace(/\s+#.*$/, '');
 /** The `$ toolrun …` example lines of one help text. */
 const helpExamples = (help: string) => [...help.matchAll(/^ {2}\$ (.+)$/gm)].map((match) => match[1]!);
 
-/** The README's commands: inline `toolrun …` spans and the command lines of its code blocks. */
-function readmeExamples(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const inline = [...readme.matchAll(/`(toolrun [^`]+)`/g)].map((match) => match[1]!);
-  const blocks = [...readme.matchAll(/^```\w*\n([\s\S]*?)^```/gm)].flatMap((match) => match[1]!.split('\n'));
+/** The commands of one markdown file: inline `toolrun …` spans and the command lines of its code blocks. */
+function markdownExamples(text: string): string[] {
+  const inline = [...text.matchAll(/`(toolrun [^`]+)`/g)].map((match) => match[1]!);
+  const blocks = [...text.matchAll(/^```\w*\n([\s\S]*?)^```/gm)].flatMap((match) => match[1]!.split('\n'));
   const commands = blocks.map((line) => line.replace(/^\$ /, '')).filter((line) => /^(toolrun |for .*; do toolrun )/.test(line));
   return [...inline, ...commands];
+}
+
+/** The commands of the README and of every page of the manual in docs/, each with the file it is in. */
+function readmeExamples(): Array<{ where: string; line: string }> {
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
+  return files.flatMap((where) => markdownExamples(readFileSync(join(ROOT, where), 'utf8')).map((line) => ({ where, line })));
 }
 
 describe('documented examples that use server-everything', () => {
@@ -89,13 +101,13 @@ describe('documented examples that use server-everything', () => {
     const forAnother = (line: string) => /--server (?!everything)/.test(line);
 
     const help = await helpTexts();
-    const found = [...help.flatMap(({ where, text }) => helpExamples(text).map((line) => ({ where, line }))), ...readmeExamples().map((line) => ({ where: 'README.md', line }))].filter(
-      ({ line }) => usesEverything(line) && !forAnother(line),
-    );
+    const found = [...help.flatMap(({ where, text }) => helpExamples(text).map((line) => ({ where, line }))), ...readmeExamples()].filter(({ line }) => usesEverything(line) && !forAnother(line));
     // The same command shown in two places (comments aside) is run once.
     const examples = found.filter(({ line }, i) => found.findIndex((other) => withoutComment(other.line) === withoutComment(line)) === i);
     // The ones this issue found broken are among them, so the selection itself cannot quietly go empty.
     expect(examples.map(({ line }) => line)).toEqual(expect.arrayContaining([expect.stringContaining('get-structured-content'), expect.stringContaining('toolrun resources read')]));
+    // The README and the manual both count: an extraction that found no page of docs/ would test nothing of it.
+    expect(examples.some(({ where }) => where === 'README.md') && examples.some(({ where }) => where.startsWith('docs/'))).toBe(true);
 
     const failures: string[] = [];
     for (const { where, line } of examples) {
