@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { lazyCrypto } from '../lazy-crypto.js';
 import { join } from 'node:path';
 import { publishFileOnce } from '../files/write-file-safely.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
@@ -27,7 +27,7 @@ export class CacheKey {
     const path = join(folder, 'key');
     let hex = readKey(path);
     if (!hex && create) {
-      const fresh = randomBytes(32).toString('hex');
+      const fresh = lazyCrypto().randomBytes(32).toString('hex');
       try {
         publishFileOnce(path, Buffer.from(fresh), 0o600);
       } catch {
@@ -45,7 +45,7 @@ export class CacheKey {
 
   /** The HMAC of the parts (joined unambiguously), hex. */
   sign(...parts: string[]): string {
-    const hmac = createHmac('sha256', this.#key);
+    const hmac = lazyCrypto().createHmac('sha256', this.#key);
     for (const part of parts) hmac.update(`${Buffer.byteLength(part)}:`).update(part);
     return hmac.digest('hex');
   }
@@ -53,7 +53,7 @@ export class CacheKey {
   /** Whether `mac` is the HMAC of the parts. */
   verify(mac: unknown, ...parts: string[]): boolean {
     if (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac)) return false;
-    return timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(this.sign(...parts), 'hex'));
+    return lazyCrypto().timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(this.sign(...parts), 'hex'));
   }
 }
 

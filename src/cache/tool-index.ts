@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../lazy-crypto.js';
 import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ToolrunConfig } from '../config/config-types.js';
@@ -134,7 +134,7 @@ export class ToolIndex {
       return undefined;
     }
     const { protocol: _protocol, ...rest } = spec as unknown as Record<string, unknown>;
-    return createHash('sha256')
+    return lazyCrypto().createHash('sha256')
       .update(JSON.stringify(rest))
       .update(spec.transport === 'stdio' ? filesOf(spec).join('\0') : '')
       .digest('hex')

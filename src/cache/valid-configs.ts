@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../lazy-crypto.js';
 import { join } from 'node:path';
 import type { ValidConfigMemo } from '../config/load-config.js';
 import { cacheDirectory, trustedCacheFolder, type CacheNote } from './cache-directory.js';
@@ -22,7 +22,7 @@ export function validConfigMemo(env: NodeJS.ProcessEnv, note?: CacheNote): Valid
   const schemaDigest = typeof __TOOLRUN_CONFIG_SCHEMA_DIGEST__ === 'string' ? __TOOLRUN_CONFIG_SCHEMA_DIGEST__ : undefined;
   if (!schemaDigest) return undefined;
   const top = cacheDirectory(env);
-  const entryName = (text: string) => createHash('sha256').update(schemaDigest).update('\0').update(text).digest('hex').slice(0, 32);
+  const entryName = (text: string) => lazyCrypto().createHash('sha256').update(schemaDigest).update('\0').update(text).digest('hex').slice(0, 32);
   return {
     has: (text) => {
       const root = trustedCacheFolder(top, { create: false, note });

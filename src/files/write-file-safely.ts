@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { lazyCrypto } from '../lazy-crypto.js';
 import { closeSync, constants, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 
@@ -120,7 +120,7 @@ export function publishFileOnce(path: string, bytes: Uint8Array, mode = 0o600): 
 function createTemporaryBeside(path: string, bytes: Uint8Array, options: { mode: number; exactMode?: number; durable?: boolean }): string {
   const folder = dirname(path);
   for (let attempt = 0; attempt < 8; attempt++) {
-    const temporary = join(folder, `.${basename(path)}.toolrun${attempt === 0 ? '' : `-${randomBytes(6).toString('hex')}`}.tmp`);
+    const temporary = join(folder, `.${basename(path)}.toolrun${attempt === 0 ? '' : `-${lazyCrypto().randomBytes(6).toString('hex')}`}.tmp`);
     let fd: number;
     try {
       fd = openSync(temporary, CREATE_NEW, options.mode);

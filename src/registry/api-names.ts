@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../lazy-crypto.js';
 
 /**
  * Model APIs (OpenAI function calling, Anthropic tool use) take tool names of `[A-Za-z0-9_-]{1,64}`.
@@ -34,5 +34,5 @@ export function toApiNames<T>(entries: Array<[T, string]>): Map<T, string> {
 }
 
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+  return lazyCrypto().createHash('sha256').update(text).digest('hex').slice(0, 8);
 }

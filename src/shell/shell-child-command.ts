@@ -12,11 +12,6 @@ export const CHILD_COMMANDS: Record<string, string[]> = {
   doctor: ['mcp', 'doctor'],
 };
 
-/**
- * Set on a child toolrun to the shell's servers (a JSON array): its resources and prompts commands
- * default to them, not to every configured server (connected-servers.ts).
- */
-export const SHELL_SERVERS_ENV = 'TOOLRUN_SHELL_SERVERS';
 
 /**
  * Runs `toolrun GLOBALS COMMAND WORDS` (resources, prompts, time, doctor…): the same code, output and
