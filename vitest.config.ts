@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // End-to-end tests spawn processes; two workers match the 2-core CI machines.
     maxWorkers: 2,
+    // The built package (runInProcess loads dist/lib/index.js) is loaded by Node itself, as a user's
+    // import would: not transformed, and its chunks shared with the session holder's and workers' paths.
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

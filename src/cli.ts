@@ -25,6 +25,7 @@ import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './error
 import { withHostHint } from './commands/host-hint.js';
 import { Terminal } from './output/terminal.js';
 import { readVersion } from './version.js';
+import { withRunEnvironment } from './run-environment.js';
 
 export interface RunCliOptions {
   env?: NodeJS.ProcessEnv;
@@ -126,7 +127,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   });
 
   try {
-    await program.parseAsync(argv);
+    // What runs below reads this command's environment and folder, not the host process's (run-environment.ts).
+    await withRunEnvironment({ env, cwd: options.cwd ?? process.cwd() }, () => program.parseAsync(argv));
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.OK;

@@ -8,6 +8,7 @@ import { openSession, ServerConnectError, type RetryLogger } from '../mcp/open-s
 import { mapWithLimit, parallelStartLimit } from '../process/parallel-starts.js';
 import { preloadToolAdapter, registerMcpTools } from './register-mcp-tools.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
+import { currentEnv } from '../run-environment.js';
 
 export interface ConnectServersOptions {
   logger: RetryLogger;
@@ -56,7 +57,7 @@ export async function connectServers(registry: Registry, config: ToolrunConfig, 
   });
   const made = new Map(outcomes.filter((outcome): outcome is ServerConnection => 'client' in outcome).map((connection) => [connection.name, connection]));
   const connections = names.flatMap((name) => ready.get(name) ?? made.get(name) ?? []);
-  const failures = [...refused, ...outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome)).map((failure) => hostAwareChecks(failure, config, options.env ?? process.env))];
+  const failures = [...refused, ...outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome)).map((failure) => hostAwareChecks(failure, config, options.env ?? currentEnv()))];
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
   if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection);
   for (const connection of connections) registry.servers.set(connection.name, { status: 'connected', connection });

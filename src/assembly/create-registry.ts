@@ -6,6 +6,7 @@ import { registerLocalTools } from './register-local-tools.js';
 import { createToolHosts, type ToolHosts } from '../tools/tool-hosts.js';
 import { ToolRegistry, type RegistryLogger } from '../registry/tool-registry.js';
 import type { Registry, ServerStatus } from './server-status.js';
+import { currentCwd } from '../run-environment.js';
 
 export interface CreateRegistryOptions {
   logger?: RegistryLogger;
@@ -31,7 +32,7 @@ export interface CreateRegistryOptions {
  * its failure is logged). Call `registry.close()` when done: it ends worker threads and servers.
  */
 export async function createRegistry(config?: ToolrunConfig, options: CreateRegistryOptions = {}): Promise<Registry> {
-  const resolved = config ?? defaultConfig(process.cwd());
+  const resolved = config ?? defaultConfig(currentCwd());
   // Ajv is needed to check user-written schemas only; the builtins' validators are precompiled.
   const checkSchema = resolved.tools.length > 0 ? (await import('../schema/compile-schema.js')).checkSchema : undefined;
   const registry = new ToolRegistry<ServerStatus>({ logger: options.logger, checkSchema });

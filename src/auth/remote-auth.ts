@@ -6,6 +6,7 @@ import { currentInlineLogin } from './inline-login.js';
 import { StoredOAuthProvider } from './provider.js';
 import type { AuthServer } from './token-refresh.js';
 import { TokenStore } from './token-store.js';
+import { currentEnv } from '../run-environment.js';
 
 export interface RemoteAuth {
   /** For the v1 SDK transport, client_credentials only: its auth() gets a token with the client's secret, no person needed. */
@@ -21,7 +22,7 @@ export interface RemoteAuth {
  * a watch for a 401 Bearer challenge, which logs in inline when someone can answer a browser and
  * otherwise says how to log in.
  */
-export function remoteAuth(server: AuthServer, headers: Record<string, string>, env: NodeJS.ProcessEnv = process.env): RemoteAuth | undefined {
+export function remoteAuth(server: AuthServer, headers: Record<string, string>, env: NodeJS.ProcessEnv = currentEnv()): RemoteAuth | undefined {
   // One per server entry: the discover probe, the transport and a fallback share the session, so a refresh or a login happens once.
   if (decided.has(server)) return decided.get(server);
   const auth = decideRemoteAuth(server, headers, env);

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleFile } from '../files/bundle-file.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { WrapOutcome } from '../hosts/wrap-host-server.js';
@@ -42,8 +42,8 @@ export async function runTapWrap(cli: CliContext, words: string[], options: TapW
  * it) starts the same toolrun. A relative --record is made absolute too: the host's folder is not ours.
  */
 function tapPrefix(cli: CliContext, server: string, options: TapWrapOptions): string[] {
-  // dist/<chunk>.js → bin/toolrun.js, beside dist/ in the package.
-  const bin = fileURLToPath(new URL('../bin/toolrun.js', import.meta.url));
+  // bin/toolrun.js, beside dist/ in the package.
+  const bin = bundleFile('../bin/toolrun.js');
   if (!existsSync(bin)) throw new UsageError(`cannot find toolrun's bin/toolrun.js (looked at ${bin}); --wrap writes its absolute path into the host's config`);
   const record = options.record === undefined ? undefined : resolve(cli.cwd, options.record);
   if (record !== undefined && !isFolder(dirname(record))) throw new UsageError(`--record ${options.record}: the folder ${dirname(record)} does not exist`);

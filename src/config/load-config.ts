@@ -8,6 +8,7 @@ import type { ConfigProblem } from './config-problems.js';
 import type { ToolrunConfig } from './config-types.js';
 import { findConfigPath, type ConfigLocation } from './find-config-path.js';
 import { parseJsonc } from './parse-jsonc.js';
+import { currentCwd, currentEnv } from '../run-environment.js';
 
 export interface LoadConfigOptions {
   /** `--config` value; relative to `cwd`. */
@@ -37,8 +38,8 @@ const ORIGIN_TEXT: Record<ConfigLocation['origin'], string> = {
  * server, so that one server's missing secret does not stop local tools.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<ToolrunConfig> {
-  const cwd = options.cwd ?? process.cwd();
-  const location = findConfigPath(options.configPath, options.env ?? process.env, cwd);
+  const cwd = options.cwd ?? currentCwd();
+  const location = findConfigPath(options.configPath, options.env ?? currentEnv(), cwd);
   if (location.path === null) return defaultConfig(cwd);
   const { config, problems } = await readConfigFile(location, options.validConfigs);
   if (problems.length > 0) {

@@ -5,6 +5,7 @@ import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
 import { readEnvFile } from './env-file.js';
 import type { ProtocolSetting } from '../protocol/protocol-era.js';
+import { currentEnv } from '../run-environment.js';
 
 /**
  * A server entry made ready to start: its `${VAR}`s expanded, its cwd absolute, every setting
@@ -33,7 +34,7 @@ export interface ProtocolChoice {
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 
 /** Expands a server entry's `${VAR}`s and resolves its cwd; throws ConfigError naming an unset variable, ServerNotStartedError for a refused entry. */
-export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = process.env): ServerSpec {
+export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: NodeJS.ProcessEnv = currentEnv()): ServerSpec {
   const origin = raw.origin;
   const where = (field: string): ConfigPlace =>
     origin

@@ -1,4 +1,5 @@
 import { transportFaultAnswers } from '../protocol/transport-fault.js';
+import { currentEnv } from '../run-environment.js';
 
 /**
  * The most toolrun reads of one message from a server: 10 MB, as for a stdio line
@@ -8,7 +9,7 @@ import { transportFaultAnswers } from '../protocol/transport-fault.js';
  */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-export function messageLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
+export function messageLimitBytes(env: NodeJS.ProcessEnv = currentEnv()): number {
   const set = Number(env.TOOLRUN_MAX_MESSAGE_BYTES);
   return Number.isSafeInteger(set) && set > 0 ? set : MAX_MESSAGE_BYTES;
 }

@@ -18,6 +18,7 @@ import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import type { AskBack } from './ask-back.js';
+import { currentEnv } from '../run-environment.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -80,7 +81,7 @@ export async function connectOnce(spec: ServerSpec, hooks: ConnectHooks = {}): P
 async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise<ServerConnection> {
   const startedAt = performance.now();
   const runner = detectPackageRunner(spec.command, spec.args);
-  const env = serverEnvironment(spec, process.env);
+  const env = serverEnvironment(spec, currentEnv());
   const cacheRepair = runner?.kind === 'npm' ? prepareCacheRepair(runner, env, spec.name, hooks) : undefined;
   const transport = new LineTransport({
     command: spec.command,

@@ -1,8 +1,8 @@
+import { bundleFile } from '../files/bundle-file.js';
 import { HOLDER_ASK_BACK_VARIABLE } from './holder-protocol.js';
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { AskBackFlags } from '../cli-support/cli-context.js';
 import { ToolrunError } from '../errors.js';
 import type { HolderReady } from './run-holder.js';
@@ -32,8 +32,8 @@ export interface StartHolderOptions {
  */
 export async function startHolder(options: StartHolderOptions): Promise<HolderReady> {
   const log = openSync(sessionFiles(options.dir, options.key).log, 'a', 0o600);
-  // The holder's own bundle, beside this chunk in dist/ (scripts/build.js).
-  const holderScript = fileURLToPath(new URL('./session-holder.js', import.meta.url));
+  // The holder's own bundle, in dist/ (scripts/build.js), for the CLI and the library's runCli alike.
+  const holderScript = bundleFile('session-holder.js');
   const source = options.host ? ['--host', options.host, ...(options.terminalEnv ? ['--terminal-env'] : [])] : ['--config', options.configPath];
   const args = [holderScript, ...source, ...(options.protocol ? ['--protocol', options.protocol] : []), '--idle', String(options.idleMs), ...options.servers];
   // In the environment, not the command line: --answer values may be secrets, and any user can read a command line (ps).

@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/run-toolrun.js';
  * one; files at the top of src/ are the entry points, above everything.
  */
 const LAYERS: string[][] = [
-  ['errors.ts', 'version.ts', 'lazy-crypto.ts', 'secrets', 'protocol', 'input', 'files', 'http', 'text'],
+  ['errors.ts', 'version.ts', 'lazy-crypto.ts', 'run-environment.ts', 'secrets', 'protocol', 'input', 'files', 'http', 'text'],
   ['process'],
   ['scan'],
   ['record'],

@@ -27,7 +27,7 @@ export function runToolrun(args: string[], options: Options & { env?: Record<str
 }
 
 let cacheHome: string | undefined;
-function testCacheHome(): string {
+export function testCacheHome(): string {
   cacheHome ??= mkdtempSync(join(tmpdir(), 'toolrun-cache-'));
   return cacheHome;
 }
