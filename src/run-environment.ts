@@ -12,10 +12,27 @@ interface RunEnvironment {
   cwd: string;
 }
 
-const current = new AsyncLocalStorage<RunEnvironment>();
+const current = new AsyncLocalStorage<RunEnvironment & { state: Map<object, unknown> }>();
 
 export function withRunEnvironment<T>(environment: RunEnvironment, run: () => T): T {
-  return current.run(environment, run);
+  return current.run({ ...environment, state: new Map() }, run);
+}
+
+/**
+ * Module state that belongs to one command (the hooks the CLI hands the engine: the inline login, the
+ * auth warnings and what was said, the auth request timeout): the returned getter gives the running
+ * command's own copy, made by `initial` on first use, so two commands in one process (the library,
+ * tests) neither see nor overwrite each other's; outside a command, one copy for the process.
+ */
+export function perRunState<T>(initial: () => T): () => T {
+  const key = {};
+  let processWide: T | undefined;
+  return () => {
+    const store = current.getStore();
+    if (!store) return (processWide ??= initial());
+    if (!store.state.has(key)) store.state.set(key, initial());
+    return store.state.get(key) as T;
+  };
 }
 
 /** The running command's environment (process.env outside one). */

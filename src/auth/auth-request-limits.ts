@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuthFlowError } from './auth-errors.js';
 import { MAX_BODY_BYTES } from './bounded-request.js';
+import { perRunState } from '../run-environment.js';
 
 /**
  * How long one request of the OAuth flow (metadata, registration, token, refresh) may take. An
@@ -10,15 +11,15 @@ import { MAX_BODY_BYTES } from './bounded-request.js';
  */
 export const AUTH_REQUEST_TIMEOUT_MS = 10_000;
 
-let requestTimeoutMs = AUTH_REQUEST_TIMEOUT_MS;
+const limits = perRunState(() => ({ requestTimeoutMs: AUTH_REQUEST_TIMEOUT_MS }));
 
 /** Set by the CLI from --timeout: no request of the flow outlasts the command's own timeout. */
 export function limitAuthRequests(commandTimeoutMs: number | undefined): void {
-  requestTimeoutMs = Math.min(AUTH_REQUEST_TIMEOUT_MS, commandTimeoutMs ?? Infinity);
+  limits().requestTimeoutMs = Math.min(AUTH_REQUEST_TIMEOUT_MS, commandTimeoutMs ?? Infinity);
 }
 
 export function authRequestTimeoutMs(): number {
-  return requestTimeoutMs;
+  return limits().requestTimeoutMs;
 }
 
 /**

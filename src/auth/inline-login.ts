@@ -1,3 +1,4 @@
+import { perRunState } from '../run-environment.js';
 import type { AuthServer } from './token-refresh.js';
 
 /** A remote server's entry as a login needs it: where its 401 challenge is fetched, with the config's headers. */
@@ -9,17 +10,17 @@ export type LoginTarget = AuthServer & { headers: Record<string, string> };
  */
 export type InlineLogin = (server: LoginTarget, scope: string | undefined, refused?: string) => Promise<void>;
 
-let inlineLogin: InlineLogin | undefined;
+const login = perRunState((): { inline?: InlineLogin } => ({}));
 
 /**
  * Set by the CLI when someone can answer a browser (SPEC §14: `$BROWSER` names a program, or
  * stdin and stderr are a terminal); unset, a command without a usable token stops at once with exit 4.
  * Kept apart from the flow itself so the CLI sets it without loading the SDK's auth code.
  */
-export function allowInlineLogin(login: InlineLogin | undefined): void {
-  inlineLogin = login;
+export function allowInlineLogin(inline: InlineLogin | undefined): void {
+  login().inline = inline;
 }
 
 export function currentInlineLogin(): InlineLogin | undefined {
-  return inlineLogin;
+  return login().inline;
 }

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { perRunState } from '../run-environment.js';
 
 /** toolrun's folder in the user's cache ($XDG_CACHE_HOME/toolrun, or ~/.cache/toolrun). */
 export function cacheDirectory(env: NodeJS.ProcessEnv): string {
@@ -11,7 +12,7 @@ export function cacheDirectory(env: NodeJS.ProcessEnv): string {
 /** Says once per run why the cache is not used (a `-v` line). */
 export type CacheNote = (message: string) => void;
 
-const refused = new Set<string>();
+const refusedOf = perRunState(() => new Set<string>());
 
 /**
  * A folder of the cache (toolrun's own, or one inside it) when it is safe to trust: a real folder of
@@ -37,6 +38,7 @@ export function trustedCacheFolder(folder: string, options: { create: boolean; n
   }
   const problem = folderProblem(folder, stats);
   if (!problem) return folder;
+  const refused = refusedOf();
   if (!refused.has(folder)) {
     refused.add(folder);
     options.note?.(`cache folder ${folder} ${problem.what}; running without it (${problem.fix})`);

@@ -5,6 +5,8 @@
  * which use the same rules plus what a name or a preceding flag says.
  */
 
+import { perRunState } from '../run-environment.js';
+
 export const MASK = '***';
 
 /** Names whose values are secret: env vars, headers, query parameters, `--flags`. */
@@ -27,7 +29,7 @@ const TOKEN_SHAPE =
   /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{6,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprse]-[A-Za-z0-9-]{6,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)/g;
 
 /** Literal values the config marked secret (by name, or a URL's password), masked wherever they show up. */
-const knownSecrets = new Set<string>();
+const knownSecretsOf = perRunState(() => new Set<string>());
 
 /**
  * Remembers a value the config says is secret, so that a message quoting it (an SDK error echoing
@@ -35,7 +37,7 @@ const knownSecrets = new Set<string>();
  * "1" in a message would hide more than it protects.
  */
 export function rememberSecret(value: string): void {
-  if (value.length >= 4 && value !== MASK) knownSecrets.add(value);
+  if (value.length >= 4 && value !== MASK) knownSecretsOf().add(value);
 }
 
 /**
@@ -56,7 +58,7 @@ export function rememberExpandedVariable(name: string, value: string): void {
  */
 export function maskKnownSecrets(text: string): string {
   let masked = text;
-  for (const secret of knownSecrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  for (const secret of knownSecretsOf()) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
   return masked;
 }
 
