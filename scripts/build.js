@@ -75,6 +75,65 @@ function fastEntry(name, file, external) {
   return build({ ...common, entryPoints: { [name]: file }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external });
 }
 
+/**
+ * The CLI's start path as one file. Code splitting leaves what every run loads (the entry and the
+ * chunks it imports statically) in ~45 files, because each is shared with a different set of lazily
+ * loaded chunks; the ESM loader resolves, reads and links each one (~0.8 ms a file on a 2-core
+ * machine, a third of toolrun's start). So those chunks are bundled into the entry, which then
+ * exports what the lazy chunks take from them, and each becomes a one-line module that re-exports it
+ * from the entry: one instance of every module, the lazy chunks unchanged. (The entry must not use
+ * a top-level await: a lazy chunk imports it while the CLI runs.)
+ */
+async function mergeStartPath(metafile, entry) {
+  const outputs = metafile.outputs;
+  const merged = new Set();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    for (const imported of outputs[file].imports) {
+      if (imported.kind !== 'import-statement' || imported.external || merged.has(imported.path)) continue;
+      merged.add(imported.path);
+      queue.push(imported.path);
+    }
+  }
+  const chunks = [...merged].map((path, index) => ({ path, name: path.slice('dist/'.length), exports: outputs[path].exports, prefix: `__start${index}_` }));
+  const mergeEntry = new URL('dist/.start-path.js', root);
+  writeFileSync(
+    mergeEntry,
+    [
+      `import './${entry.slice('dist/'.length)}';`,
+      ...chunks.filter((chunk) => chunk.exports.length > 0).map((chunk) => `export { ${chunk.exports.map((name) => `${name} as ${chunk.prefix}${name}`).join(', ')} } from './${chunk.name}';`),
+    ].join('\n'),
+  );
+  const startPath = new Set(chunks.map((chunk) => `./${chunk.name}`));
+  await build({
+    ...common,
+    banner: {},
+    metafile: false,
+    entryPoints: [mergeEntry.pathname],
+    outfile: entry,
+    allowOverwrite: true,
+    splitting: false,
+    plugins: [
+      {
+        name: 'lazy-chunks-stay-apart',
+        setup(build) {
+          build.onResolve({ filter: /^\.\/chunk-/ }, (args) => (startPath.has(args.path) ? undefined : { path: args.path, external: true }));
+        },
+      },
+    ],
+  });
+  rmSync(mergeEntry);
+  for (const chunk of chunks) {
+    const stub =
+      chunk.exports.length > 0
+        ? `export { ${chunk.exports.map((name) => `${chunk.prefix}${name} as ${name}`).join(', ')} } from './${entry.slice('dist/'.length)}';\n`
+        : `import './${entry.slice('dist/'.length)}';\n`;
+    writeFileSync(new URL(chunk.path, root), stub);
+    rmSync(new URL(`${chunk.path}.map`, root), { force: true });
+  }
+}
+
 const results = await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-[hash]' }),
   build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist/lib', splitting: true, chunkNames: 'chunk-[hash]' }),
@@ -97,6 +156,7 @@ const results = await Promise.all([
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);
+await mergeStartPath(results[0].metafile, 'dist/cli.js');
 execFileSync(process.execPath, [new URL('make-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
 writeFileSync(new URL('dist/meta.json', root), JSON.stringify(results.map((result) => result.metafile)));
 

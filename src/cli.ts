@@ -7,6 +7,7 @@ import { allowInlineLogin } from './auth/inline-login.js';
 import type { CliContext, CommandAction } from './cli-support/cli-context.js';
 import { addGlobalOptions, readGlobals } from './commands/global-options.js';
 import { inlineLoginFor } from './cli-support/inline-login.js';
+import type { CommandRunner } from './cli-support/cli-context.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerHostsCommand } from './commands/hosts.js';
@@ -66,65 +67,70 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     })());
   let signalShutdown: Promise<void> | undefined;
 
-  const program = buildProgram(stdout, stderr, async (action: CommandAction) => {
-    const globals = readGlobals(program);
-    const terminal = await Terminal.create({ json: globals.json, verbose: globals.verbose, quiet: globals.quiet, noColorFlag: !globals.color, env, stdout, stderr });
-    const cli: CliContext = {
-      globals,
-      terminal,
-      env,
-      cwd: options.cwd ?? process.cwd(),
-      signal: abort.signal,
-      argv,
-      readStdin: () => readAllStdin(abort.signal),
-      endCommand: (reason) => abort.abort(reason),
-      onExit: (cleanup) => cleanups.push(cleanup),
-    };
-    allowInlineLogin(inlineLoginFor(cli));
-    limitAuthRequests(globals.timeout);
-    onAuthWarning((message) => terminal.warn(message));
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (abort.signal.aborted) {
-        // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of
-        // process-group.ts SIGKILLs every server (and its descendants) that is still alive.
-        terminal.error(`✖ interrupted again (${signal}); killing servers`);
-        process.exit(signalExitCode ?? ExitCode.INTERRUPTED);
+  const program = buildProgram(
+    stdout,
+    stderr,
+    async (action: CommandAction) => {
+      const globals = readGlobals(program);
+      const terminal = await Terminal.create({ json: globals.json, verbose: globals.verbose, quiet: globals.quiet, noColorFlag: !globals.color, env, stdout, stderr });
+      const cli: CliContext = {
+        globals,
+        terminal,
+        env,
+        cwd: options.cwd ?? process.cwd(),
+        signal: abort.signal,
+        argv,
+        readStdin: () => readAllStdin(abort.signal),
+        endCommand: (reason) => abort.abort(reason),
+        onExit: (cleanup) => cleanups.push(cleanup),
+      };
+      allowInlineLogin(inlineLoginFor(cli));
+      limitAuthRequests(globals.timeout);
+      onAuthWarning((message) => terminal.warn(message));
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (abort.signal.aborted) {
+          // A second Ctrl-C while servers are being shut down politely: exit now. The exit hook of
+          // process-group.ts SIGKILLs every server (and its descendants) that is still alive.
+          terminal.error(`✖ interrupted again (${signal}); killing servers`);
+          process.exit(signalExitCode ?? ExitCode.INTERRUPTED);
+        }
+        terminal.error(`✖ interrupted (${signal}); stopping`);
+        signalExitCode = SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED;
+        abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
+        // The same polite ladder as on success (stdin closed, SIGTERM, SIGKILL after the grace), for
+        // every server toolrun started, a connection still being made included (SPEC §8). Then exit,
+        // even if the command itself is stuck.
+        signalShutdown = (async () => {
+          const { shutdownAllServers } = await import('./process/process-group.js');
+          await Promise.allSettled([runCleanups(), shutdownAllServers()]);
+        })();
+        // The command normally finishes now (its report of what it had, then the normal exit); one
+        // that is stuck does not keep toolrun alive.
+        void signalShutdown.then(() => delay(ACTION_GRACE_MS)).finally(() => process.exit(signalExitCode ?? ExitCode.INTERRUPTED));
+      };
+      // SIGHUP too: a closed terminal must not leave servers behind.
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      process.on('SIGHUP', onSignal);
+      try {
+        exitCode = await action(cli);
+      } catch (error) {
+        exitCode = await reportError(await withHostHint(cli, error), terminal, globals.json);
+      } finally {
+        // --json promises one document on stdout, interrupted or not.
+        if (signalExitCode !== undefined && globals.json && !terminal.wroteResult) {
+          await terminal.resultJson({ success: false, error: describeThrown(abort.signal.reason), error_kind: 'interrupted' });
+        }
+        await runCleanups();
+        // Interrupted: toolrun's exit must not cut the servers' shutdown short (its exit hook SIGKILLs).
+        if (signalShutdown) await signalShutdown;
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        process.off('SIGHUP', onSignal);
       }
-      terminal.error(`✖ interrupted (${signal}); stopping`);
-      signalExitCode = SIGNAL_EXIT_CODES[signal] ?? ExitCode.INTERRUPTED;
-      abort.abort(new ToolrunError('interrupted', `interrupted by ${signal}`));
-      // The same polite ladder as on success (stdin closed, SIGTERM, SIGKILL after the grace), for
-      // every server toolrun started, a connection still being made included (SPEC §8). Then exit,
-      // even if the command itself is stuck.
-      signalShutdown = (async () => {
-        const { shutdownAllServers } = await import('./process/process-group.js');
-        await Promise.allSettled([runCleanups(), shutdownAllServers()]);
-      })();
-      // The command normally finishes now (its report of what it had, then the normal exit); one
-      // that is stuck does not keep toolrun alive.
-      void signalShutdown.then(() => delay(ACTION_GRACE_MS)).finally(() => process.exit(signalExitCode ?? ExitCode.INTERRUPTED));
-    };
-    // SIGHUP too: a closed terminal must not leave servers behind.
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    process.on('SIGHUP', onSignal);
-    try {
-      exitCode = await action(cli);
-    } catch (error) {
-      exitCode = await reportError(await withHostHint(cli, error), terminal, globals.json);
-    } finally {
-      // --json promises one document on stdout, interrupted or not.
-      if (signalExitCode !== undefined && globals.json && !terminal.wroteResult) {
-        await terminal.resultJson({ success: false, error: describeThrown(abort.signal.reason), error_kind: 'interrupted' });
-      }
-      await runCleanups();
-      // Interrupted: toolrun's exit must not cut the servers' shutdown short (its exit hook SIGKILLs).
-      if (signalShutdown) await signalShutdown;
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      process.off('SIGHUP', onSignal);
-    }
-  });
+    },
+    (built) => commandWordOf(argv, built),
+  );
 
   try {
     // What runs below reads this command's environment and folder, not the host process's (run-environment.ts).
@@ -141,8 +147,11 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
   return signalExitCode ?? exitCode;
 }
 
-/** The whole program, its commands registered (exported for the test that keeps the completion table in step). */
-export function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>): Command {
+/**
+ * The program with its commands registered: only `only` when it names one (the command of this run),
+ * else all of them (help, a typo's suggestions, and the test that keeps the completion table in step).
+ */
+export function buildProgram(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, run: (action: CommandAction) => Promise<void>, only?: (program: Command) => string | undefined): Command {
   const program = new Command('toolrun');
   // Set before the subcommands are added: commander copies these settings into each of them.
   program.configureOutput({
@@ -178,22 +187,50 @@ Examples:
 
 Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreachable · 130 interrupted`,
     );
-  registerListCommand(program, run);
-  registerExecCommand(program, run);
-  registerValidateCommand(program, run);
-  registerTimeCommand(program, run);
-  registerResourcesCommand(program, run);
-  registerPromptsCommand(program, run);
-  registerCompleteCommand(program, run);
-  registerTasksCommand(program, run);
-  registerMcpCommands(program, run);
-  registerSessionCommands(program, run);
-  registerShellCommand(program, run);
-  registerHostsCommand(program, run);
-  registerAuthCommands(program, run);
-  registerCompletionCommand(program, run);
+  const word = only?.(program);
+  for (const name of word !== undefined ? [word] : Object.keys(COMMANDS)) COMMANDS[name]!(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
+}
+
+type Register = (program: Command, run: CommandRunner) => unknown;
+
+/**
+ * Each top-level command, by name, in the order help lists them. A run registers only the command it
+ * was given (commandWordOf): building every command's options and help is ~8 ms of each start.
+ */
+const COMMANDS: Record<string, Register> = {
+  list: registerListCommand,
+  exec: registerExecCommand,
+  validate: registerValidateCommand,
+  time: registerTimeCommand,
+  resources: registerResourcesCommand,
+  prompts: registerPromptsCommand,
+  complete: registerCompleteCommand,
+  tasks: registerTasksCommand,
+  mcp: registerMcpCommands,
+  session: registerSessionCommands,
+  shell: registerShellCommand,
+  hosts: registerHostsCommand,
+  auth: registerAuthCommands,
+  completion: registerCompletionCommand,
+};
+
+/**
+ * The command word of `argv` (node, script, ...words): the first word that is neither an option nor
+ * the value of a global option that takes one (`--config FILE exec …`). Undefined when there is none
+ * or it is not a command (help, a typo): then every command is loaded, for help and suggestions.
+ */
+export function commandWordOf(argv: readonly string[], program: Command): string | undefined {
+  const valued = new Set(program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag))));
+  const words = argv.slice(2);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-') || word === '-') return word in COMMANDS ? word : undefined;
+    if (valued.has(word)) i++;
+  }
+  return undefined;
 }
 
 async function reportError(error: unknown, terminal: Terminal, json: boolean): Promise<number> {

@@ -10,7 +10,7 @@ function allCommands(command: Command): Command[] {
 
 describe('help texts', () => {
   // Users do not have toolrun's SPEC.md: help says the thing itself, never "SPEC §N".
-  it('never cite SPEC sections', () => {
+  it('never cite SPEC sections', async () => {
     const sink = new PassThrough();
     const program = buildProgram(sink as unknown as NodeJS.WriteStream, sink as unknown as NodeJS.WriteStream, async () => {});
     // outputHelp, not helpInformation: the examples and notes added after the options are read too.
