@@ -124,6 +124,29 @@ async function mergeStartPath(metafile, entry) {
     ],
   });
   rmSync(mergeEntry);
+  // The lazy chunks import what they take from the start path straight from the entry (a stub is one
+  // more file to load); the stubs stay for a dynamic import of such a chunk.
+  const owner = `./${entry.slice('dist/'.length)}`;
+  const prefixOf = new Map(chunks.map((chunk) => [`./${chunk.name}`, chunk.prefix]));
+  const renamed = (specifiers, prefix) =>
+    specifiers
+      .split(',')
+      .map((specifier) => {
+        const [name, local = name] = specifier.split(' as ');
+        return `${prefix}${name} as ${local}`;
+      })
+      .join(',');
+  for (const output of Object.keys(outputs)) {
+    if (!output.endsWith('.js') || output === entry || merged.has(output)) continue;
+    const path = new URL(output, root);
+    const code = readFileSync(path, 'utf8');
+    const rewritten = code
+      .replace(/\b(import|export)\{([^}]*)\}from"(\.\/chunk-[A-Z0-9]+\.js)"/g, (statement, keyword, specifiers, from) =>
+        prefixOf.has(from) ? `${keyword}{${renamed(specifiers, prefixOf.get(from))}}from"${owner}"` : statement,
+      )
+      .replace(/\bimport"(\.\/chunk-[A-Z0-9]+\.js)"/g, (statement, from) => (prefixOf.has(from) ? `import"${owner}"` : statement));
+    if (rewritten !== code) writeFileSync(path, rewritten);
+  }
   for (const chunk of chunks) {
     const stub =
       chunk.exports.length > 0
