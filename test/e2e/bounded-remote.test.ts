@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type ReceivedRequest } from '../helpers/loopback-server.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #31 item 8: an HTTP answer is read with a byte cap per message, as a stdio line is (10 MB;
@@ -52,7 +52,7 @@ describe('an HTTP answer over the message limit', () => {
 
   it.each(['modern-json', 'modern-sse', 'legacy-json', 'legacy-sse', 'discover'])('exec (%s): stops at the cap, one line naming it', async (mode) => {
     const started = Date.now();
-    const result = await runToolrun(['--config', config(mode), 'exec', 'api:big'], { env });
+    const result = await runInProcess(['--config', config(mode), 'exec', 'api:big'], { env });
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain(`the server sent a message of more than ${LIMIT} bytes`);
     expect(result.stderr).not.toMatch(/legacy|\n\s+at /);
@@ -60,13 +60,13 @@ describe('an HTTP answer over the message limit', () => {
   });
 
   it.each(['modern-json', 'modern-sse', 'discover'])('mcp conform (%s): the same', async (mode) => {
-    const result = await runToolrun(['--config', config(mode), 'mcp', 'conform', 'api'], { env });
+    const result = await runInProcess(['--config', config(mode), 'mcp', 'conform', 'api'], { env });
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout + result.stderr).toContain(`the server sent a message of more than ${LIMIT} bytes`);
   });
 
   it('a stream of small events is not capped as a whole', async () => {
-    const result = await runToolrun(['--config', config('many-small'), 'exec', 'api:big'], { env });
+    const result = await runInProcess(['--config', config('many-small'), 'exec', 'api:big'], { env });
     expect(result.stderr).not.toContain('more than');
     expect(result).toMatchObject({ exitCode: 0, stdout: 'called' });
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -19,9 +20,11 @@ function setup() {
   const config = writeTempConfig({
     mcpServers: { a: fixtureServer('pid-file-server.js', { env: { PID_FILE: a } }), b: fixtureServer('pid-file-server.js', { env: { PID_FILE: b } }), zwave: fixtureServer('zwave-server.js') },
   });
-  const run = (args: string[], options: { timeout?: number } = {}) => runClean(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache }, ...options });
+  const run = (args: string[]) => runCleanInProcess(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache } });
+  // Spawned, with execa's timeout: a FIFO or a link that made toolrun hang must not hang the test process.
+  const runSpawned = (args: string[], options: { timeout?: number } = {}) => runClean(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache }, ...options });
   const starts = () => [lines(a).length, lines(b).length];
-  return { cache, folder: join(cache, 'toolrun'), config, run, starts, indexFile: join(cache, 'toolrun', 'tool-index.json') };
+  return { cache, folder: join(cache, 'toolrun'), config, run, runSpawned, starts, indexFile: join(cache, 'toolrun', 'tool-index.json') };
 }
 
 // Issue #19 item 13: the cache is a hint toolrun checks, never something it trusts blindly.
@@ -65,7 +68,7 @@ describe('remembered valid configs', () => {
     const folder = join(cache, 'toolrun', 'valid-configs');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     writeFileSync(join(folder, entryName(readFileSync(config, 'utf8'))), contents);
-    const result = await runClean(['--config', config, 'exec', 'get_current_datetime'], { env: { XDG_CACHE_HOME: cache } });
+    const result = await runCleanInProcess(['--config', config, 'exec', 'get_current_datetime'], { env: { XDG_CACHE_HOME: cache } });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('mcpServers.s.args: must be an array of strings, found string');
   });
@@ -74,31 +77,31 @@ describe('remembered valid configs', () => {
     const cache = tempDir();
     const config = writeTempConfig({ mcpServers: { zwave: fixtureServer('zwave-server.js') } });
     const env = { XDG_CACHE_HOME: cache };
-    expect((await runClean(['--config', config, 'exec', 'get_current_datetime'], { env })).exitCode).toBe(0);
+    expect((await runCleanInProcess(['--config', config, 'exec', 'get_current_datetime'], { env })).exitCode).toBe(0);
     const folder = join(cache, 'toolrun', 'valid-configs');
     const entry = join(folder, entryName(readFileSync(config, 'utf8')));
     expect(readFileSync(entry, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(join(cache, 'toolrun', 'key')).mode & 0o777).toBe(0o600);
-    expect((await runClean(['--config', config, 'exec', 'get_current_datetime'], { env })).exitCode).toBe(0);
+    expect((await runCleanInProcess(['--config', config, 'exec', 'get_current_datetime'], { env })).exitCode).toBe(0);
   });
 });
 
 describe('tool-index.json that is not a plain file of the right shape', () => {
   it('a FIFO does not hang toolrun: read as no index, and replaced', async () => {
-    const { folder, run, indexFile } = setup();
+    const { folder, runSpawned, indexFile } = setup();
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     execFileSync('mkfifo', [indexFile]);
-    const result = await run(['exec', 'list_zwave_devices'], { timeout: 15_000 });
+    const result = await runSpawned(['exec', 'list_zwave_devices'], { timeout: 15_000 });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Switch One');
     expect(lstatSync(indexFile).isFile()).toBe(true);
   });
 
   it('a link to /dev/zero is not read (nor written through): read as no index, and replaced by a file', async () => {
-    const { folder, run, indexFile } = setup();
+    const { folder, runSpawned, indexFile } = setup();
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     symlinkSync('/dev/zero', indexFile);
-    const result = await run(['exec', 'list_zwave_devices'], { timeout: 15_000 });
+    const result = await runSpawned(['exec', 'list_zwave_devices'], { timeout: 15_000 });
     expect(result.exitCode).toBe(0);
     expect(lstatSync(indexFile).isFile()).toBe(true);
   });
@@ -156,7 +159,7 @@ serve({ name: '${name}', listTools: () => ({ tools: ${JSON.stringify(tools.map((
     writeServer(s2, 's2', ['y']);
     const config = writeTempConfig({ mcpServers: { s1: { command: process.execPath, args: [s1] }, s2: { command: process.execPath, args: [s2] } } });
     const cache = tempDir();
-    const run = (args: string[]) => runClean(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache } });
+    const run = (args: string[]) => runCleanInProcess(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache } });
     return { s1, s2, run, indexFile: join(cache, 'toolrun', 'tool-index.json') };
   };
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #31 item 4: GitHub Actions runs a log line as a workflow command when it starts with `::`
@@ -25,22 +25,22 @@ describe('server text never becomes a CI workflow command', () => {
     ['--json of an isError result', ['--json', 'exec', 'w:fail', '--raw']],
     ['descriptions in list and --verbose stderr', ['--verbose', 'list', '--server', 'w']],
   ])('%s', async (_what, args) => {
-    const result = await runToolrun(['--config', config, ...args], { env });
+    const result = await runInProcess(['--config', config, ...args], { env });
     expect(result.stdout + result.stderr).toContain('from the server');
     expect(commandLines(result.stdout)).toEqual([]);
     expect(commandLines(result.stderr)).toEqual([]);
   });
 
   it("a tool's own result: as it is, except in the GitHub Actions log", async () => {
-    const plain = await runToolrun(['--config', config, 'exec', 'w:say']);
+    const plain = await runInProcess(['--config', config, 'exec', 'w:say']);
     expect(plain.stdout).toContain('\n::error title=forged::from the server\r\n  ::stop-commands::pwned');
-    const logged = await runToolrun(['--config', config, 'exec', 'w:say'], { env });
+    const logged = await runInProcess(['--config', config, 'exec', 'w:say'], { env });
     expect(logged.stdout).toContain('\n\\x3a:error title=forged::from the server\r\n  \\x3a:stop-commands::pwned');
     expect(commandLines(logged.stdout)).toEqual([]);
   });
 
   it('log and progress messages stay on one line, their line breaks spelled out', async () => {
-    const result = await runToolrun(['--config', config, '--verbose', '--log-level', 'debug', 'exec', 'w:chatty'], { env });
+    const result = await runInProcess(['--config', config, '--verbose', '--log-level', 'debug', 'exec', 'w:chatty'], { env });
     expect(result.exitCode).toBe(0);
     expect(commandLines(result.stderr)).toEqual([]);
     expect(result.stderr).toContain('⚠ [w] warning (db\\n::error title=forged::from the server\\r\\n  ::stop-commands::pwned');
@@ -56,11 +56,11 @@ describe('server text never becomes a CI workflow command', () => {
         }),
       },
     });
-    const followed = await runToolrun(['--config', hostile, 'exec', 't:research', 'topic=tides', 'steps:=2'], { env });
+    const followed = await runInProcess(['--config', hostile, 'exec', 't:research', 'topic=tides', 'steps:=2'], { env });
     expect(followed.exitCode).toBe(0);
     expect(commandLines(followed.stderr)).toEqual([]);
     expect(followed.stderr).toMatch(/^… research: task ::error::id\\n::stop-commands::x\\n[0-9a-f-]{36} working — step 1 of 2\\r\\n::warning::status ##\\x5berror\]x$/m);
-    const started = await runToolrun(['--config', hostile, 'exec', 't:research', 'topic=tides', '--no-wait'], { env });
+    const started = await runInProcess(['--config', hostile, 'exec', 't:research', 'topic=tides', '--no-wait'], { env });
     expect(commandLines(started.stdout)).toEqual([]);
     expect(commandLines(started.stderr)).toEqual([]);
   });

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/process/process-tree.js';
-import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 
 type Step = { id: string; status: string; finding: string; fix?: string; details: string[]; data: Record<string, unknown> };
 const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps as Step[]).map((step) => [step.id, step]));
@@ -45,7 +46,7 @@ describe('descendants outside the process group', () => {
   it('doctor ends a setsid() helper and reports it as a problem', async () => {
     const pidFile = join(tempDir(), 'helper.pid');
     const config = writeTempConfig({ mcpServers: { daemon: fixtureServer('setsid-helper-server.js', { env: { HELPER_PID_FILE: pidFile } }) } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'daemon']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'daemon']);
     expect(result.exitCode).toBe(1);
     const helper = Number(readFileSync(pidFile, 'utf8'));
     expect(stepsOf(result.stdout).shutdown).toMatchObject({
@@ -59,7 +60,7 @@ describe('descendants outside the process group', () => {
   it('exec leaves no helper running either', async () => {
     const pidFile = join(tempDir(), 'helper.pid');
     const config = writeTempConfig({ mcpServers: { daemon: fixtureServer('setsid-helper-server.js', { env: { HELPER_PID_FILE: pidFile } }) } });
-    const result = await runClean(['--config', config, 'exec', 'daemon:ping_helper']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'daemon:ping_helper']);
     expect(result.exitCode).toBe(0);
     expect(isProcessAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   });
@@ -68,7 +69,7 @@ describe('descendants outside the process group', () => {
 describe('a server that exits during a call', () => {
   it('exec says how it exited, with its stderr tail', async () => {
     const config = writeTempConfig({ mcpServers: { crashy: fixtureServer('exit-mid-call-server.js') } });
-    const result = await runClean(['--config', config, 'exec', 'crashy:work']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'crashy:work']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr.split('\n')).toEqual(
       expect.arrayContaining([
@@ -78,7 +79,7 @@ describe('a server that exits during a call', () => {
         '    FATAL: out of widgets (widget pool exhausted)',
       ]),
     );
-    const json = await runClean(['--json', '--config', config, 'exec', 'crashy:work']);
+    const json = await runCleanInProcess(['--json', '--config', config, 'exec', 'crashy:work']);
     expect(JSON.parse(json.stdout)).toMatchObject({
       success: false,
       error_kind: 'tool_error',
@@ -88,7 +89,7 @@ describe('a server that exits during a call', () => {
 
   it('time stops at the crash and keeps failures out of the latency stats', async () => {
     const config = writeTempConfig({ mcpServers: { crashy: fixtureServer('exit-mid-call-server.js', { env: { CRASH_AFTER: '7' } }) } });
-    const result = await runClean(['--json', '--config', config, 'time', 'crashy:work', '-n', '200', '--warmup', '2']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'time', 'crashy:work', '-n', '200', '--warmup', '2']);
     expect(result.exitCode).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.stats).toMatchObject({ count: 6, ok: 5, errors: 1 });
@@ -100,7 +101,7 @@ describe('a server that exits during a call', () => {
 describe('causes named in stderr', () => {
   it('doctor reads every stderr line: a cause before 30 lines of chatter is still found', async () => {
     const config = writeTempConfig({ mcpServers: { chatty: fixtureServer('chatty-stderr-server.js') } });
-    const steps = stepsOf((await runClean(['--json', '--config', config, 'mcp', 'doctor', 'chatty'])).stdout);
+    const steps = stepsOf((await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'chatty'])).stdout);
     expect(steps.stderr).toMatchObject({
       status: 'warn',
       // The error-like line before the last 20 is shown too (issue #19 item 3).
@@ -112,7 +113,7 @@ describe('causes named in stderr', () => {
 
   it('a server whose backend is down is reported with that cause, soon, without connectTimeoutMs advice', async () => {
     const config = writeTempConfig({ mcpServers: { cache: fixtureServer('service-down-server.js') } });
-    const result = await runClean(['--config', config, 'exec', 'cache:get']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'cache:get']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('  Reason: the server could not connect to 127.0.0.1:6399 (connection refused: nothing listens there)');
     expect(result.stderr).toContain('  Check: start the service the server needs at 127.0.0.1:6399, or point the server at the right address');
@@ -122,7 +123,7 @@ describe('causes named in stderr', () => {
   it('a refused protocol version is not retried and says so', async () => {
     const starts = join(tempDir(), 'starts');
     const config = writeTempConfig({ mcpServers: { future: fixtureServer('protocol-refusing-server.js', { env: { START_COUNT_FILE: starts } }) } });
-    const result = await runClean(['--config', config, 'exec', 'future:anything']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'future:anything']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'future'");
     expect(result.stderr).toMatch(/ {2}Reason: the server refused protocol version [\d-]+ \(it supports 2099-01-01\)/);
@@ -133,7 +134,7 @@ describe('causes named in stderr', () => {
 describe('a capability advertised but not served (backend down)', () => {
   it('is a doctor problem with the fix, and mcp list --check agrees', async () => {
     const config = writeTempConfig({ mcpServers: { db: fixtureServer('backend-down-server.js') } });
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'db']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'db']);
     expect(doctor.exitCode).toBe(1);
     expect(JSON.parse(doctor.stdout).verdict).toBe('problems');
     expect(stepsOf(doctor.stdout).tools).toMatchObject({
@@ -141,7 +142,7 @@ describe('a capability advertised but not served (backend down)', () => {
       finding: '1 tool · 0 prompts · resources/list failed: connect ECONNREFUSED 127.0.0.1:5432',
       fix: 'start the service the server needs at 127.0.0.1:5432, or point the server at the right address',
     });
-    const list = await runClean(['--json', '--config', config, 'mcp', 'list', '--check']);
+    const list = await runCleanInProcess(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(1);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({
       status: 'problem',
@@ -151,17 +152,17 @@ describe('a capability advertised but not served (backend down)', () => {
     });
     expect(JSON.parse(list.stdout).servers[0]).not.toHaveProperty('resources');
     // The table: ✖ where the listing failed (the error column says why), the count where it worked.
-    const table = await runClean(['--config', config, 'mcp', 'list', '--check']);
+    const table = await runCleanInProcess(['--config', config, 'mcp', 'list', '--check']);
     expect(table.stdout.split('\n')[1]).toMatch(/^db\s+stdio\s+✖ problem\s+1\s+✖\s+0\s+2025-11-25\s+\d+ ms .*\(resources\/list failed: connect ECONNREFUSED 127\.0\.0\.1:5432\)$/);
   });
 
   it('holds for the real @modelcontextprotocol/server-postgres with no database', async () => {
     // Port 9 (discard) on loopback: nothing listens, so the driver gets ECONNREFUSED at once.
     const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [POSTGRES, 'postgresql://user:secret@127.0.0.1:9/db'] } } });
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
     expect(doctor.exitCode).toBe(1);
     expect(stepsOf(doctor.stdout).tools).toMatchObject({ status: 'fail', fix: 'start the service the server needs at 127.0.0.1:9, or point the server at the right address' });
-    const list = await runClean(['--config', config, 'mcp', 'list', '--check']);
+    const list = await runCleanInProcess(['--config', config, 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(1);
     expect(list.stdout).toContain('✖ problem');
     expect(list.stderr).toContain('✖ pg: start the service the server needs at 127.0.0.1:9, or point the server at the right address');
@@ -171,7 +172,7 @@ describe('a capability advertised but not served (backend down)', () => {
 describe('arguments and variables a user gets wrong', () => {
   it('refuses a VS Code ${input:…} variable instead of sending it as text', async () => {
     const config = writeTempConfig({ mcpServers: { gh: fixtureServer('zwave-server.js', { env: { GITHUB_TOKEN: '${input:github_token}' } }) } });
-    const result = await runClean(['--config', config, 'exec', 'gh:list_devices']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'gh:list_devices']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('mcpServers.gh.env.GITHUB_TOKEN: ${input:github_token} is a VS Code variable that only VS Code can fill in; toolrun does not support it.');
   });
@@ -180,7 +181,7 @@ describe('arguments and variables a user gets wrong', () => {
     const config = writeTempConfig({
       tools: [{ name: 'search', description: 'Search', parameters: { type: 'object', properties: { per_page: { type: 'integer' } } }, implementation: { type: 'mock', mock_response: [] } }],
     });
-    const result = await runClean(['--config', config, 'exec', 'search', 'perPage:=5']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'search', 'perPage:=5']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("✖ search: Invalid parameters: unknown argument 'perPage' (did you mean 'per_page'?)");
   });
@@ -189,7 +190,7 @@ describe('arguments and variables a user gets wrong', () => {
 describe('noise is summarised', () => {
   it('warns about a polluting line once per pattern, then counts the repeats', async () => {
     const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
-    const result = await runClean(['--config', config, 'time', 'noisy:noisy', '-n', '20', '--warmup', '0']);
+    const result = await runCleanInProcess(['--config', config, 'time', 'noisy:noisy', '-n', '20', '--warmup', '0']);
     expect(result.exitCode).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.includes('is not JSON-RPC'));
     expect(warnings).toHaveLength(3);

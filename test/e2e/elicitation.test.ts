@@ -2,8 +2,8 @@ import { execa } from 'execa';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
-import { BIN, runToolrun } from '../helpers/run-toolrun.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
+import { BIN } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const HOW_TO = 'Answer with --answer field=value, --answers FILE or --elicit accept|decline|cancel';
@@ -11,7 +11,7 @@ const HOW_TO = 'Answer with --answer field=value, --answers FILE or --elicit acc
 describe('elicitation (SPEC §15, issue #22 items 1 and 7)', () => {
   let config: string;
   let dir: string;
-  const run = (args: string[]) => runClean(['--no-session', '--config', config, ...args]);
+  const run = (args: string[]) => runCleanInProcess(['--no-session', '--config', config, ...args]);
   const answersFile = (name: string, rounds: unknown) => {
     const path = join(dir, name);
     writeFileSync(path, JSON.stringify(rounds));
@@ -101,7 +101,7 @@ describe('elicitation (SPEC §15, issue #22 items 1 and 7)', () => {
   it('a server that elicits in a loop gets cancel after 20 rounds, and the call ends with exit 1, nothing left running', async () => {
     const log = join(dir, 'loop.log');
     const loopConfig = writeTempConfig({ mcpServers: { e: fixtureServer('elicit-server.js', { env: { CALLS_LOG: log } }) } });
-    const result = await runClean(['--no-session', '--config', loopConfig, '--elicit', 'decline', 'exec', 'e:loop']);
+    const result = await runCleanInProcess(['--no-session', '--config', loopConfig, '--elicit', 'decline', 'exec', 'e:loop']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("✖ loop: server 'e' asked for input more than 20 times in one command (an elicitation loop?); answered cancel and stopped");
     const { readFileSync } = await import('node:fs');
@@ -178,15 +178,15 @@ describe('elicitation (SPEC §15, issue #22 items 1 and 7)', () => {
 
   it("2026-07-28: a task's input_required elicitation is answered the same way, through tasks/update", async () => {
     const tasksConfig = writeTempConfig({ mcpServers: { t: fixtureServer('tasks-server.js', { env: { ERA: 'modern', INPUT_TOOL: '1', TASKS_STATE: join(dir, 'tasks.json') } }) } });
-    const result = await runClean(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=yes']);
+    const result = await runCleanInProcess(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=yes']);
     expect(result).toMatchObject({ exitCode: 0, stdout: 'confirmed: {"action":"accept","content":{"go":true}}' });
-    const wrong = await runClean(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=perhaps']);
+    const wrong = await runCleanInProcess(['--no-session', '--config', tasksConfig, 'exec', 't:confirm_job', '--answer', 'go=perhaps']);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toContain("'go' must be boolean");
   });
 
   it("server-everything's trigger-elicitation-request: accepted with --answer and the schema's defaults", async () => {
-    const result = await runToolrun(['--no-session', '--config', config, '--elicit', 'accept', 'exec', 'everything:trigger-elicitation-request', '--answer', 'name=Ada', '--answer', 'integer=7']);
+    const result = await runInProcess(['--no-session', '--config', config, '--elicit', 'accept', 'exec', 'everything:trigger-elicitation-request', '--answer', 'name=Ada', '--answer', 'integer=7']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('✅ User provided the requested information!');
     expect(result.stdout).toContain('- Name: Ada');

@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NEEDS_TOKEN = join(FIXTURES, 'servers/needs-token-server.js');
@@ -24,13 +25,13 @@ describe('host-faithful spawn (--host)', () => {
   it("gives a Claude Desktop server the SDK's six variables, launchd's PATH and the entry's env; --terminal-env gives it yours", async () => {
     const f = claudeDesktopHome({ ev: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { FROM_ENTRY: 'yes' } } });
     const env = { ...f.env, ONLY_IN_MY_SHELL: 'shell-value', USER: 'tester', LOGNAME: 'tester', TERM: 'xterm', SHELL: '/bin/sh' };
-    const host = await runToolrun(['--host', 'claude-desktop', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
+    const host = await runInProcess(['--host', 'claude-desktop', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
     expect(host.exitCode, host.stderr).toBe(0);
     const seen = JSON.parse((JSON.parse(host.stdout) as { result: string }).result) as Record<string, string>;
     const names = Object.keys(seen).filter((name) => name !== 'TOOLRUN_SERVER_ID');
     expect(names.sort()).toEqual(['FROM_ENTRY', 'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']);
     expect(seen.PATH).toBe('/usr/bin:/bin:/usr/sbin:/sbin');
-    const terminal = await runToolrun(['--host', 'claude-desktop', '--terminal-env', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
+    const terminal = await runInProcess(['--host', 'claude-desktop', '--terminal-env', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
     expect(terminal.exitCode, terminal.stderr).toBe(0);
     const all = JSON.parse((JSON.parse(terminal.stdout) as { result: string }).result) as Record<string, string>;
     expect(all.ONLY_IN_MY_SHELL).toBe('shell-value');
@@ -40,16 +41,16 @@ describe('host-faithful spawn (--host)', () => {
   it('doctor --host: a server needing a variable the host does not pass fails (exit 4) and the host step names the variable, never its value', async () => {
     const f = claudeDesktopHome({ tok: { command: process.execPath, args: [NEEDS_TOKEN] } });
     const env = { ...f.env, FIXTURE_API_TOKEN: 'tok-value-1234567890' };
-    const result = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
+    const result = await runInProcess(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
     expect(result.exitCode, result.stderr).toBe(4);
     expect(result.stdout).toContain(
       '✖ host        works with your terminal\'s environment, not as Claude Desktop starts it: the server needs FIXTURE_API_TOKEN, which your shell exports and Claude Desktop does not pass\n    fix: add it to the entry\'s "env" with its value ("FIXTURE_API_TOKEN": "…"): Claude Desktop expands no variables in its config',
     );
     expect(result.stdout + result.stderr).not.toContain('tok-value-1234567890');
-    const json = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok', '--json'], { cwd: f.project, env });
+    const json = await runInProcess(['--host', 'claude-desktop', 'mcp', 'doctor', 'tok', '--json'], { cwd: f.project, env });
     const step = (JSON.parse(json.stdout) as { steps: Array<{ id: string; status: string; data: Record<string, unknown> }> }).steps.find((s) => s.id === 'host');
     expect(step).toMatchObject({ status: 'fail', data: { way: 'host', host: 'claude-desktop', terminal_way: 'works' } });
-    const terminal = await runToolrun(['--host', 'claude-desktop', '--terminal-env', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
+    const terminal = await runInProcess(['--host', 'claude-desktop', '--terminal-env', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
     expect(terminal.exitCode, terminal.stdout).toBe(0);
     expect(terminal.stdout).toContain("✔ host        started with your terminal's environment, PATH and folder (--terminal-env), not as Claude Desktop starts it");
   });
@@ -60,7 +61,7 @@ describe('host-faithful spawn (--host)', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'my-everything'), `#!/bin/sh\nexec '${process.execPath}' '${EVERYTHING}' stdio\n`);
     chmodSync(join(bin, 'my-everything'), 0o755);
-    const result = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'mine'], { cwd: f.project, env: { ...f.env, PATH: `${bin}:${process.env.PATH}` } });
+    const result = await runInProcess(['--host', 'claude-desktop', 'mcp', 'doctor', 'mine'], { cwd: f.project, env: { ...f.env, PATH: `${bin}:${process.env.PATH}` } });
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toContain("✖ config      command not found: 'my-everything' is not on Claude Desktop's PATH");
     expect(result.stdout).toContain(
@@ -70,7 +71,7 @@ describe('host-faithful spawn (--host)', () => {
 
   it('a server that works the host way has a passing host step saying how it was started', async () => {
     const f = claudeDesktopHome({ ev: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
-    const result = await runToolrun(['--host', 'claude-desktop', 'mcp', 'doctor', 'ev'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['--host', 'claude-desktop', 'mcp', 'doctor', 'ev'], { cwd: f.project, env: f.env });
     expect(result.exitCode, result.stdout).toBe(0);
     expect(result.stdout).toMatch(
       /✔ host {8}started as Claude Desktop starts it: only HOME, LOGNAME, PATH, SHELL, TERM, USER of your variables, and the entry's env; PATH \/usr\/bin:\/bin:\/usr\/sbin:\/sbin, in /,
@@ -78,10 +79,10 @@ describe('host-faithful spawn (--host)', () => {
   });
 
   it('--terminal-env without --host is a usage error', async () => {
-    const result = await runToolrun(['--terminal-env', 'list']);
+    const result = await runInProcess(['--terminal-env', 'list']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--terminal-env goes with --host');
-    const hosts = await runToolrun(['--terminal-env', 'hosts']);
+    const hosts = await runInProcess(['--terminal-env', 'hosts']);
     expect(hosts.exitCode).toBe(2);
     expect(hosts.stderr).toContain('hosts lists every host: it takes none of --host, --config and --terminal-env');
   });

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { allTwelve, echoServer, fixtureHome } from '../helpers/host-fixtures.js';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 
 interface HostsJson {
   platform: string;
   files: Array<{ host: string; scope: string; path: string; servers: number; problems: string[]; entries: Array<{ name: string; disabled: boolean; unresolved: string[]; unsupported: string[] }> }>;
 }
 
+// Plain `toolrun hosts [--json]` is answered by bin/toolrun.js before the CLI loads (src/fast-hosts.ts):
+// those calls spawn toolrun; the commands with --host run in-process.
 describe('toolrun hosts', () => {
   it('finds all 12 hosts at their Linux paths, with scope, file, server count; no env value or header printed', async () => {
     const f = allTwelve();
@@ -76,7 +78,7 @@ describe('toolrun hosts', () => {
     const problems = Object.fromEntries((JSON.parse(result.stdout) as HostsJson).files.map((file) => [file.host, file.problems.join('; ') || file.entries.map((entry) => entry.name).join(',')]));
     expect(problems).toEqual({ cursor: '3:10: invalid JSON: value expected', gemini: expect.stringContaining('not a regular file'), windsurf: expect.stringContaining('loop'), zed: 'linked' });
     // With --host, the malformed file is a config error (exit 3) naming it.
-    const run = await runToolrun(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
+    const run = await runInProcess(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain(`${join(f.home, '.cursor', 'mcp.json')}: 3:10: invalid JSON`);
   });
@@ -102,7 +104,7 @@ describe('a host file over 64 MB', () => {
     const result = await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as HostsJson).files).toEqual([expect.objectContaining({ host: 'cursor', path: file, servers: 0, problems: ['larger than 64 MB: not read'] })]);
-    const run = await runToolrun(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
+    const run = await runInProcess(['--host', 'cursor', 'list'], { cwd: f.project, env: f.env });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain(`cursor config ${file}: larger than 64 MB: not read`);
   });
@@ -112,7 +114,7 @@ describe('--host NAME[:SCOPE]', () => {
   it('runs a real server from a Cursor config: toolrun --host cursor exec everything:echo message=hi', async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { everything: echoServer() } }));
-    const result = await runClean(['--host', 'cursor', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    const result = await runCleanInProcess(['--host', 'cursor', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Echo: hi');
   }, 60_000);
@@ -120,20 +122,20 @@ describe('--host NAME[:SCOPE]', () => {
   it('a server only a host has: the error names the host and the exact --host command (exit 2)', async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { everything: echoServer() } }));
-    const result = await runToolrun(['exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("cursor's config has it: toolrun --host cursor exec everything:echo message=hi");
-    const doctor = await runToolrun(['mcp', 'doctor', 'everything'], { cwd: f.project, env: f.env });
+    const doctor = await runInProcess(['mcp', 'doctor', 'everything'], { cwd: f.project, env: f.env });
     expect(doctor.exitCode).toBe(2);
     expect(doctor.stderr).toContain('toolrun --host cursor mcp doctor everything');
   });
 
   it('unknown host, --host with --config: usage errors (exit 2)', async () => {
     const f = fixtureHome();
-    const unknown = await runToolrun(['--host', 'notepad', 'list'], { cwd: f.project, env: f.env });
+    const unknown = await runInProcess(['--host', 'notepad', 'list'], { cwd: f.project, env: f.env });
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed, cline, roo, continue, opencode');
-    const both = await runToolrun(['--host', 'cursor', '--config', 'x.json', 'list'], { cwd: f.project, env: f.env });
+    const both = await runInProcess(['--host', 'cursor', '--config', 'x.json', 'list'], { cwd: f.project, env: f.env });
     expect(both.exitCode).toBe(2);
   });
 
@@ -141,11 +143,11 @@ describe('--host NAME[:SCOPE]', () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { x: { command: 'user-cmd' }, off: { command: 'c', disabled: true } } }));
     f.write(join(f.project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { x: { command: 'project-cmd' } } }));
-    const merged = await runToolrun(['--host', 'cursor', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
+    const merged = await runInProcess(['--host', 'cursor', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
     expect(merged.stdout).toContain('project-cmd');
     expect(merged.stdout).not.toContain('user-cmd');
     expect(merged.stdout).not.toContain('"off"');
-    const user = await runToolrun(['--host', 'cursor:user', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
+    const user = await runInProcess(['--host', 'cursor:user', 'mcp', 'list', '--json'], { cwd: f.project, env: f.env });
     expect(user.stdout).toContain('user-cmd');
   });
 
@@ -157,7 +159,7 @@ describe('--host NAME[:SCOPE]', () => {
     );
     const listed = JSON.parse((await runToolrun(['hosts', '--json'], { cwd: f.project, env: f.env })).stdout) as HostsJson;
     expect(listed.files[0]!.entries[0]!.unresolved).toEqual(['${input:tok}']);
-    const result = await runClean(['--host', 'vscode', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    const result = await runCleanInProcess(['--host', 'vscode', 'exec', 'everything:echo', 'message=hi'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP server 'everything' not started\n  Reason: it uses ${input:tok}, which only vscode can fill in");
   });
@@ -186,7 +188,7 @@ describe('toolrun hosts: files others could plant, secrets in arguments', () => 
     execFileSync('chmod', ['666', file]);
     const open = await runToolrun(['hosts'], { cwd: f.project, env: f.env });
     expect(open.stdout).toContain(`cursor project ${file}  0 servers\n  ✖ writable by every user: not used (chmod o-w it)`);
-    const run = await runToolrun(['--host', 'cursor', 'exec', 'planted:x'], { cwd: f.project, env: f.env });
+    const run = await runInProcess(['--host', 'cursor', 'exec', 'planted:x'], { cwd: f.project, env: f.env });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain('writable by every user: not used');
     if (process.getuid?.() === 0) {
@@ -236,15 +238,18 @@ describe('toolrun hosts: files others could plant, secrets in arguments', () => 
   it("session start --host keeps a host's servers warm: the holder builds its config from the host's files, the command finds it, --terminal-env is another holder", async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { e: echoServer() } }));
-    const run = (args: string[]) => runToolrun(['--host', 'cursor', ...args], { cwd: f.project, env: { ...f.env, XDG_RUNTIME_DIR: f.root } });
+    const options = { cwd: f.project, env: { ...f.env, XDG_RUNTIME_DIR: f.root } };
+    const run = (args: string[]) => runInProcess(['--host', 'cursor', ...args], options);
+    // An exec with a holder up goes through bin/toolrun.js's warm path (src/fast-exec.ts): spawned.
+    const exec = (args: string[]) => runToolrun(['--host', 'cursor', ...args], options);
     try {
       const start = await run(['session', 'start']);
       expect(start.exitCode, start.stderr).toBe(0);
-      expect((await run(['exec', 'e:echo', 'message=warm'])).stdout).toBe('Echo: warm');
+      expect((await exec(['exec', 'e:echo', 'message=warm'])).stdout).toBe('Echo: warm');
       const list = JSON.parse((await run(['--json', 'session', 'list'])).stdout) as { holders: Array<{ servers: Array<{ name: string; calls: number }> }> };
       expect(list.holders).toEqual([expect.objectContaining({ servers: [expect.objectContaining({ name: 'e', calls: 1 })] })]);
       // Started your terminal's way, it is not the host's holder.
-      await run(['--terminal-env', 'exec', 'e:echo', 'message=cold']);
+      await exec(['--terminal-env', 'exec', 'e:echo', 'message=cold']);
       const after = JSON.parse((await run(['--json', 'session', 'list'])).stdout) as { holders: Array<{ servers: Array<{ calls: number }> }> };
       expect(after.holders[0]!.servers[0]!.calls).toBe(1);
     } finally {

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // SPEC §17: `--html FILE` on time, mcp show and mcp conform: one self-contained page each, rendered
@@ -64,11 +63,11 @@ describe('HTML reports (--html)', () => {
     const dir = tempDir();
     const recording = join(dir, 'noisy.rec');
     const [timed, , conformed] = await Promise.all([
-      runToolrun(['--json', 'time', 'get_current_datetime', '-n', '50', '--html', join(dir, 'time.html')]),
-      runClean(['--config', config, 'mcp', 'check-stdout', 'noisy', '--save', recording]),
-      runClean(['--config', config, '--json', 'mcp', 'conform', 'no-input-schema', '--html', join(dir, 'conform.html')]),
+      runInProcess(['--json', 'time', 'get_current_datetime', '-n', '50', '--html', join(dir, 'time.html')]),
+      runCleanInProcess(['--config', config, 'mcp', 'check-stdout', 'noisy', '--save', recording]),
+      runCleanInProcess(['--config', config, '--json', 'mcp', 'conform', 'no-input-schema', '--html', join(dir, 'conform.html')]),
     ]);
-    const shown = await runToolrun(['mcp', 'show', recording, '--html', join(dir, 'show.html')]);
+    const shown = await runInProcess(['mcp', 'show', recording, '--html', join(dir, 'show.html')]);
 
     expect(timed).toMatchObject({ exitCode: 0, stderr: '' });
     const timing = JSON.parse(timed.stdout);
@@ -108,9 +107,9 @@ describe('HTML reports (--html)', () => {
 
   it('an --html folder that does not exist is exit 2 before any work', async () => {
     const results = await Promise.all([
-      runToolrun(['time', 'get_current_datetime', '--html', '/nonexistent-folder/t.html']),
-      runToolrun(['mcp', 'show', '/nonexistent-recording.rec', '--html', '/nonexistent-folder/s.html']),
-      runClean(['--config', config, 'mcp', 'conform', 'no-input-schema', '--html', '/nonexistent-folder/c.html']),
+      runInProcess(['time', 'get_current_datetime', '--html', '/nonexistent-folder/t.html']),
+      runInProcess(['mcp', 'show', '/nonexistent-recording.rec', '--html', '/nonexistent-folder/s.html']),
+      runCleanInProcess(['--config', config, 'mcp', 'conform', 'no-input-schema', '--html', '/nonexistent-folder/c.html']),
     ]);
     for (const [result, file] of results.map((result, index) => [result, ['t', 's', 'c'][index]] as const)) {
       expect(result).toMatchObject({ exitCode: 2, stdout: '' });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -11,7 +11,7 @@ const stepsOf = (stdout: string) => Object.fromEntries((JSON.parse(stdout).steps
 describe('toolrun mcp doctor', () => {
   it('finds server-everything healthy (exit 0) with all eight steps', async () => {
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { API_TOKEN: 'hunter2' } } } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ server: 'everything', verdict: 'healthy', problems: 0 });
@@ -27,7 +27,7 @@ describe('toolrun mcp doctor', () => {
   });
 
   it('prints a human report with a verdict line', async () => {
-    const result = await runClean(['--config', join(FIXTURES, 'home.json'), 'mcp', 'doctor']);
+    const result = await runCleanInProcess(['--config', join(FIXTURES, 'home.json'), 'mcp', 'doctor']);
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('toolrun mcp doctor zwave (stdio)');
@@ -42,7 +42,7 @@ describe('toolrun mcp doctor', () => {
 
   it('reports stdout pollution with line numbers (exit 1)', async () => {
     const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'noisy']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'noisy']);
     expect(result.exitCode).toBe(1);
     const steps = stepsOf(result.stdout);
     expect(steps.stdout).toMatchObject({ status: 'fail', details: ['line 1, byte 0: not-json  "Loading config..."', 'line 2, byte 18: not-json  "Server ready"'] });
@@ -51,7 +51,7 @@ describe('toolrun mcp doctor', () => {
 
   it('reports a crash with its stderr and the fix (exit 4)', async () => {
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { crash: fixtureServer('crash-server.js') } });
-    const result = await runClean(['--config', config, 'mcp', 'doctor', 'crash']);
+    const result = await runCleanInProcess(['--config', config, 'mcp', 'doctor', 'crash']);
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toContain("✖ spawn       the process started, then failed: the module 'mqtt' is not installed (Node: Cannot find module); the server exited with code 1 (attempt 1 of 1)");
     expect(result.stdout).toContain("    ! Error: Cannot find module 'mqtt'");
@@ -61,27 +61,27 @@ describe('toolrun mcp doctor', () => {
 
   it('reports a server slow to start as an initialize timeout', async () => {
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { hang: fixtureServer('hang-server.js', { connectTimeoutMs: 300 }) } });
-    const steps = stepsOf((await runClean(['--json', '--config', config, 'mcp', 'doctor', 'hang'])).stdout);
+    const steps = stepsOf((await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'hang'])).stdout);
     expect(steps.spawn!.status).toBe('ok');
     expect(steps.initialize).toMatchObject({ status: 'fail', finding: 'no answer to initialize within 300 ms (the server hangs, or starts slowly: raise connectTimeoutMs) (attempt 1 of 1)' });
   });
 
   it('reports retries of a flaky start', async () => {
     const config = writeTempConfig({ mcpServers: { flaky: fixtureServer('flaky-server.js', { env: { FLAKY_STATE: join(tempDir(), 'n'), FLAKY_FAILURES: '1' } }) } });
-    const steps = stepsOf((await runClean(['--json', '--config', config, 'mcp', 'doctor', 'flaky'])).stdout);
+    const steps = stepsOf((await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'flaky'])).stdout);
     expect(steps.initialize).toMatchObject({ status: 'warn', finding: expect.stringMatching(/^connected on attempt 2 of 3: flaky start · initialize answered in/) });
   });
 
   it('reports a server that needs SIGKILL', async () => {
     const config = writeTempConfig({ mcpServers: { stubborn: fixtureServer('ignore-sigterm-server.js') } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'stubborn']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'stubborn']);
     expect(result.exitCode).toBe(1);
     expect(stepsOf(result.stdout).shutdown).toMatchObject({ status: 'fail', data: { outcome: 'SIGKILL' } });
   });
 
   it('reports invalid tool schemas, bad names, duplicates and missing descriptions', async () => {
     const config = writeTempConfig({ mcpServers: { bad: fixtureServer('bad-tools-server.js') } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'bad']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'bad']);
     expect(result.exitCode).toBe(1);
     const tools = stepsOf(result.stdout).tools!;
     expect(tools.status).toBe('fail');
@@ -99,7 +99,7 @@ describe('toolrun mcp doctor', () => {
   describe("with --call, the result against the tool's outputSchema (SPEC §9)", () => {
     const config = () => writeTempConfig({ mcpServers: { out: fixtureServer('bad-output-server.js') } });
     const doctorCall = async (tool: string) => {
-      const result = await runClean(['--json', '--config', config(), 'mcp', 'doctor', 'out', '--call', tool]);
+      const result = await runCleanInProcess(['--json', '--config', config(), 'mcp', 'doctor', 'out', '--call', tool]);
       return { exitCode: result.exitCode, steps: stepsOf(result.stdout) };
     };
 
@@ -152,7 +152,7 @@ describe('toolrun mcp doctor', () => {
 
   it('reports a missing command in config and spawn, and names unset variables', async () => {
     const config = writeTempConfig({ retry: { attempts: 3, baseDelayMs: 1000 }, mcpServers: { ghost: { command: 'no-such-command-toolrun', env: { SECRET_KEY: '${TOOLRUN_TEST_SECRET:-s3cret}' } } } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'ghost']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'ghost']);
     expect(result.exitCode).toBe(4);
     const steps = stepsOf(result.stdout);
     expect(steps.config).toMatchObject({
@@ -166,14 +166,14 @@ describe('toolrun mcp doctor', () => {
 
   it('exits 3 when the entry does not resolve', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('flaky-server.js', { args: ['${TOOLRUN_TEST_UNSET}'] }) } });
-    const result = await runClean(['--config', config, 'mcp', 'doctor', 's']);
+    const result = await runCleanInProcess(['--config', config, 'mcp', 'doctor', 's']);
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toContain('✖ config      mcpServers.s.args[0]: environment variable TOOLRUN_TEST_UNSET is not set.');
   });
 
   it('diagnoses every server with --all (worst exit code wins)', async () => {
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { zwave: fixtureServer('zwave-server.js'), crash: fixtureServer('crash-server.js') } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', '--all']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', '--all']);
     expect(result.exitCode).toBe(4);
     const report = JSON.parse(result.stdout);
     expect(report.servers.map((server: { server: string; verdict: string }) => [server.server, server.verdict])).toEqual([
@@ -184,7 +184,7 @@ describe('toolrun mcp doctor', () => {
 
   it('asks which server when several are configured', async () => {
     const config = writeTempConfig({ mcpServers: { a: fixtureServer('zwave-server.js'), b: fixtureServer('zwave-server.js') } });
-    const result = await runClean(['--config', config, 'mcp', 'doctor']);
+    const result = await runCleanInProcess(['--config', config, 'mcp', 'doctor']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe('✖ several servers are configured (a, b): name one, or use --all');
   });
@@ -193,7 +193,7 @@ describe('toolrun mcp doctor', () => {
 describe('toolrun mcp check-stdout', () => {
   it('replays a capture file (exit 1) and stdin', async () => {
     const file = join(FIXTURES, 'captures', 'not-json.ndjson');
-    const result = await runToolrun(['mcp', 'check-stdout', '--file', file]);
+    const result = await runInProcess(['mcp', 'check-stdout', '--file', file]);
     expect(result.exitCode).toBe(1);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('✖ line 2, byte 141: not-json  "Loading config..."');
@@ -207,13 +207,13 @@ describe('toolrun mcp check-stdout', () => {
   it('runs a session against a server, saves the capture, and the capture replays the same', async () => {
     const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
     const save = join(tempDir(), 'noisy.out');
-    const live = await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', save]);
+    const live = await runCleanInProcess(['--json', '--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', save]);
     expect(live.exitCode).toBe(1);
     const report = JSON.parse(live.stdout);
     expect(report.source).toEqual({ server: 'noisy', steps: ['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call noisy'] });
     expect(report.findings.map((finding: { text: string }) => finding.text)).toEqual(['Loading config...', 'Server ready', 'noisy tool called']);
     expect(report.kinds['not-json']).toMatchObject({ count: 3, clients: expect.stringContaining('TS SDK 2.x: skipped silently') });
-    const replayed = await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save]);
+    const replayed = await runInProcess(['--json', 'mcp', 'check-stdout', '--file', save]);
     expect(JSON.parse(replayed.stdout).findings).toEqual(report.findings);
     // The recording (SPEC §11): a header, then every line sent, received and on stderr, with times.
     const [header, ...lines] = readFileSync(save, 'utf8')
@@ -234,9 +234,9 @@ describe('toolrun mcp check-stdout', () => {
   it('a recording keeps stdout byte for byte: a line that is not UTF-8 is stored as b64 and scanned as it was', async () => {
     const config = writeTempConfig({ mcpServers: { raw: fixtureServer('polluting-server.js', { env: { RAW_BYTES: '1' } }) } });
     const save = join(tempDir(), 'raw.rec');
-    const live = JSON.parse((await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'raw', '--save', save])).stdout);
+    const live = JSON.parse((await runCleanInProcess(['--json', '--config', config, 'mcp', 'check-stdout', 'raw', '--save', save])).stdout);
     expect(Object.keys(live.kinds)).toEqual(expect.arrayContaining(['invalid-utf8', 'crlf']));
-    const replayed = JSON.parse((await runToolrun(['--json', 'mcp', 'check-stdout', '--file', save])).stdout);
+    const replayed = JSON.parse((await runInProcess(['--json', 'mcp', 'check-stdout', '--file', save])).stdout);
     expect(replayed.findings).toEqual(live.findings);
     expect(replayed.summary).toEqual(live.summary);
     const recorded = readFileSync(save, 'utf8')
@@ -250,26 +250,26 @@ describe('toolrun mcp check-stdout', () => {
 
   it('finds server-everything clean (exit 0)', async () => {
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'check-stdout', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'check-stdout', 'everything', '--call', 'get-sum', 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ clean: true, source: { steps: ['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call get-sum'] }, summary: { polluting_lines: 0 } });
   });
 
   it('exits 0 for a clean server and 4 for one that cannot be reached', async () => {
-    const clean = await runClean(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave']);
+    const clean = await runCleanInProcess(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave']);
     expect(clean.exitCode).toBe(0);
     expect(clean.stdout.split('\n').at(-1)).toBe('✔ stdout is clean JSON-RPC');
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { crash: fixtureServer('crash-server.js') } });
-    const down = await runClean(['--config', config, 'mcp', 'check-stdout', 'crash']);
+    const down = await runCleanInProcess(['--config', config, 'mcp', 'check-stdout', 'crash']);
     expect(down.exitCode).toBe(4);
     expect(down.stdout).toContain('The server wrote nothing to stdout before it failed.');
   });
 
   it('rejects a missing capture file and a missing source', async () => {
-    const missing = await runToolrun(['mcp', 'check-stdout', '--file', 'nope.ndjson']);
+    const missing = await runInProcess(['mcp', 'check-stdout', '--file', 'nope.ndjson']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toBe('✖ capture file not found: nope.ndjson; check the path');
-    const none = await runToolrun(['mcp', 'check-stdout']);
+    const none = await runInProcess(['mcp', 'check-stdout']);
     expect(none.exitCode).toBe(2);
   });
 });

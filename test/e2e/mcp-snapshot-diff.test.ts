@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // SPEC §16, issue #23 item 3: a server's API saved as a stable snapshot, and diffed with each change classified.
@@ -24,14 +24,14 @@ describe('toolrun mcp snapshot and mcp diff', () => {
     expect(first.stdout).not.toContain('_meta');
     const file = join(tempDir(), 'api.json');
     writeFileSync(file, first.stdout);
-    const same = await runClean(['--config', everything, 'mcp', 'diff', file, 'everything']);
+    const same = await runCleanInProcess(['--config', everything, 'mcp', 'diff', file, 'everything']);
     expect(same).toMatchObject({ exitCode: 0, stdout: `no changes (${file} → server 'everything')` });
   });
 
   const config = writeTempConfig({ mcpServers: { v1: fixtureServer('api-version-server.js'), v2: fixtureServer('api-version-server.js', { env: { API_VERSION: '2' } }) } });
 
   it('lists the changes between two servers, breaking first and marked, and exits 1', async () => {
-    const result = await runClean(['--config', config, 'mcp', 'diff', 'v1', 'v2']);
+    const result = await runCleanInProcess(['--config', config, 'mcp', 'diff', 'v1', 'v2']);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe(
       [
@@ -50,8 +50,8 @@ describe('toolrun mcp snapshot and mcp diff', () => {
 
   it('reads a recording: the tools it listed are compared, the lists it never asked for are not (said on stderr)', async () => {
     const recording = join(tempDir(), 'v1.rec');
-    expect((await runToolrun(['--config', config, 'mcp', 'check-stdout', 'v1', '--save', recording])).exitCode).toBe(0);
-    const result = await runToolrun(['--config', config, '--json', 'mcp', 'diff', recording, 'v2']);
+    expect((await runInProcess(['--config', config, 'mcp', 'check-stdout', 'v1', '--save', recording])).exitCode).toBe(0);
+    const result = await runInProcess(['--config', config, '--json', 'mcp', 'diff', recording, 'v2']);
     expect(result.exitCode).toBe(1);
     const diff = JSON.parse(result.stdout);
     expect(diff.breaking).toBe(true);
@@ -77,12 +77,12 @@ describe('toolrun mcp snapshot and mcp diff', () => {
   });
 
   it('an unknown server name and a malformed snapshot file are exit 2, in one line naming them', async () => {
-    const unknown = await runToolrun(['--config', config, 'mcp', 'diff', 'v1', 'nope']);
+    const unknown = await runInProcess(['--config', config, 'mcp', 'diff', 'v1', 'nope']);
     expect(unknown).toMatchObject({ exitCode: 2, stdout: '' });
     expect(unknown.stderr).toBe("✖ unknown MCP server 'nope'; configured servers: v1, v2");
     const broken = join(tempDir(), 'api.json');
     writeFileSync(broken, '{"toolrunSnapshot": 1, "server": {"name": "x"}, "tools": {}}');
-    const malformed = await runToolrun(['mcp', 'diff', broken, broken]);
+    const malformed = await runInProcess(['mcp', 'diff', broken, broken]);
     expect(malformed).toMatchObject({ exitCode: 2, stdout: '' });
     expect(malformed.stderr).toBe(`✖ ${broken}: "tools" must be an array, found object`);
   });

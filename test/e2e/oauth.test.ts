@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followToCallback } from '../../fixtures/oauth-browser.js';
 import { CI_CLIENT, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 const BROWSER = join(FIXTURES, 'oauth-browser.js');
 
@@ -36,8 +37,20 @@ function dataHome(): string {
   return mkdtempSync(join(tmpdir(), 'toolrun-oauth-data-'));
 }
 
-function toolrun(args: string[], home: string, env: Record<string, string | undefined> = {}, options: Parameters<typeof runToolrun>[1] = {}) {
-  return runToolrun(['--config', configPath, ...args], { ...options, env: { XDG_DATA_HOME: home, BROWSER: undefined, CI_SECRET: CI_CLIENT.secret, ...env } });
+function toolrun(args: string[], home: string, env: Record<string, string | undefined> = {}) {
+  return runInProcess(['--config', configPath, ...args], { env: toolrunEnv(home, env) });
+}
+
+/**
+ * toolrun as its own process: for a test that writes to its stdin, and for parallel toolruns that
+ * share one token store (each process sets its own inline login and auth warnings: src/cli.ts).
+ */
+function toolrunSpawned(args: string[], home: string, env: Record<string, string | undefined> = {}, options: Parameters<typeof runToolrun>[1] = {}) {
+  return runToolrun(['--config', configPath, ...args], { ...options, env: toolrunEnv(home, env) });
+}
+
+function toolrunEnv(home: string, env: Record<string, string | undefined>) {
+  return { XDG_DATA_HOME: home, BROWSER: undefined, CI_SECRET: CI_CLIENT.secret, ...env };
 }
 
 function storedRecord(home: string, server = 'oauthy') {
@@ -120,7 +133,7 @@ describe('OAuth for remote servers (SPEC §14)', () => {
     const home = dataHome();
     const config = join(folder, 'down.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { down: { url: 'http://127.0.0.1:47555/mcp' } } }));
-    const down = await runToolrun(['--config', config, 'auth', 'login', 'down'], { env: { XDG_DATA_HOME: home, BROWSER: BROWSER } });
+    const down = await runInProcess(['--config', config, 'auth', 'login', 'down'], { env: { XDG_DATA_HOME: home, BROWSER: BROWSER } });
     expect(down.exitCode).toBe(4);
     expect(down.stderr).toContain('✖ cannot log in to http://127.0.0.1:47555/mcp: a request of the login got no answer (ECONNREFUSED)');
     const port = await toolrun(['auth', 'login', 'oauthy', '--callback-port', '99999'], home);
@@ -143,7 +156,7 @@ describe('OAuth for remote servers (SPEC §14)', () => {
 
   it('--no-browser prints the URL on stderr and takes the redirected URL pasted on stdin', async () => {
     const home = dataHome();
-    const child = toolrun(['auth', 'login', 'oauthy', '--no-browser'], home, {}, { stdin: 'pipe' });
+    const child = toolrunSpawned(['auth', 'login', 'oauthy', '--no-browser'], home, {}, { stdin: 'pipe' });
     let stderr = '';
     const pasted = new Promise<void>((resolve, reject) => {
       child.stderr!.on('data', (chunk: Buffer) => {
@@ -171,7 +184,7 @@ describe('OAuth for remote servers (SPEC §14)', () => {
     expect((await login(home)).exitCode).toBe(0);
     const old = expireStoredToken(home);
     const refreshesBefore = fixture.grants.refresh_token ?? 0;
-    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrun(['exec', 'oauthy:echo', `message=run${index}`], home)));
+    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrunSpawned(['exec', 'oauthy:echo', `message=run${index}`], home)));
     for (const [index, run] of runs.entries()) {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe(`run${index}`);
@@ -183,7 +196,7 @@ describe('OAuth for remote servers (SPEC §14)', () => {
   it('5 parallel execs with an empty token store and $BROWSER log in once; the others take its tokens', async () => {
     const home = dataHome();
     const codesBefore = fixture.grants.authorization_code ?? 0;
-    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrun(['exec', 'oauthy:echo', `message=run${index}`], home, { BROWSER })));
+    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrunSpawned(['exec', 'oauthy:echo', `message=run${index}`], home, { BROWSER })));
     for (const [index, run] of runs.entries()) {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe(`run${index}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV2HttpServer, type HttpFixture } from '../helpers/http-fixture.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, writeTempConfig } from '../helpers/temp-config.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 // Servers built with the v2 SDK: one serving both eras, one 2026-07-28 only (legacy: 'reject'),
 // over stdio and Streamable HTTP; and server-everything, a 2025-era server.
@@ -28,13 +28,13 @@ describe('both protocol eras (SPEC §10)', () => {
   const modernServers = ['dual', 'modern', 'dualhttp', 'modernhttp'];
 
   it.each(modernServers)('exec calls a tool of %s in the 2026-07-28 era', async (server) => {
-    const result = await runToolrun(['--json', '--config', config, 'exec', `${server}:add`, 'a=2', 'b=3']);
+    const result = await runInProcess(['--json', '--config', config, 'exec', `${server}:add`, 'a=2', 'b=3']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { sum: 5 }, tool_name: 'add', server });
   });
 
   it.each(modernServers)('doctor reports the era, the version and how it was chosen for %s, and checks a --call result', async (server) => {
-    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', server, '--call', 'add', 'a:=1', 'b:=2']);
+    const result = await runInProcess(['--json', '--config', config, 'mcp', 'doctor', server, '--call', 'add', 'a:=1', 'b:=2']);
     const report = JSON.parse(result.stdout);
     const initialize = report.steps.find((step: { id: string }) => step.id === 'initialize');
     expect(initialize).toMatchObject({
@@ -54,7 +54,7 @@ describe('both protocol eras (SPEC §10)', () => {
   });
 
   it('doctor reports a 2025-era server chosen automatically after server/discover is refused', async () => {
-    const result = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', 'everything']);
+    const result = await runInProcess(['--json', '--config', config, 'mcp', 'doctor', 'everything']);
     const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
     expect(initialize.data).toMatchObject({
       handshake: 'initialize',
@@ -65,10 +65,10 @@ describe('both protocol eras (SPEC §10)', () => {
   });
 
   it.each(modernServers)('list and time work against %s, time naming the server/discover phase', async (server) => {
-    const list = await runToolrun(['--json', '--config', config, 'list', '--server', server]);
+    const list = await runInProcess(['--json', '--config', config, 'list', '--server', server]);
     expect(list.exitCode).toBe(0);
     expect(JSON.parse(list.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(['add', 'wrong_output', 'progress']));
-    const time = await runToolrun(['--json', '--config', config, 'time', `${server}:add`, 'a=1', 'b=1', '-n', '5', '--warmup', '0']);
+    const time = await runInProcess(['--json', '--config', config, 'time', `${server}:add`, 'a=1', 'b=1', '-n', '5', '--warmup', '0']);
     expect(time.exitCode).toBe(0);
     const report = JSON.parse(time.stdout);
     expect(Object.keys(report.phases)).toContain(server.endsWith('http') ? 'connect_discover_ms' : 'server_discover_ms');
@@ -76,33 +76,33 @@ describe('both protocol eras (SPEC §10)', () => {
   });
 
   it.each(modernServers)('resources (list, templates, read) and prompts (list, get) work against %s', async (server) => {
-    const resources = await runToolrun(['--json', '--config', config, 'resources', '--server', server]);
+    const resources = await runInProcess(['--json', '--config', config, 'resources', '--server', server]);
     expect(resources.exitCode).toBe(0);
     expect(JSON.parse(resources.stdout).resources.map((resource: { uri: string }) => resource.uri)).toEqual(['test://greeting', 'test://pixel.png']);
-    const templates = await runToolrun(['--json', '--config', config, 'resources', '--templates', '--server', server]);
+    const templates = await runInProcess(['--json', '--config', config, 'resources', '--templates', '--server', server]);
     expect(JSON.parse(templates.stdout).resourceTemplates.map((template: { uriTemplate: string }) => template.uriTemplate)).toEqual(['test://notes/{id}']);
-    const read = await runToolrun(['--config', config, 'resources', 'read', 'test://notes/7', '--server', server]);
+    const read = await runInProcess(['--config', config, 'resources', 'read', 'test://notes/7', '--server', server]);
     expect(read).toMatchObject({ exitCode: 0, stdout: 'note 7' });
-    const prompts = await runToolrun(['--config', config, 'prompts', '--server', server]);
+    const prompts = await runInProcess(['--config', config, 'prompts', '--server', server]);
     expect(prompts.stdout).toMatch(new RegExp(`^${server} +ask +topic\\*, tone +Ask about a topic$`, 'm'));
-    const prompt = await runToolrun(['--config', config, 'prompts', 'get', `${server}:ask`, 'topic=eras', 'tone=dry']);
+    const prompt = await runInProcess(['--config', config, 'prompts', 'get', `${server}:ask`, 'topic=eras', 'tone=dry']);
     expect(prompt).toMatchObject({ exitCode: 0, stdout: 'user:\nTell me about eras in a dry tone' });
   });
 
   it('mcp list --check shows the protocol each server speaks', async () => {
-    const result = await runToolrun(['--json', '--config', config, 'mcp', 'list', '--check']);
+    const result = await runInProcess(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(result.exitCode).toBe(0);
     const protocols = Object.fromEntries(
       JSON.parse(result.stdout).servers.map((server: { name: string; protocol_version: string; protocol_era: string }) => [server.name, `${server.protocol_version} ${server.protocol_era}`]),
     );
     expect(protocols).toEqual({ dual: '2026-07-28 modern', modern: '2026-07-28 modern', dualhttp: '2026-07-28 modern', modernhttp: '2026-07-28 modern', everything: '2025-11-25 legacy' });
-    const table = await runToolrun(['--config', config, 'mcp', 'list', '--check']);
+    const table = await runInProcess(['--config', config, 'mcp', 'list', '--check']);
     expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+RESOURCES\s+PROMPTS\s+PROTOCOL\s+CONNECT\s+AUTH\s+COMMAND \/ URL$/);
     expect(table.stdout).toMatch(/\neverything\s+stdio\s+✔ ok\s+15\s+7\s+4\s+2025-11-25\s+\d+ ms /);
   });
 
   it('--protocol fixes a 2025 revision: a dual-era server answers initialize with it', async () => {
-    const result = await runToolrun(['--json', '--config', config, '--protocol', '2025-06-18', 'mcp', 'doctor', 'dual']);
+    const result = await runInProcess(['--json', '--config', config, '--protocol', '2025-06-18', 'mcp', 'doctor', 'dual']);
     const initialize = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize');
     expect(initialize.data).toMatchObject({
       handshake: 'initialize',
@@ -114,7 +114,7 @@ describe('both protocol eras (SPEC §10)', () => {
 
   it('a 2026-07-28-only server refuses a fixed 2025 revision: one line, no retry, exit 4', async () => {
     const fixed = writeTempConfig({ mcpServers: { modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' }, protocol: '2025-11-25' }) } });
-    const result = await runToolrun(['--config', fixed, 'exec', 'modern:add', 'a=1', 'b=1']);
+    const result = await runInProcess(['--config', fixed, 'exec', 'modern:add', 'a=1', 'b=1']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'modern'");
     expect(result.stderr).toContain('  Reason: the server refused protocol version 2025-11-25 (it supports 2026-07-28)');
@@ -125,22 +125,22 @@ describe('both protocol eras (SPEC §10)', () => {
   it('a 2026-07-28-only HTTP server refuses a fixed 2025 revision in the same words as over stdio', async () => {
     const reason = 'the server refused protocol version 2025-11-25 (it supports 2026-07-28)';
     const fix = 'let toolrun choose the protocol ("protocol": "auto", the default), or fix it to 2026-07-28';
-    const exec = await runToolrun(['--config', config, '--protocol', '2025-11-25', 'exec', 'modernhttp:add', 'a=1', 'b=1']);
+    const exec = await runInProcess(['--config', config, '--protocol', '2025-11-25', 'exec', 'modernhttp:add', 'a=1', 'b=1']);
     expect(exec.exitCode).toBe(4);
     expect(exec.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'modernhttp'");
     expect(exec.stderr).toContain(`  Reason: ${reason}\n  Check: ${fix}\n`);
     expect(exec.stderr).not.toContain('jsonrpc');
     expect(exec.stderr).not.toContain('retrying');
-    const doctor = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'doctor', 'modernhttp']);
+    const doctor = await runInProcess(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'doctor', 'modernhttp']);
     const report = JSON.parse(doctor.stdout);
     expect(report).toMatchObject({ exitCode: 4, problems: 1 });
     expect(report.steps.find((step: { id: string }) => step.id === 'initialize')).toMatchObject({ status: 'fail', finding: `${reason} (not retried: it would fail the same way)`, fix });
-    const list = await runToolrun(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'list', '--check']);
+    const list = await runInProcess(['--json', '--config', config, '--protocol', '2025-11-25', 'mcp', 'list', '--check']);
     expect(JSON.parse(list.stdout).servers.find((server: { name: string }) => server.name === 'modernhttp')).toMatchObject({ status: 'failed', error: reason, cause: 'protocol-version', fix });
   });
 
   it('a 2025-era server with the protocol fixed to 2026-07-28 fails at once, naming the setting', async () => {
-    const result = await runToolrun(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
+    const result = await runInProcess(['--config', config, '--protocol', '2026-07-28', 'exec', 'everything:echo', 'message=hi']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('  Reason: protocol is fixed to 2026-07-28 by --protocol, but the server does not speak it (server/discover refused (-32601 Method not found)); set it to "auto"');
     expect(result.stderr).not.toContain('retrying');
@@ -153,8 +153,8 @@ describe('both protocol eras (SPEC §10)', () => {
     });
     const run = async (server: string) => {
       const [json, human] = await Promise.all([
-        runToolrun(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
-        runToolrun(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+        runInProcess(['--config', eras, 'exec', '--json', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
+        runInProcess(['--config', eras, 'exec', '--timeout', '200', `${server}:slow_tool`, 'ms:=5000']),
       ]);
       const { execution_time_ms: elapsed, ...envelope } = JSON.parse(json.stdout);
       expect(elapsed).toBeLessThan(3000);
@@ -171,11 +171,11 @@ describe('both protocol eras (SPEC §10)', () => {
   }, 60_000);
 
   it('an unknown protocol is a usage error (flag) or a config error (entry)', async () => {
-    const flag = await runToolrun(['--protocol', '2099-01-01', 'list']);
+    const flag = await runInProcess(['--protocol', '2099-01-01', 'list']);
     expect(flag.exitCode).toBe(2);
     expect(flag.stderr).toContain("unknown protocol '2099-01-01'; use auto, 2026-07-28, 2025-11-25");
     const entry = writeTempConfig({ mcpServers: { x: fixtureServer('v2-server.js', { protocol: 'latest' }) } });
-    const result = await runToolrun(['--config', entry, 'list']);
+    const result = await runInProcess(['--config', entry, 'list']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('mcpServers.x.protocol: unknown protocol \'latest\'; use "auto", "2026-07-28"');
   });

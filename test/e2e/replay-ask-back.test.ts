@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { BIN, FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 import { tempDir } from '../helpers/temp-config.js';
 
@@ -41,7 +42,7 @@ describe('servers that ask back, in recordings and replay', () => {
     const seen = await recordElicitationRound(record);
     expect(seen.at(-1)).toMatchObject({ id: 2, result: { content: [{ text: 'elicitation: {"action":"accept","content":{"name":"Ada","color":"red"}}' }] } });
 
-    const show = await runClean(['--json', 'mcp', 'show', record]);
+    const show = await runCleanInProcess(['--json', 'mcp', 'show', record]);
     const events = JSON.parse(show.stdout).events as Array<Record<string, unknown>>;
     expect(events.filter((event) => event.kind !== 'stderr').map(({ kind, from, id, method }) => ({ kind, from, id, method }))).toEqual([
       { kind: 'request', from: 'client', id: 1, method: 'initialize' },
@@ -54,7 +55,7 @@ describe('servers that ask back, in recordings and replay', () => {
     ]);
     expect(JSON.parse(show.stdout).summary).toMatchObject({ requests: 3, unanswered: 0 });
 
-    const replayed = await runClean(['mcp', 'replay', record, '--', process.execPath, SERVER]);
+    const replayed = await runCleanInProcess(['mcp', 'replay', record, '--', process.execPath, SERVER]);
     expect(replayed).toMatchObject({
       exitCode: 0,
       stdout: ['✔ initialize #1', '✔ elicitation/create (asked by the server): answered as recorded', '✔ tools/call #2', 'same: 2 responses as recorded'].join('\n'),
@@ -68,7 +69,7 @@ describe('servers that ask back, in recordings and replay', () => {
     // The recording without the client's answer: the replayed server's question has none.
     const withoutAnswer = join(tempDir(), 'no-answer.rec');
     writeFileSync(withoutAnswer, `${lines.filter((line) => !line.includes('"action')).join('\n')}\n`);
-    const unanswered = await runClean(['--json', 'mcp', 'replay', withoutAnswer, '--', process.execPath, SERVER]);
+    const unanswered = await runCleanInProcess(['--json', 'mcp', 'replay', withoutAnswer, '--', process.execPath, SERVER]);
     expect(unanswered.exitCode).toBe(1);
     const report = JSON.parse(unanswered.stdout);
     expect(report.requests).toContainEqual({
@@ -78,13 +79,13 @@ describe('servers that ask back, in recordings and replay', () => {
       differences: [],
       server_request: 'the server asked elicitation/create (its 1st), which the recording has no answer to; it got an error reply',
     });
-    const text = await runClean(['mcp', 'replay', withoutAnswer, '--', process.execPath, SERVER]);
+    const text = await runCleanInProcess(['mcp', 'replay', withoutAnswer, '--', process.execPath, SERVER]);
     expect(text.stdout).toContain('✖ elicitation/create (asked by the server): the server asked elicitation/create (its 1st), which the recording has no answer to; it got an error reply');
 
     // A recording whose call the server now answers without asking: the recorded answer was never asked for.
     const notAsked = join(tempDir(), 'not-asked.rec');
     writeFileSync(notAsked, `${lines.map((line) => line.replace('ask-name', 'caps')).join('\n')}\n`);
-    const skipped = await runClean(['mcp', 'replay', notAsked, '--', process.execPath, SERVER]);
+    const skipped = await runCleanInProcess(['mcp', 'replay', notAsked, '--', process.execPath, SERVER]);
     expect(skipped.exitCode).toBe(1);
     expect(skipped.stdout).toContain('✖ elicitation/create (asked by the server): the recording answered 1 elicitation/create request, the server asked 0');
   });
@@ -95,14 +96,14 @@ describe('check-stdout --save records a round answered by its flags', () => {
     const config = join(tempDir(), 'toolrun.config.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { ask: { command: process.execPath, args: [SERVER] } } }));
     const record = join(tempDir(), 'ask.rec');
-    const saved = await runClean(['--config', config, '--elicit', 'accept', '--answer', 'name=Ada', 'mcp', 'check-stdout', 'ask', '--call', 'ask-name', '--save', record]);
+    const saved = await runCleanInProcess(['--config', config, '--elicit', 'accept', '--answer', 'name=Ada', 'mcp', 'check-stdout', 'ask', '--call', 'ask-name', '--save', record]);
     expect(saved.exitCode).toBe(0);
     const sent = readFileSync(record, 'utf8')
       .split('\n')
       .filter((line) => line.includes('"dir":"send"') && line.includes('action'));
     expect(sent).toHaveLength(1);
     expect(JSON.parse(JSON.parse(sent[0]!).text)).toMatchObject({ result: { action: 'accept', content: { name: 'Ada', color: 'blue' } } });
-    const replayed = await runClean(['--config', config, 'mcp', 'replay', record, 'ask']);
+    const replayed = await runCleanInProcess(['--config', config, 'mcp', 'replay', record, 'ask']);
     expect(replayed.exitCode).toBe(0);
     expect(replayed.stdout).toContain('✔ elicitation/create (asked by the server): answered as recorded');
   });

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { startV2HttpServer } from '../helpers/http-fixture.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
@@ -71,25 +72,25 @@ describe('toolrun resources watch (SPEC §15)', () => {
   });
 
   it('a server that dies mid-watch ends it with exit 4 and one line', async () => {
-    const result = await runClean(['--config', config, 'resources', 'watch', 'note://counter', '--server', 'dying']);
+    const result = await runCleanInProcess(['--config', config, 'resources', 'watch', 'note://counter', '--server', 'dying']);
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
     expect(result.stderr).toContain("✖ MCP server 'dying' exited (code 3) while watching 'note://counter'; its last stderr line: ask-back-server: fatal: the counter broke");
   });
 
   it('a server without resources.subscribe is exit 2, with the way to read it once', async () => {
-    const result = await runClean(['--config', config, 'resources', 'watch', 'note://counter', '--server', 'nosub']);
+    const result = await runCleanInProcess(['--config', config, 'resources', 'watch', 'note://counter', '--server', 'nosub']);
     expect(result).toMatchObject({ exitCode: 2, stdout: '' });
     expect(result.stderr).toContain(
       "✖ MCP server 'nosub' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read note://counter --server nosub",
     );
-    const modern = await runToolrun(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
+    const modern = await runInProcess(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
     expect(modern.exitCode).toBe(2);
     expect(modern.stderr).toContain("✖ MCP server 'modern' does not offer resource subscriptions");
   });
 
   it('an unknown URI is exit 2 with the server words', async () => {
-    const result = await runClean(['--config', config, 'resources', 'watch', 'note://nope', '--server', 'counter']);
+    const result = await runCleanInProcess(['--config', config, 'resources', 'watch', 'note://nope', '--server', 'counter']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("✖ MCP server 'counter' answered resources/subscribe or resources/read for 'note://nope': Resource not found: note://nope");
     expect(existsSync(methodsLog)).toBe(true);
@@ -107,7 +108,7 @@ describe('--log-level and list-changed notifications (SPEC §15)', () => {
   });
 
   it('sends logging/setLevel and shows only messages at that level and above', async () => {
-    const result = await runClean(['--config', config, '--log-level', 'warning', 'exec', 'askback:logs']);
+    const result = await runCleanInProcess(['--config', config, '--log-level', 'warning', 'exec', 'askback:logs']);
     expect(result).toMatchObject({ exitCode: 0, stdout: 'level=warning' });
     expect(readFileSync(methodsLog, 'utf8')).toContain('logging/setLevel warning\n');
     const shown = result.stderr.split('\n').filter((line) => line.includes('[askback]'));
@@ -115,27 +116,27 @@ describe('--log-level and list-changed notifications (SPEC §15)', () => {
   });
 
   it('in 2026-07-28 the level travels in the request _meta: no logs without it, the asked ones with it', async () => {
-    const none = await runToolrun(['--config', config, 'exec', 'modern:log']);
+    const none = await runInProcess(['--config', config, 'exec', 'modern:log']);
     expect(none).toMatchObject({ exitCode: 0, stdout: 'logged' });
     expect(none.stderr).not.toContain('[modern]');
-    const info = await runToolrun(['--config', config, '--log-level', 'info', 'exec', 'modern:log']);
+    const info = await runInProcess(['--config', config, '--log-level', 'info', 'exec', 'modern:log']);
     expect(info.stderr).toContain('[modern] info (fixture): info from v2');
     expect(info.stderr).not.toContain('debug from v2');
-    const debug = await runToolrun(['--config', config, '--log-level', 'debug', 'exec', 'modern:log']);
+    const debug = await runInProcess(['--config', config, '--log-level', 'debug', 'exec', 'modern:log']);
     expect(debug.stderr).toContain('[modern] debug (fixture): debug from v2\n[modern] info (fixture): info from v2');
   });
 
   it('an unknown level is exit 2 naming the allowed ones', async () => {
-    const result = await runToolrun(['--config', config, '--log-level', 'loud', 'exec', 'askback:logs']);
+    const result = await runInProcess(['--config', config, '--log-level', 'loud', 'exec', 'askback:logs']);
     expect(result).toMatchObject({ exitCode: 2, stdout: '' });
     expect(result.stderr).toContain("unknown log level 'loud'; use debug, info, notice, warning, error, critical, alert, emergency");
   });
 
   it('list-changed notifications are one stderr line each with --verbose, never on stdout', async () => {
-    const verbose = await runToolrun(['--config', config, '--verbose', 'exec', 'askback:change']);
+    const verbose = await runInProcess(['--config', config, '--verbose', 'exec', 'askback:change']);
     expect(verbose).toMatchObject({ exitCode: 0, stdout: 'changed' });
     expect(verbose.stderr).toContain("server 'askback': tools list changed\nserver 'askback': resources list changed\nserver 'askback': prompts list changed");
-    const quiet = await runToolrun(['--config', config, 'exec', 'askback:change']);
+    const quiet = await runInProcess(['--config', config, 'exec', 'askback:change']);
     expect(quiet.stderr).not.toContain('list changed');
   });
 });
@@ -187,7 +188,7 @@ describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (
   });
 
   it('a server that dies mid-watch ends it with exit 4 and one line', async () => {
-    const result = await runClean(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'dying']);
+    const result = await runCleanInProcess(['--config', config, 'resources', 'watch', 'test://counter', '--server', 'dying']);
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('version 0\nversion 1\nversion 2');
     expect(result.stderr).toContain("✖ MCP server 'dying' exited (code 3) while watching 'test://counter'; its last stderr line: v2-server: fatal: the counter broke");
@@ -207,7 +208,7 @@ describe('toolrun resources watch on a 2026-07-28 server: subscriptions/listen (
   });
 
   it('a server without resources.subscribe is exit 2, with the way to read it once', async () => {
-    const result = await runClean(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
+    const result = await runCleanInProcess(['--config', config, 'resources', 'watch', 'test://greeting', '--server', 'modern']);
     expect(result).toMatchObject({ exitCode: 2, stdout: '' });
     expect(result.stderr).toContain(
       "✖ MCP server 'modern' does not offer resource subscriptions (no resources.subscribe in its capabilities); read it once with: toolrun resources read test://greeting --server modern",

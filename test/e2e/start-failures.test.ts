@@ -2,16 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { plainPython, pythonWithMcp } from '../helpers/python.js';
 import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #19 items 1 and 2: a server that cannot start is reported at once, named, with its fix.
 
-/** Runs toolrun and measures how long it took (wall clock, node's own start included). */
+/** Runs toolrun and measures how long it took (wall clock; in-process, so without a node start). */
 async function timed(args: string[]) {
   const startedAt = Date.now();
-  const result = await runClean(args);
+  const result = await runCleanInProcess(args);
   return { ...result, ms: Date.now() - startedAt };
 }
 
@@ -28,7 +28,7 @@ describe('a server that exits at once (issue #19 item 1)', () => {
 
   it('doctor reports it within a few hundred ms of its own start', async () => {
     const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 50 }, mcpServers: { dead: exitsAtOnce } });
-    const result = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'dead']);
+    const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'dead']);
     expect(result.exitCode).toBe(4);
     const report = JSON.parse(result.stdout) as { durationMs: number; steps: Array<{ id: string; finding: string }> };
     expect(report.steps.find((step) => step.id === 'spawn')?.finding).toContain('the process started, then failed: server exited with code 1 before answering server/discover');
@@ -55,7 +55,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
   const python = plainPython();
 
   it.skipIf(!python)('python -m a module that does not exist', async () => {
-    const result = await runClean(['--config', oneServer({ command: python, args: ['-m', 'toolrun_no_such_module'] }), 'exec', 'srv:x']);
+    const result = await runCleanInProcess(['--config', oneServer({ command: python, args: ['-m', 'toolrun_no_such_module'] }), 'exec', 'srv:x']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
     expect(result.stderr).toContain(
@@ -66,7 +66,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
 
   it.skipIf(!python)('python with a script that does not exist', async () => {
     const dir = tempDir();
-    const result = await runClean(['--config', oneServer({ command: python, args: ['missing.py'], cwd: dir }), 'exec', 'srv:x']);
+    const result = await runCleanInProcess(['--config', oneServer({ command: python, args: ['missing.py'], cwd: dir }), 'exec', 'srv:x']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
     expect(result.stderr).toContain(`  Reason: the Python script '${join(dir, 'missing.py')}' does not exist (python: can't open file); the server exited with code 2`);
@@ -75,7 +75,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
 
   it.skipIf(!python)('pip that finds no distribution of the package', async () => {
     // `--no-index` keeps it offline: the same last line pip prints for a name the index does not have.
-    const result = await runClean(['--config', oneServer({ command: python, args: ['-m', 'pip', 'install', '--no-index', 'toolrun-no-such-package'] }), 'exec', 'srv:x']);
+    const result = await runCleanInProcess(['--config', oneServer({ command: python, args: ['-m', 'pip', 'install', '--no-index', 'toolrun-no-such-package'] }), 'exec', 'srv:x']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
     expect(result.stderr).toContain("  Reason: pip found no version of 'toolrun-no-such-package' to install (No matching distribution found); the server exited with code 1");
@@ -87,7 +87,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
     it.skipIf(!withMcp)('an import of a name the installed mcp does not have (ImportError)', async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'server.py'), 'from mcp.server.mcpserver import FastMCP\n\nFastMCP("old").run()\n');
-      const result = await runClean(['--config', oneServer({ command: withMcp, args: ['server.py'], cwd: dir }), 'exec', 'srv:x']);
+      const result = await runCleanInProcess(['--config', oneServer({ command: withMcp, args: ['server.py'], cwd: dir }), 'exec', 'srv:x']);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
       expect(result.stderr).toContain(
@@ -99,7 +99,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
     it.skipIf(!withMcp)('an import of a module the installed mcp does not have (ModuleNotFoundError)', async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'server.py'), 'from mcp.server.fastmcp import FastMCP\n\nFastMCP("old").run()\n');
-      const result = await runClean(['--config', oneServer({ command: withMcp, args: ['server.py'], cwd: dir }), 'exec', 'srv:x']);
+      const result = await runCleanInProcess(['--config', oneServer({ command: withMcp, args: ['server.py'], cwd: dir }), 'exec', 'srv:x']);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
       expect(result.stderr).toContain(
@@ -122,7 +122,7 @@ describe('deterministic start failures outside Node are named, with their fix, a
   })();
 
   it.skipIf(!dockerDown)('docker without a daemon', async () => {
-    const result = await runClean(['--config', oneServer({ command: 'docker', args: ['run', '-i', '--rm', 'mcp/time'] }), 'exec', 'srv:x']);
+    const result = await runCleanInProcess(['--config', oneServer({ command: 'docker', args: ['run', '-i', '--rm', 'mcp/time'] }), 'exec', 'srv:x']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'srv'");
     expect(result.stderr).toMatch(/ {2}Reason: Docker is not running: the docker command cannot reach its daemon at \S+; the server exited with code \d+/);
@@ -135,7 +135,7 @@ describe('error-like lines before the stderr tail are shown, not only counted (i
   const chatty = { command: 'sh', args: ['-c', 'echo "FATAL:  password authentication failed for user \\"app\\"" >&2; for i in $(seq 30); do echo "info: step $i" >&2; done; exit 1'] };
 
   it("in exec's failure box", async () => {
-    const result = await runClean(['--config', oneServer(chatty), 'exec', 'srv:x']);
+    const result = await runCleanInProcess(['--config', oneServer(chatty), 'exec', 'srv:x']);
     expect(result.exitCode).toBe(4);
     const lines = result.stderr.split('\n');
     const box = lines.indexOf('  MCP server stderr, error-like lines before the last 20:');
@@ -150,7 +150,7 @@ describe('error-like lines before the stderr tail are shown, not only counted (i
   });
 
   it("in doctor's stderr step", async () => {
-    const doctor = await runClean(['--json', '--config', oneServer(chatty), 'mcp', 'doctor', 'srv']);
+    const doctor = await runCleanInProcess(['--json', '--config', oneServer(chatty), 'mcp', 'doctor', 'srv']);
     expect(doctor.exitCode).toBe(4);
     const { stderr } = stepsOf(doctor.stdout);
     expect(stderr).toMatchObject({ status: 'warn', finding: '31 lines (the last 20 shown, and 1 error-like before them), 1 error-like (marked !)' });
@@ -163,7 +163,7 @@ describe("doctor's stderr step over a server that failed (issue #19 item 4)", ()
   const python = plainPython();
 
   it.skipIf(!python)('counts a line that names a cause as error-like, not "no errors"', async () => {
-    const doctor = await runClean(['--json', '--config', oneServer({ command: python, args: ['-m', 'toolrun_no_such_module'] }), 'mcp', 'doctor', 'srv']);
+    const doctor = await runCleanInProcess(['--json', '--config', oneServer({ command: python, args: ['-m', 'toolrun_no_such_module'] }), 'mcp', 'doctor', 'srv']);
     expect(doctor.exitCode).toBe(4);
     const { stderr } = stepsOf(doctor.stdout);
     expect(stderr).toMatchObject({ status: 'warn', finding: '1 line, 1 error-like (marked !)' });
@@ -171,7 +171,7 @@ describe("doctor's stderr step over a server that failed (issue #19 item 4)", ()
   });
 
   it.skipIf(!python)('marks every line of a fatal traceback that names the exception', async () => {
-    const doctor = await runClean(['--json', '--config', oneServer({ command: python, args: ['-c', 'import json; json.loads("x")'] }), 'mcp', 'doctor', 'srv']);
+    const doctor = await runCleanInProcess(['--json', '--config', oneServer({ command: python, args: ['-c', 'import json; json.loads("x")'] }), 'mcp', 'doctor', 'srv']);
     expect(doctor.exitCode).toBe(4);
     const { stderr } = stepsOf(doctor.stdout);
     expect(stderr!.status).toBe('warn');
@@ -181,7 +181,7 @@ describe("doctor's stderr step over a server that failed (issue #19 item 4)", ()
   });
 
   it('warns over a failed server whose stderr has no error word, and its fix does not say "above"', async () => {
-    const doctor = await runClean(['--json', '--config', oneServer({ command: 'sh', args: ['-c', 'echo "usage: server --port N" >&2; exit 2'] }), 'mcp', 'doctor', 'srv']);
+    const doctor = await runCleanInProcess(['--json', '--config', oneServer({ command: 'sh', args: ['-c', 'echo "usage: server --port N" >&2; exit 2'] }), 'mcp', 'doctor', 'srv']);
     expect(doctor.exitCode).toBe(4);
     const steps = stepsOf(doctor.stdout);
     expect(steps.stderr).toMatchObject({ status: 'warn', finding: '1 line, none error-like; the server failed to start: read them', details: ['  usage: server --port N'] });

@@ -5,7 +5,8 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { BIN, runToolrun } from '../helpers/run-toolrun.js';
+import { BIN } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { SERVER_EVERYTHING } from '../helpers/temp-config.js';
 import { fixtureHome as sharedFixtureHome } from '../helpers/host-fixtures.js';
@@ -17,7 +18,7 @@ function fixtureHome() {
     f.write(path, text);
     return path;
   };
-  const toolrun = (...args: string[]) => runToolrun(args, { cwd: f.project, env: f.env });
+  const toolrun = (...args: string[]) => runInProcess(args, { cwd: f.project, env: f.env });
   return { ...f, write, toolrun };
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { newProcessMarker, runClean, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 
 // Issue #22 point 3 (SPEC §15 Tasks): a task-augmented call is followed to its end in both eras
 // (the 2025-11-25 experimental tasks, the 2026-07-28 io.modelcontextprotocol/tasks extension);
@@ -34,7 +35,7 @@ const ERAS = ['legacy', 'modern'] as const;
 describe.each(ERAS)('a task of a %s server', (era) => {
   it('is followed to its end: status lines on stderr, the result alone on stdout', async () => {
     const { config, received } = tasksConfig();
-    const result = await runClean(['--config', config, 'exec', `${era}:research`, 'topic=tides', 'steps:=3']);
+    const result = await runCleanInProcess(['--config', config, 'exec', `${era}:research`, 'topic=tides', 'steps:=3']);
     expect(result.stderr).not.toMatch(/✖/);
     expect(result).toMatchObject({ exitCode: 0, stdout: 'researched tides' });
     expect(result.stderr).toMatch(/^… research: task [0-9a-f-]{36} working — step 1 of 3$/m);
@@ -48,14 +49,14 @@ describe.each(ERAS)('a task of a %s server', (era) => {
 
   it('--json gives the envelope of the final result', async () => {
     const { config } = tasksConfig();
-    const result = await runClean(['--config', config, '--json', 'exec', `${era}:research`, 'topic=tides', 'steps:=1']);
+    const result = await runCleanInProcess(['--config', config, '--json', 'exec', `${era}:research`, 'topic=tides', 'steps:=1']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: 'researched tides', tool_name: 'research', server: era });
   });
 
   it('a failed task is exit 1 naming the task and the reason', async () => {
     const { config } = tasksConfig();
-    const result = await runClean(['--config', config, 'exec', `${era}:fails`]);
+    const result = await runCleanInProcess(['--config', config, 'exec', `${era}:fails`]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^✖ fails: task [0-9a-f-]{36} failed: the backend refused the job$/);
@@ -64,7 +65,7 @@ describe.each(ERAS)('a task of a %s server', (era) => {
   it('--timeout cancels a task that never ends on the server, in one line, nothing left running', async () => {
     const { config, received } = tasksConfig();
     // A task that never ends: without the timeout this would hang past the test's own limit.
-    const result = await runClean(['--config', config, '--timeout', '400', 'exec', `${era}:never_ends`]);
+    const result = await runCleanInProcess(['--config', config, '--timeout', '400', 'exec', `${era}:never_ends`]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
@@ -90,40 +91,40 @@ describe.each(ERAS)('a task of a %s server', (era) => {
 
   it('--no-wait prints the task id; tasks get shows it, then its result; tasks cancel cancels one', async () => {
     const { config, received } = tasksConfig();
-    const started = await runClean(['--config', config, 'exec', '--no-wait', `${era}:research`, 'topic=tides', 'steps:=2']);
+    const started = await runCleanInProcess(['--config', config, 'exec', '--no-wait', `${era}:research`, 'topic=tides', 'steps:=2']);
     expect(started.exitCode).toBe(0);
     expect(started.stdout).toMatch(/^[0-9a-f-]{36}$/);
     const taskId = started.stdout;
-    const json = await runClean(['--config', config, '--json', 'exec', '--no-wait', `${era}:never_ends`]);
+    const json = await runCleanInProcess(['--config', config, '--json', 'exec', '--no-wait', `${era}:never_ends`]);
     expect(json.exitCode).toBe(0);
     const envelope = JSON.parse(json.stdout);
     expect(envelope).toMatchObject({ success: true, result: { taskId: expect.any(String), status: 'working', server: era } });
 
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const done = await runClean(['--config', config, 'tasks', 'get', taskId, '--server', era]);
+    const done = await runCleanInProcess(['--config', config, 'tasks', 'get', taskId, '--server', era]);
     expect(done).toMatchObject({ exitCode: 0, stdout: 'researched tides' });
     expect(done.stderr).toContain(`task ${taskId} completed`);
-    const doneJson = await runClean(['--config', config, '--json', 'tasks', 'get', taskId, '--server', era]);
+    const doneJson = await runCleanInProcess(['--config', config, '--json', 'tasks', 'get', taskId, '--server', era]);
     expect(JSON.parse(doneJson.stdout)).toMatchObject({ taskId, status: 'completed', server: era, result: { content: [{ type: 'text', text: 'researched tides' }] } });
 
     const endless = envelope.result.taskId as string;
-    const working = await runClean(['--config', config, 'tasks', 'get', endless, '--server', era]);
+    const working = await runCleanInProcess(['--config', config, 'tasks', 'get', endless, '--server', era]);
     expect(working).toMatchObject({ exitCode: 0, stdout: `${endless} working — still working` });
-    const cancelled = await runClean(['--config', config, 'tasks', 'cancel', endless, '--server', era]);
+    const cancelled = await runCleanInProcess(['--config', config, 'tasks', 'cancel', endless, '--server', era]);
     expect(cancelled).toMatchObject({ exitCode: 0, stdout: `${endless} cancelled` });
     expect(
       received()
         .filter((entry) => entry.method === 'tasks/cancel')
         .map((entry) => entry.params.taskId),
     ).toEqual([endless]);
-    const again = await runClean(['--config', config, 'tasks', 'cancel', endless, '--server', era]);
+    const again = await runCleanInProcess(['--config', config, 'tasks', 'cancel', endless, '--server', era]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr.trim()).toBe(`✖ MCP server '${era}' failed tasks/cancel for '${endless}': Cannot cancel task: already in terminal status 'cancelled'`);
   });
 
   it('tasks get of an unknown id is exit 2 (as an unknown tool), one line', async () => {
     const { config } = tasksConfig();
-    const result = await runClean(['--config', config, 'tasks', 'get', 'no-such-task', '--server', era]);
+    const result = await runCleanInProcess(['--config', config, 'tasks', 'get', 'no-such-task', '--server', era]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe(`✖ MCP server '${era}' answered tasks/get for 'no-such-task': Failed to retrieve task: Task not found`);
   });
@@ -132,9 +133,9 @@ describe.each(ERAS)('a task of a %s server', (era) => {
 describe('task options', () => {
   it('--task runs an optional-task tool as a task; without it the call is plain', async () => {
     const { config, received } = tasksConfig();
-    const plain = await runClean(['--config', config, 'exec', 'legacy:maybe_task']);
+    const plain = await runCleanInProcess(['--config', config, 'exec', 'legacy:maybe_task']);
     expect(plain).toMatchObject({ exitCode: 0, stdout: 'ran without a task' });
-    const asTask = await runClean(['--config', config, 'exec', '--task', 'legacy:maybe_task']);
+    const asTask = await runCleanInProcess(['--config', config, 'exec', '--task', 'legacy:maybe_task']);
     expect(asTask).toMatchObject({ exitCode: 0, stdout: 'ran as a task' });
     expect(
       received()
@@ -145,7 +146,7 @@ describe('task options', () => {
 
   it('--task on a tool that does not run as a task is a usage error naming why', async () => {
     const { config, received } = tasksConfig();
-    const result = await runClean(['--config', config, 'exec', '--no-wait', 'legacy:plain']);
+    const result = await runCleanInProcess(['--config', config, 'exec', '--no-wait', 'legacy:plain']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe("✖ plain: Tool 'plain' of MCP server 'legacy' does not run as a task (no execution.taskSupport); run it without --task/--no-wait");
     expect(received()).toEqual([]);
@@ -153,7 +154,7 @@ describe('task options', () => {
 
   it('tasks needs --server and an id', async () => {
     const { config } = tasksConfig();
-    const result = await runToolrun(['--config', config, 'tasks', 'get', 'abc']);
+    const result = await runInProcess(['--config', config, 'tasks', 'get', 'abc']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("required option '--server <name>' not specified");
   });
@@ -193,20 +194,20 @@ describe('server-everything over Streamable HTTP', () => {
         });
       });
       const config = writeTempConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } });
-      const started = await runToolrun(['--config', config, 'exec', '--no-wait', 'remote:simulate-research-query', 'topic=tides'], { env });
+      const started = await runInProcess(['--config', config, 'exec', '--no-wait', 'remote:simulate-research-query', 'topic=tides'], { env });
       expect(started.exitCode).toBe(0);
       expect(started.stdout).toMatch(/^\S+$/);
       expect(started.stderr).toMatch(/session holder/);
       const taskId = started.stdout;
-      let got = await runToolrun(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
+      let got = await runInProcess(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
       for (let tries = 0; tries < 40 && got.exitCode === 0 && !/completed/.test(got.stderr); tries++) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        got = await runToolrun(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
+        got = await runInProcess(['--config', config, 'tasks', 'get', taskId, '--server', 'remote'], { env });
       }
       expect(got.exitCode).toBe(0);
       expect(got.stdout).toMatch(/^# Research Report: tides$/m);
     } finally {
-      await runToolrun(['session', 'stop', '--all'], { env });
+      await runInProcess(['session', 'stop', '--all'], { env });
       server.kill('SIGKILL');
     }
     expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
