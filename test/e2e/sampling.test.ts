@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
-import { BIN, FIXTURES, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { BIN, FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const script = (name: string) => join(FIXTURES, 'sampling', name);
@@ -281,14 +281,14 @@ describe('sampling and roots with a warm session holder', () => {
   it('a responder or a root starts the servers here: the holder’s were started without them', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('sampling-server.js') } });
     const env = { XDG_RUNTIME_DIR: tempDir() };
-    expect((await runToolrun(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
+    expect((await runInProcess(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
     try {
-      const sample = await runToolrun(['--config', config, '--sampling-reply', 'warm', 'exec', 's:sample'], { env });
+      const sample = await runInProcess(['--config', config, '--sampling-reply', 'warm', 'exec', 's:sample'], { env });
       expect(JSON.parse(sample.stdout).content).toEqual({ type: 'text', text: 'warm' });
-      const roots = await runToolrun(['--config', config, '--root', dirname(config), 'exec', 's:roots'], { env });
+      const roots = await runInProcess(['--config', config, '--root', dirname(config), 'exec', 's:roots'], { env });
       expect(JSON.parse(roots.stdout)).toEqual([{ uri: pathToFileURL(dirname(config)).href, name: basename(dirname(config)) }]);
     } finally {
-      await runToolrun(['--config', config, 'session', 'stop'], { env });
+      await runInProcess(['--config', config, 'session', 'stop'], { env });
     }
   });
 });
