@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBackends } from '../helpers/databases.js';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { writeTempConfig } from '../helpers/temp-config.js';
 
@@ -24,11 +24,11 @@ describe('server-postgres against a PostgreSQL that refuses it', () => {
     const url = backends.postgres.url.replace(/:[^:@]+@/, ':wrong-password@');
     const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [POSTGRES_SERVER, url] } } });
     const fix = "fix the user or password in the server's database URL (or its settings); they must match the database's";
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
     expect(doctor.exitCode).toBe(1);
     expect(stepsOf(doctor.stdout).tools).toMatchObject({ status: 'fail', finding: expect.stringContaining('resources/list failed: password authentication failed for user "toolrun"'), fix });
     expect(doctor.stdout).not.toContain('wrong-password');
-    const list = await runClean(['--json', '--config', config, 'mcp', 'list', '--check']);
+    const list = await runCleanInProcess(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(1);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ status: 'problem', fix });
   });
@@ -37,7 +37,7 @@ describe('server-postgres against a PostgreSQL that refuses it', () => {
     if (!backends.postgres) return context.skip();
     const url = backends.postgres.url.replace(/\/postgres$/, '/toolrun_nope');
     const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [POSTGRES_SERVER, url] } } });
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'pg']);
     expect(doctor.exitCode).toBe(1);
     expect(stepsOf(doctor.stdout).tools).toMatchObject({ status: 'fail', fix: "fix the database name in the server's database URL, or create it (createdb toolrun_nope)" });
   });
@@ -48,7 +48,7 @@ describe('server-redis against a Redis that refuses its password', () => {
     if (!backends.redis) return context.skip();
     const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, backends.redis.url.replace('redis://', 'redis://:sesame@')] } } });
     const startedAt = Date.now();
-    const result = await runClean(['--config', config, 'exec', 'cache:get', 'key=a']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'cache:get', 'key=a']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'cache'");
     expect(result.stderr).toContain('  Reason: the server gave Redis a password, but this Redis has none configured (ERR AUTH … called without any password configured)');
@@ -63,7 +63,7 @@ describe('server-redis against a Redis that refuses its password', () => {
     execFileSync('redis-cli', ['-p', String(backends.redis.port), 'CONFIG', 'SET', 'requirepass', 'right-password']);
     try {
       const config = writeTempConfig({ mcpServers: { cache: { command: process.execPath, args: [REDIS_SERVER, backends.redis.url.replace('redis://', 'redis://:wrong-password@')] } } });
-      const result = await runClean(['--config', config, 'exec', 'cache:get', 'key=a']);
+      const result = await runCleanInProcess(['--config', config, 'exec', 'cache:get', 'key=a']);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'cache'");
       expect(result.stderr).toContain('  Reason: Redis refused the user or password the server gave (WRONGPASS)');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -37,7 +38,7 @@ describe('many servers', () => {
   }, 150_000);
 
   it('more than 256 servers in one command is refused with the way out (exit 2)', async () => {
-    const result = await runToolrun(['--config', manyServers(300), 'list']);
+    const result = await runInProcess(['--config', manyServers(300), 'list']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe('✖ this command would start 300 MCP servers at once; toolrun starts at most 256. Name the ones you need: --server NAME (or SERVER:TOOL)');
   });

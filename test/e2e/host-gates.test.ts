@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 
 /**
@@ -47,7 +48,7 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     expect(human.stdout).toContain(`✖ not started: rejected in Claude Code: listed in disabledMcpjsonServers of ${join(f.home, '.claude.json')}`);
     expect(human.stdout).toContain(`approved (enabledMcpjsonServers in ${join(f.project, '.claude', 'settings.local.json')})`);
 
-    const list = await runToolrun(['--host', 'claude-code', 'list', '--json'], { cwd: f.project, env: f.env });
+    const list = await runInProcess(['--host', 'claude-code', 'list', '--json'], { cwd: f.project, env: f.env });
     expect(list.exitCode).toBe(4);
     expect(list.stderr).toContain("✖ MCP server 'pending-server' not started\n  Reason: pending approval in Claude Code: a project's .mcp.json server starts only once you approve it");
     expect(list.stderr).toContain(`  Check: approve it in Claude Code: run \`claude\` in ${f.project} and accept it (or enable it in /mcp)`);
@@ -55,15 +56,15 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     expect((JSON.parse(list.stdout) as { tools: Array<{ server?: string }> }).tools.some((tool) => tool.server === 'approved')).toBe(true);
     expect(existsSync(f.marker('approved'))).toBe(true);
 
-    const check = await runToolrun(['--host', 'claude-code', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
+    const check = await runInProcess(['--host', 'claude-code', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
     expect(check.exitCode).toBe(4);
-    const exec = await runToolrun(['--host', 'claude-code', 'exec', 'pending-server:echo', 'message=hi'], { cwd: f.project, env: f.env });
+    const exec = await runInProcess(['--host', 'claude-code', 'exec', 'pending-server:echo', 'message=hi'], { cwd: f.project, env: f.env });
     expect(exec.exitCode).toBe(4);
     expect(exec.stderr).toContain("✖ MCP server 'pending-server' not started");
-    const doctor = await runToolrun(['--host', 'claude-code', 'mcp', 'doctor', 'rejected-server'], { cwd: f.project, env: f.env });
+    const doctor = await runInProcess(['--host', 'claude-code', 'mcp', 'doctor', 'rejected-server'], { cwd: f.project, env: f.env });
     expect(doctor.exitCode).toBe(4);
     expect(doctor.stdout).toContain('✖ config      not started: rejected in Claude Code');
-    const imported = await runToolrun(['hosts', 'import', 'claude-code', 'pending-server', 'rejected-server', '--into', join(f.root, 'out.json')], { cwd: f.project, env: f.env });
+    const imported = await runInProcess(['hosts', 'import', 'claude-code', 'pending-server', 'rejected-server', '--into', join(f.root, 'out.json')], { cwd: f.project, env: f.env });
     expect(imported.exitCode).toBe(0);
     expect(imported.stderr).toContain('pending-server not imported');
     expect(existsSync(join(f.root, 'out.json'))).toBe(false);
@@ -76,15 +77,15 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     const marker = join(f.root, 'self.started');
     f.write(join(f.project, '.mcp.json'), JSON.stringify({ mcpServers: { self: markerServer(marker), other: markerServer(join(f.root, 'other.started')) } }));
     f.write(join(f.project, '.claude', 'settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['other'] }));
-    const untrusted = await runToolrun(['--host', 'claude-code', 'list'], { cwd: f.project, env: f.env });
+    const untrusted = await runInProcess(['--host', 'claude-code', 'list'], { cwd: f.project, env: f.env });
     expect(untrusted.exitCode).toBe(4);
     expect(untrusted.stderr).toContain(`only the project's own ${join(f.project, '.claude', 'settings.json')} approves it, which Claude Code ignores until you trust ${f.project}`);
     expect(existsSync(marker)).toBe(false);
     f.write(join(f.home, '.claude.json'), JSON.stringify({ projects: { [f.project]: { hasTrustDialogAccepted: true } } }));
-    const trusted = await runToolrun(['--host', 'claude-code', 'list', '--server', 'self'], { cwd: f.project, env: f.env });
+    const trusted = await runInProcess(['--host', 'claude-code', 'list', '--server', 'self'], { cwd: f.project, env: f.env });
     expect(trusted.exitCode, trusted.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
-    const rejected = await runToolrun(['--host', 'claude-code', 'exec', 'other:echo', 'message=x'], { cwd: f.project, env: f.env });
+    const rejected = await runInProcess(['--host', 'claude-code', 'exec', 'other:echo', 'message=x'], { cwd: f.project, env: f.env });
     expect(rejected.exitCode).toBe(4);
     expect(existsSync(join(f.root, 'other.started'))).toBe(false);
   });
@@ -93,7 +94,7 @@ describe('Claude Code approvals: a project .mcp.json server runs only once appro
     const f = fixtureHome();
     const marker = join(f.root, 'cwd.started');
     f.write(join(f.home, '.claude.json'), JSON.stringify({ mcpServers: { here: { ...markerServer(marker), cwd: f.root } } }));
-    const result = await runToolrun(['--host', 'claude-code', 'list', '--server', 'here'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['--host', 'claude-code', 'list', '--server', 'here'], { cwd: f.project, env: f.env });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(readFileSync(marker, 'utf8')).toBe(f.project);
   });
@@ -106,13 +107,13 @@ describe('Codex and Gemini CLI trust', () => {
     const server = markerServer(marker);
     f.write(join(f.project, '.codex', 'config.toml'), `[mcp_servers.repo]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`);
     f.write(join(f.home, '.codex', 'config.toml'), `[projects.${JSON.stringify(f.project)}]\ntrust_level = "untrusted"\n`);
-    const untrusted = await runToolrun(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
+    const untrusted = await runInProcess(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
     expect(untrusted.exitCode).toBe(4);
     expect(untrusted.stderr).toContain(`Reason: Codex reads ${join(f.project, '.codex', 'config.toml')} only in a trusted project, and ${f.project} is marked untrusted`);
     expect(untrusted.stderr).toContain(`add [projects."${f.project}"] trust_level = "trusted" to ${join(f.home, '.codex', 'config.toml')}`);
     expect(existsSync(marker)).toBe(false);
     f.write(join(f.home, '.codex', 'config.toml'), `[projects.${JSON.stringify(f.project)}]\ntrust_level = "trusted"\n`);
-    const trusted = await runToolrun(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
+    const trusted = await runInProcess(['--host', 'codex', 'list'], { cwd: f.project, env: f.env });
     expect(trusted.exitCode, trusted.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
   });
@@ -123,12 +124,12 @@ describe('Codex and Gemini CLI trust', () => {
     const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
     f.write(join(f.home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { ev: { ...markerServer(marker), env: { FROM_ENTRY: 'yes', PASSED_TOKEN: '$PASSED_TOKEN' } }, tok: token } }));
     const env = { ...f.env, FIXTURE_API_TOKEN: 'tok-value-1234567890', PASSED_TOKEN: 'passed-value', PLAIN_VALUE: 'plain', GITHUB_SHA: undefined, SURFACE: undefined };
-    const untrusted = await runToolrun(['--host', 'gemini', 'exec', 'ev:get-env'], { cwd: f.project, env });
+    const untrusted = await runInProcess(['--host', 'gemini', 'exec', 'ev:get-env'], { cwd: f.project, env });
     expect(untrusted.exitCode).toBe(4);
     expect(untrusted.stderr).toContain(`Reason: Gemini CLI starts no MCP server in a folder you have not trusted (${f.project}: no rule in ${join(f.home, '.gemini', 'trustedFolders.json')})`);
     expect(existsSync(marker)).toBe(false);
     trustInGemini(f);
-    const trusted = await runToolrun(['--host', 'gemini', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
+    const trusted = await runInProcess(['--host', 'gemini', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env });
     expect(trusted.exitCode, trusted.stderr).toBe(0);
     const seen = JSON.parse((JSON.parse(trusted.stdout) as { result: string }).result) as Record<string, string>;
     expect({ entry: seen.FROM_ENTRY, passed: seen.PASSED_TOKEN, plain: seen.PLAIN_VALUE, dropped: seen.FIXTURE_API_TOKEN, mark: seen.GEMINI_CLI }).toEqual({
@@ -139,12 +140,12 @@ describe('Codex and Gemini CLI trust', () => {
       mark: '1',
     });
     // The server needing a token Gemini CLI drops: list's advice and doctor's host step say so, in Gemini's syntax.
-    const list = await runToolrun(['--host', 'gemini', 'list', '--server', 'tok'], { cwd: f.project, env });
+    const list = await runInProcess(['--host', 'gemini', 'list', '--server', 'tok'], { cwd: f.project, env });
     expect(list.exitCode).toBe(4);
     expect(list.stderr).toContain(
       'Check: FIXTURE_API_TOKEN is exported by your shell, but Gemini CLI does not pass it to the server: pass it on in the entry: "env": {"FIXTURE_API_TOKEN": "$FIXTURE_API_TOKEN"}',
     );
-    const doctor = await runToolrun(['--host', 'gemini', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
+    const doctor = await runInProcess(['--host', 'gemini', 'mcp', 'doctor', 'tok'], { cwd: f.project, env });
     expect(doctor.stdout).toContain(
       'the server needs FIXTURE_API_TOKEN, which your shell exports and Gemini CLI does not pass\n    fix: pass it on in the entry: "env": {"FIXTURE_API_TOKEN": "$FIXTURE_API_TOKEN"}',
     );
@@ -167,14 +168,14 @@ describe('envFile, and one bad entry never blocks the host', () => {
         },
       }),
     );
-    const result = await runToolrun(['--host', 'vscode', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['--host', 'vscode', 'exec', 'ev:get-env', '--json'], { cwd: f.project, env: f.env });
     expect(result.exitCode, result.stderr).toBe(0);
     const seen = JSON.parse((JSON.parse(result.stdout) as { result: string }).result) as Record<string, string>;
     expect([seen.FIXTURE_API_TOKEN, seen.SHARED]).toEqual(['tok-from-file-123456', 'entry']);
-    const doctor = await runToolrun(['--host', 'vscode', 'mcp', 'doctor', 'tok'], { cwd: f.project, env: f.env });
+    const doctor = await runInProcess(['--host', 'vscode', 'mcp', 'doctor', 'tok'], { cwd: f.project, env: f.env });
     expect(doctor.exitCode, doctor.stdout).toBe(0);
     expect(doctor.stdout).not.toContain('"env"');
-    const missing = await runToolrun(['--host', 'vscode', 'list', '--server', 'tok', 'gone', '--json'], { cwd: f.project, env: f.env });
+    const missing = await runInProcess(['--host', 'vscode', 'list', '--server', 'tok', 'gone', '--json'], { cwd: f.project, env: f.env });
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toContain(`Reason: its envFile ${join(f.project, 'missing.env')} does not exist, so vscode does not start it either`);
     expect(missing.stdout).toContain('"server":"tok"');
@@ -190,16 +191,16 @@ describe('envFile, and one bad entry never blocks the host', () => {
         servers: { ev: { type: 'stdio', ...ev, env: { OPTIONAL: '${env:NOT_SET_ANYWHERE}' } }, asks: { ...ev, env: { K: '${input:k}' } } },
       }),
     );
-    const vscode = await runToolrun(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
+    const vscode = await runInProcess(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
     expect(vscode.exitCode).toBe(4);
     expect(vscode.stderr).toContain("✖ MCP server 'asks' not started\n  Reason: it uses ${input:k}, which only vscode can fill in");
     expect(vscode.stdout).toContain('"server":"ev"');
-    const validate = await runToolrun(['--host', 'vscode', 'validate'], { cwd: f.project, env: f.env });
+    const validate = await runInProcess(['--host', 'vscode', 'validate'], { cwd: f.project, env: f.env });
     expect(validate.exitCode).toBe(4);
     expect(validate.stdout).toContain('✖ asks: not started (see above)');
 
     f.write(join(f.home, '.config', 'zed', 'settings.json'), JSON.stringify({ context_servers: { ext: { source: 'extension', enabled: true, settings: {} }, ev: { source: 'custom', ...ev } } }));
-    const zed = await runToolrun(['--host', 'zed', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
+    const zed = await runInProcess(['--host', 'zed', 'mcp', 'list', '--check'], { cwd: f.project, env: f.env });
     expect(zed.exitCode).toBe(4);
     expect(zed.stderr).toContain('provided by a Zed extension: only Zed knows how to start it');
     expect(zed.stdout).toMatch(/^ev +stdio +✔ ok/m);
@@ -207,7 +208,7 @@ describe('envFile, and one bad entry never blocks the host', () => {
 
     f.write(join(f.home, '.cursor', 'mcp.json'), '{"mcpServers": {"a": }');
     f.write(join(f.project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { ev } }));
-    const cursor = await runToolrun(['--host', 'cursor', 'list', '--server', 'ev'], { cwd: f.project, env: f.env });
+    const cursor = await runInProcess(['--host', 'cursor', 'list', '--server', 'ev'], { cwd: f.project, env: f.env });
     expect(cursor.exitCode, cursor.stderr).toBe(0);
     expect(cursor.stderr).toContain(`⚠ cursor config ${join(f.home, '.cursor', 'mcp.json')} set aside: 1:22: invalid JSON: value expected (its servers are not started; the other files' are)`);
   });
@@ -218,11 +219,11 @@ describe("messages name the host's file and keys, and fixes in its syntax", () =
     const f = fixtureHome();
     const file = join(f.home, '.codex', 'config.toml');
     f.write(file, '[mcp_servers.remote]\nurl = "http://127.0.0.1:9/mcp"\nbearer_token_env_var = "CODEX_TEST_TOKEN_UNSET"\n');
-    const result = await runToolrun(['--host', 'codex', 'exec', 'remote:x'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['--host', 'codex', 'exec', 'remote:x'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain(`${file}: mcp_servers.remote.bearer_token_env_var: environment variable CODEX_TEST_TOKEN_UNSET is not set. Export it where Codex runs`);
     expect(result.stderr).not.toContain(':-value');
-    const doctor = await runToolrun(['--host', 'codex', 'mcp', 'doctor', 'remote'], { cwd: f.project, env: f.env });
+    const doctor = await runInProcess(['--host', 'codex', 'mcp', 'doctor', 'remote'], { cwd: f.project, env: f.env });
     expect(doctor.stdout).toContain('fix: set the variable where Codex runs (Codex has no ${NAME:-default})');
   });
 
@@ -230,7 +231,7 @@ describe("messages name the host's file and keys, and fixes in its syntax", () =
     const f = fixtureHome();
     const file = join(f.project, '.vscode', 'mcp.json');
     f.write(file, JSON.stringify({ servers: { bad: { type: 'stdio', command: 42 }, ev: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-    const result = await runToolrun(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['--host', 'vscode', 'list', '--json'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain(`Reason: its entry in ${file} is not one toolrun can start: servers.bad.command:`);
     expect(result.stdout).toContain('"server":"ev"');
@@ -242,7 +243,7 @@ describe('hosts import and tap --unwrap', () => {
     const f = fixtureHome();
     f.write(join(f.project, '.roo', 'mcp.json'), JSON.stringify({ mcpServers: { s: { command: 'node', args: ['s.js'], cwd: 'tools' } } }));
     const target = join(f.root, 'out.json');
-    const result = await runToolrun(['hosts', 'import', 'roo', '--into', target], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['hosts', 'import', 'roo', '--into', target], { cwd: f.project, env: f.env });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain(`s: relative "cwd" "tools" made absolute (${join(f.project, 'tools')}), as Roo Code resolves it from ${f.project}`);
     expect((JSON.parse(readFileSync(target, 'utf8')) as { mcpServers: { s: { cwd: string } } }).mcpServers.s.cwd).toBe(join(f.project, 'tools'));
@@ -260,7 +261,7 @@ describe('host files that are not what they seem', () => {
     const desktop = join(f.home, '.config', 'Claude', 'claude_desktop_config.json');
     const big = JSON.stringify({ mcpServers: { s: { command: 'node', args: ['x'.repeat(5 << 20)] } } });
     f.write(desktop, big);
-    const wrap = await runToolrun(['mcp', 'tap', '--wrap', 'claude-desktop', 's'], { cwd: f.project, env: f.env });
+    const wrap = await runInProcess(['mcp', 'tap', '--wrap', 'claude-desktop', 's'], { cwd: f.project, env: f.env });
     expect(wrap.exitCode).not.toBe(0);
     expect(wrap.stderr).toContain('larger than 4 MB');
     expect(readFileSync(desktop, 'utf8')).toBe(big);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
 
 // Servers that misbehave on purpose (SPEC §8): each is reported at once, in one line, and the rest works.
@@ -10,7 +10,7 @@ describe("a broken tool definition keeps the server's good tools", () => {
   const config = single('b', 'broken-tool-server.js');
 
   it('exec of a good tool works, with one warning per broken tool', async () => {
-    const result = await runToolrun(['--config', config, 'exec', 'b:good']);
+    const result = await runInProcess(['--config', config, 'exec', 'b:good']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('fine');
     expect(result.stderr).toContain(`⚠ MCP server 'b': tool 'null_type' left out, its definition is broken: inputSchema.type: expected "object"`);
@@ -18,7 +18,7 @@ describe("a broken tool definition keeps the server's good tools", () => {
   });
 
   it('exec of the broken tool says so (exit 1), not "unreachable"', async () => {
-    const result = await runToolrun(['--config', config, 'exec', 'b:null_type']);
+    const result = await runInProcess(['--config', config, 'exec', 'b:null_type']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
       `✖ b:null_type: Tool 'null_type' of MCP server 'b' has a broken definition (inputSchema.type: expected "object"); the server must fix it. Its other tools work: toolrun list --server b`,
@@ -26,7 +26,7 @@ describe("a broken tool definition keeps the server's good tools", () => {
   });
 
   it('validate: exit 1, each broken tool a finding', async () => {
-    const result = await runToolrun(['--config', config, '--json', 'validate']);
+    const result = await runInProcess(['--config', config, '--json', 'validate']);
     expect(result.exitCode).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.mcp_tools).toBe(4);
@@ -34,11 +34,11 @@ describe("a broken tool definition keeps the server's good tools", () => {
   });
 
   it('doctor: the tools step fails (exit 1); mcp list --check agrees', async () => {
-    const doctor = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', 'b']);
+    const doctor = await runInProcess(['--config', config, '--json', 'mcp', 'doctor', 'b']);
     expect(doctor.exitCode).toBe(1);
     const tools = JSON.parse(doctor.stdout).steps.find((step: { id: string }) => step.id === 'tools');
     expect(tools.status).toBe('fail');
-    const list = await runToolrun(['--config', config, '--json', 'mcp', 'list', '--check']);
+    const list = await runInProcess(['--config', config, '--json', 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(1);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ status: 'problem', tools: 4 });
   });
@@ -51,7 +51,7 @@ describe('a result that fails the MCP schema is one line naming the field', () =
     ['unknown_content_type', 'content[0]: not any of the allowed shapes'],
     ['structured_number', 'structuredContent: expected record, received number'],
   ])('%s', async (tool, problem) => {
-    const result = await runToolrun(['--config', config, '--json', 'exec', `b:${tool}`]);
+    const result = await runInProcess(['--config', config, '--json', 'exec', `b:${tool}`]);
     expect(result.exitCode).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'tool_error', error: `MCP server 'b' returned an invalid result for '${tool}': ${problem}` });
     expect(
@@ -72,7 +72,7 @@ describe('endless tools/list pagination ends (exec, list, doctor)', () => {
     async (mode, reason) => {
       const config = single('p', 'endless-pages-server.js', { PAGES: mode });
       for (const args of [['exec', 'p:tool_1'], ['list'], ['mcp', 'doctor', 'p']]) {
-        const result = await runToolrun(['--config', config, ...args]);
+        const result = await runInProcess(['--config', config, ...args]);
         expect(result.exitCode, args.join(' ')).toBe(4);
         expect(result.stderr + result.stdout).toContain(reason);
       }
@@ -91,7 +91,7 @@ describe('a call the server can no longer answer is reported at once, not at the
     async (fault, message) => {
       const config = single('f', 'call-fault-server.js', { FAULT: fault });
       // A timeout far beyond the test's own: only an immediate report passes.
-      const result = await runToolrun(['--config', config, '--timeout', '600000', '--json', 'exec', 'f:call']);
+      const result = await runInProcess(['--config', config, '--timeout', '600000', '--json', 'exec', 'f:call']);
       expect(result.exitCode).toBe(1);
       const envelope = JSON.parse(result.stdout);
       expect(envelope.error).toContain(`MCP server 'f': ${message}`);
@@ -104,7 +104,7 @@ describe('a call the server can no longer answer is reported at once, not at the
 describe('escape sequences from a server are shown, never interpreted', () => {
   const config = single('e', 'escapes-server.js');
   it.each([[['list']], [['mcp', 'doctor', 'e']], [['--verbose', 'exec', 'e:esc']], [['mcp', 'check-stdout', 'e']]])('%j', async (args) => {
-    const result = await runToolrun(['--config', config, ...args]);
+    const result = await runInProcess(['--config', config, ...args]);
     expect(result.stdout + result.stderr).not.toContain('\x1b');
     expect(result.stdout + result.stderr).not.toContain('\x07');
   });
@@ -116,7 +116,7 @@ describe('escape sequences from a server are shown, never interpreted', () => {
     [['prompts'], 'x\\ny*'],
     [['prompts'], 'first\\nforged   q   -   row'],
   ])('%j: one line per row, the line break spelled out', async (args, cell) => {
-    const result = await runToolrun(['--config', config, ...args]);
+    const result = await runInProcess(['--config', config, ...args]);
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
@@ -130,7 +130,7 @@ describe('escape sequences from a server are shown, never interpreted', () => {
       ['mcp', 'list'],
       ['mcp', 'list', '--check'],
     ]) {
-      const result = await runToolrun(['--config', named, ...args]);
+      const result = await runInProcess(['--config', named, ...args]);
       const lines = result.stdout.trimEnd().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toMatch(/^e\\nforged {2}stdio {2}row /);
@@ -138,7 +138,7 @@ describe('escape sequences from a server are shown, never interpreted', () => {
   });
 
   it('the description shows the escapes as text', async () => {
-    const result = await runToolrun(['--config', config, 'list']);
+    const result = await runInProcess(['--config', config, 'list']);
     expect(result.stdout).toContain('Clears \\x1b[2J\\x1b]0;pwned-title\\x07 the screen');
   });
 });
@@ -147,7 +147,7 @@ describe('escape sequences from a server are shown, never interpreted', () => {
 describe('what toolrun builds around server text is escaped too', () => {
   it("a resource link's name and URI: no ESC reaches stdout, even redirected", async () => {
     const config = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js', { env: { LINK_URI: 'note://a\x1b]0;pwned\x07b' } }) } });
-    const result = await runToolrun(['--config', config, 'exec', 'h:link']);
+    const result = await runInProcess(['--config', config, 'exec', 'h:link']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).not.toMatch(/[\x1b\x07]/);
     expect(result.stdout).toContain('[link note://a\\x1b]0;pwned\\x07b (notes \\x1b[2J\\x1b]0;pwned-title\\x07), text/plain] read it: ');
@@ -155,7 +155,7 @@ describe('what toolrun builds around server text is escaped too', () => {
 
   it('a bidi override in a description is spelled out', async () => {
     const config = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js') } });
-    const result = await runToolrun(['--config', config, 'list', '--server', 'h']);
+    const result = await runInProcess(['--config', config, 'list', '--server', 'h']);
     expect(result.stdout).toContain('reads \\u202etxt.exe');
     expect(result.stdout).not.toContain('\u202e');
   });
@@ -164,7 +164,7 @@ describe('what toolrun builds around server text is escaped too', () => {
     const config = writeTempConfig({
       mcpServers: { 'b\n⚠ forged warning': fixtureServer('broken-tool-server.js'), 'p\n⚠ forged pollution': fixtureServer('polluting-server.js') },
     });
-    const result = await runToolrun(['--config', config, '--verbose', 'list']);
+    const result = await runInProcess(['--config', config, '--verbose', 'list']);
     const lines = result.stderr.split('\n');
     expect(
       lines.filter((line) => line.startsWith('⚠ forged')),
@@ -178,7 +178,7 @@ describe('what toolrun builds around server text is escaped too', () => {
 describe('scale', () => {
   it('list prints all 10,000 tools of one server (list is linear: see npm run bench)', async () => {
     const config = single('many', 'many-tools-server.js');
-    const result = await runToolrun(['--config', config, '--json', 'list']);
+    const result = await runInProcess(['--config', config, '--json', 'list']);
     expect(result.exitCode).toBe(0);
     const names = JSON.parse(result.stdout).tools.map((tool: { name: string }) => tool.name);
     expect(names).toHaveLength(10_003);

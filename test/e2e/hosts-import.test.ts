@@ -1,10 +1,9 @@
 import { chmodSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runToolrun } from '../helpers/run-toolrun.js';
 import { allTwelve, echoServer, fixtureHome } from '../helpers/host-fixtures.js';
-import { runClean } from '../helpers/processes.js';
 import { parseJsonc } from '../../src/config/parse-jsonc.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 
 interface ImportJson {
   host: string;
@@ -22,13 +21,13 @@ describe('toolrun hosts import', () => {
     const f = fixtureHome();
     const cursor = join(f.home, '.cursor', 'mcp.json');
     f.write(cursor, JSON.stringify({ mcpServers: { everything: echoServer(), other: { command: 'node', args: ['other.js'] } } }));
-    const result = await runToolrun(['hosts', 'import', 'cursor', 'everything'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['hosts', 'import', 'cursor', 'everything'], { cwd: f.project, env: f.env });
     const target = join(f.project, 'toolrun.config.json');
     expect(result.stderr).toContain(`created ${target}`);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(`imported everything from cursor (${cursor}) into ${target}`);
     expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ mcpServers: { everything: echoServer() } });
-    const validate = await runClean(['--config', target, 'validate'], { cwd: f.root, env: f.env });
+    const validate = await runCleanInProcess(['--config', target, 'validate'], { cwd: f.root, env: f.env });
     expect(validate.stdout).toContain('1 MCP server');
     // 15: server-everything adds its elicitation tools for a client that answers elicitation, as toolrun does.
     expect(validate.stdout).toContain('MCP tools: 15 from 1 of 1 server');
@@ -42,7 +41,7 @@ describe('toolrun hosts import', () => {
     writeFileSync(target, before);
     const hosts = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini', 'zed', 'cline', 'roo', 'continue', 'opencode'];
     for (const host of hosts) {
-      const result = await runToolrun(['hosts', 'import', host, '--into', target], { cwd: f.project, env: f.env });
+      const result = await runInProcess(['hosts', 'import', host, '--into', target], { cwd: f.project, env: f.env });
       expect(result.stderr).not.toMatch(/not imported|nothing imported/);
       expect({ host, exitCode: result.exitCode }).toEqual({ host, exitCode: 0 });
       expect(result.stdout).toMatch(new RegExp(`^imported \\S+ from ${host} \\(`));
@@ -57,7 +56,7 @@ describe('toolrun hosts import', () => {
     // A literal value in a host file is copied as it is (it was written there); the Codex timeout is carried over.
     expect(after).toContain('"API_TOKEN": "sk-secretsecretsecret1234"');
     expect(after).toContain('"connectTimeoutMs": 30000');
-    const validate = await runToolrun(['--config', target, 'validate', '--offline'], { cwd: f.root, env: f.env });
+    const validate = await runInProcess(['--config', target, 'validate', '--offline'], { cwd: f.root, env: f.env });
     expect(validate.stdout).toContain('16 MCP servers');
     expect(validate.exitCode).toBe(0);
   }, 120_000);
@@ -69,12 +68,12 @@ describe('toolrun hosts import', () => {
     const before = '{\n  // keep me\n  "mcpServers": {\n    "docs": { "command": "old" }\n  }\n}\n';
     writeFileSync(target, before);
     chmodSync(target, 0o640);
-    const refused = await runToolrun(['hosts', 'import', 'cursor'], { cwd: f.project, env: f.env });
+    const refused = await runInProcess(['hosts', 'import', 'cursor'], { cwd: f.project, env: f.env });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr.trim()).toBe(`✖ server 'docs' is already in ${target}; nothing was written. Add --force to replace it`);
     expect(refused.stdout).toBe('');
     expect(readFileSync(target, 'utf8')).toBe(before);
-    const forced = await runToolrun(['hosts', 'import', 'cursor', '--force'], { cwd: f.project, env: f.env });
+    const forced = await runInProcess(['hosts', 'import', 'cursor', '--force'], { cwd: f.project, env: f.env });
     expect(forced.exitCode).toBe(0);
     expect(forced.stdout).toContain('imported docs from cursor');
     expect(forced.stdout).toContain('(replaced the entry there)');
@@ -100,7 +99,7 @@ describe('toolrun hosts import', () => {
       }),
     );
     const target = join(f.root, 'out.json');
-    const all = await runToolrun(['hosts', 'import', 'vscode:project', '--into', target, '--json'], { cwd: f.project, env: f.env });
+    const all = await runInProcess(['hosts', 'import', 'vscode:project', '--into', target, '--json'], { cwd: f.project, env: f.env });
     expect(all.exitCode).toBe(0);
     const json = JSON.parse(all.stdout) as ImportJson;
     expect(json).toMatchObject({ host: 'vscode', into: target, created: true });
@@ -122,7 +121,7 @@ describe('toolrun hosts import', () => {
     expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({
       mcpServers: { plain: { type: 'stdio', command: 'node', args: [`${f.project}/s.js`], env: { TOKEN: '${MY_TOKEN:-}' }, envFile: join(f.project, '.env') } },
     });
-    const named = await runToolrun(['hosts', 'import', 'vscode', 'prompted', 'off', '--into', target], { cwd: f.project, env: f.env });
+    const named = await runInProcess(['hosts', 'import', 'vscode', 'prompted', 'off', '--into', target], { cwd: f.project, env: f.env });
     expect(named.exitCode).toBe(0);
     expect(named.stderr).toContain('prompted: imported disabled: it uses ${input:key}, which only vscode can fill in');
     expect(named.stderr).toContain('off: imported disabled, as it is in vscode');
@@ -130,24 +129,24 @@ describe('toolrun hosts import', () => {
     expect(servers.prompted).toEqual({ command: 'node', env: { KEY: '${input:key}' }, disabled: true });
     expect(servers.off!.disabled).toBe(true);
     // The envFile must exist, as VS Code needs it to ("Failed to read envFile"): missing, the entry is a config error.
-    const missing = await runToolrun(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
+    const missing = await runInProcess(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
     expect(missing.exitCode).toBe(3);
     expect(missing.stdout).toContain(`mcpServers.plain.envFile: envFile ${join(f.project, '.env')} does not exist`);
     f.write(join(f.project, '.env'), 'OTHER=1\n');
-    const validate = await runToolrun(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
+    const validate = await runInProcess(['--config', target, 'validate', '--offline'], { cwd: f.root, env: { ...f.env, MY_TOKEN: 'x' } });
     expect(validate.exitCode, validate.stderr).toBe(0);
   });
 
   it('unknown server (its names listed), unknown host, no host file: exit 2, 2, 3; nothing created', async () => {
     const f = fixtureHome();
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'x' }, b: { command: 'y' } } }));
-    const unknownServer = await runToolrun(['hosts', 'import', 'cursor', 'a', 'nope'], { cwd: f.project, env: f.env });
+    const unknownServer = await runInProcess(['hosts', 'import', 'cursor', 'a', 'nope'], { cwd: f.project, env: f.env });
     expect(unknownServer.exitCode).toBe(2);
     expect(unknownServer.stderr).toContain("cursor has no server 'nope'; its servers: a, b");
-    const unknownHost = await runToolrun(['hosts', 'import', 'cursr'], { cwd: f.project, env: f.env });
+    const unknownHost = await runInProcess(['hosts', 'import', 'cursr'], { cwd: f.project, env: f.env });
     expect(unknownHost.exitCode).toBe(2);
     expect(unknownHost.stderr).toContain("unknown host 'cursr'");
-    const noFile = await runToolrun(['hosts', 'import', 'windsurf'], { cwd: f.project, env: f.env });
+    const noFile = await runInProcess(['hosts', 'import', 'windsurf'], { cwd: f.project, env: f.env });
     expect(noFile.exitCode).toBe(3);
     expect(noFile.stderr).toContain('no windsurf config found; looked in:');
     expect(existsSync(join(f.project, 'toolrun.config.json'))).toBe(false);
@@ -158,17 +157,17 @@ describe('toolrun hosts import', () => {
     f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'x' } } }));
     const named = join(f.root, 'named.json');
     writeFileSync(named, '{}');
-    const viaConfig = await runToolrun(['--config', named, 'hosts', 'import', 'cursor'], { cwd: f.project, env: f.env });
+    const viaConfig = await runInProcess(['--config', named, 'hosts', 'import', 'cursor'], { cwd: f.project, env: f.env });
     expect(viaConfig.exitCode).toBe(0);
     expect(mcpServersOf(named)).toEqual(['a']);
-    const both = await runToolrun(['--config', named, 'hosts', 'import', 'cursor', '--into', join(f.root, 'x.json')], { cwd: f.project, env: f.env });
+    const both = await runInProcess(['--config', named, 'hosts', 'import', 'cursor', '--into', join(f.root, 'x.json')], { cwd: f.project, env: f.env });
     expect(both.exitCode).toBe(2);
     expect(both.stderr).toContain('name two files');
     const real = join(f.root, 'real.json');
     writeFileSync(real, '{}');
     const link = join(f.root, 'link.json');
     symlinkSync(real, link);
-    const linked = await runToolrun(['hosts', 'import', 'cursor', '--into', link], { cwd: f.project, env: f.env });
+    const linked = await runInProcess(['hosts', 'import', 'cursor', '--into', link], { cwd: f.project, env: f.env });
     expect(linked.exitCode).toBe(3);
     expect(linked.stderr).toContain(`cannot import into ${link}: it is a symbolic link (to ${real})`);
     expect(readFileSync(real, 'utf8')).toBe('{}');
@@ -179,7 +178,7 @@ describe('toolrun hosts import', () => {
     const claude = join(f.home, '.claude.json');
     f.write(claude, JSON.stringify({ mcpServers: { gh: { command: 'npx', env: { GITHUB_TOKEN: 'ghp_literal' } } } }));
     chmodSync(claude, 0o600);
-    const result = await runToolrun(['hosts', 'import', 'claude-code:user'], { cwd: f.project, env: f.env });
+    const result = await runInProcess(['hosts', 'import', 'claude-code:user'], { cwd: f.project, env: f.env });
     expect(result.exitCode).toBe(0);
     expect(statSync(join(f.project, 'toolrun.config.json')).mode & 0o777).toBe(0o600);
   });

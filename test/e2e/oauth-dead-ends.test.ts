@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CI_CLIENT, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
-import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { FIXTURES } from '../helpers/run-toolrun.js';
 
 // Issue #32: the OAuth dead ends, each run against a real authorization server on 127.0.0.1.
 const BROWSER = join(FIXTURES, 'oauth-browser.js');
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 
 function toolrun(args: string[], home: string, env: Record<string, string | undefined> = {}) {
-  return runToolrun(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER: undefined, ...env } });
+  return runInProcess(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER: undefined, ...env } });
 }
 
 function storedRecord(home: string) {
@@ -128,7 +129,7 @@ describe('OAuth dead ends (issue #32)', () => {
       const openConfig = join(folder, 'open.config.json');
       writeFileSync(openConfig, JSON.stringify({ mcpServers: { plain: { url: `http://127.0.0.1:${(open.address() as AddressInfo).port}/mcp` } } }));
       const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
-      const result = await runToolrun(['--config', openConfig, 'auth', 'login', 'plain'], { env: { XDG_DATA_HOME: home, BROWSER } });
+      const result = await runInProcess(['--config', openConfig, 'auth', 'login', 'plain'], { env: { XDG_DATA_HOME: home, BROWSER } });
       expect(result.exitCode, result.stderr).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/'plain' needs no OAuth login/);
@@ -145,7 +146,7 @@ describe('OAuth dead ends (issue #32)', () => {
       const revokingConfig = join(folder, 'revoking.config.json');
       writeFileSync(revokingConfig, JSON.stringify({ mcpServers: { oauthy: { url: revoking.mcpUrl } } }));
       const home = mkdtempSync(join(tmpdir(), 'toolrun-dead-ends-data-'));
-      const run = (args: string[]) => runToolrun(['--config', revokingConfig, ...args], { env: { XDG_DATA_HOME: home, BROWSER } });
+      const run = (args: string[]) => runInProcess(['--config', revokingConfig, ...args], { env: { XDG_DATA_HOME: home, BROWSER } });
       expect((await run(['auth', 'login', 'oauthy'])).exitCode).toBe(0);
       const { record } = storedRecord(home);
       const logout = await run(['auth', 'logout', 'oauthy']);

@@ -2,6 +2,7 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -21,7 +22,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     const dir = tempDir();
     const target = victim();
     symlinkSync(target, join(dir, 'image-1.png'));
-    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', dir]);
+    const result = await runInProcess(['--config', config(), 'exec', 'v2:image', '-o', dir]);
     expect(result.exitCode).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('precious\n');
     expect(readlinkSync(join(dir, 'image-1.png'))).toBe(target);
@@ -36,7 +37,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     const planted = join(tempDir(), 'out');
     symlinkSync(target, planted);
     execFileSync('chown', ['-h', '65534', planted]);
-    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', planted]);
+    const result = await runInProcess(['--config', config(), 'exec', 'v2:image', '-o', planted]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`cannot save into ${planted}: it is a symbolic link owned by another user (uid 65534); name a folder of your own`);
     expect(readdirSync(target)).toEqual([]);
@@ -44,23 +45,23 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
 
   it('exec -o DIR twice keeps the first file: the second gets the next free name', async () => {
     const dir = join(tempDir(), 'out');
-    const first = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', dir]);
+    const first = await runInProcess(['--config', config(), 'exec', 'v2:image', '-o', dir]);
     expect(first.exitCode).toBe(0);
     expect(first.stderr).not.toContain('exists');
     writeFileSync(join(dir, 'image-1.png'), 'edited by the user');
-    const second = await runToolrun(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
+    const second = await runInProcess(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
     expect(second.exitCode).toBe(0);
     expect(JSON.parse(second.stdout).files).toEqual([join(dir, 'image-1-1.png')]);
     expect(readFileSync(join(dir, 'image-1.png'), 'utf8')).toBe('edited by the user');
     expect(second.stderr).toContain(`${join(dir, 'image-1.png')} exists; saved as ${join(dir, 'image-1-1.png')} instead`);
-    const third = await runToolrun(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
+    const third = await runInProcess(['--json', '--config', config(), 'exec', 'v2:image', '-o', dir]);
     expect(JSON.parse(third.stdout).files).toEqual([join(dir, 'image-1-2.png')]);
     expect(readdirSync(dir).sort()).toEqual(['image-1-1.png', 'image-1-2.png', 'image-1.png']);
   });
 
   it('exec -o naming a file, not a folder: exit 1 saying so, the file untouched', async () => {
     const file = victim();
-    const result = await runToolrun(['--config', config(), 'exec', 'v2:image', '-o', file]);
+    const result = await runInProcess(['--config', config(), 'exec', 'v2:image', '-o', file]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`✖ v2:image: cannot save into ${file}: it is not a folder`);
     expect(readFileSync(file, 'utf8')).toBe('precious\n');
@@ -71,7 +72,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     const target = victim();
     const file = join(dir, 'pixel.png');
     symlinkSync(target, file);
-    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    const result = await runInProcess(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`✖ cannot write ${file}: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
     expect(readFileSync(target, 'utf8')).toBe('precious\n');
@@ -81,7 +82,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
   it('resources read -o FILE refuses what is not a regular file (a device, a folder): exit 1', async () => {
     const folder = join(tempDir(), 'folder');
     mkdirSync(folder);
-    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', folder]);
+    const result = await runInProcess(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', folder]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`✖ cannot write ${folder}: it is a folder, not a regular file; name a file`);
   });
@@ -93,7 +94,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
     writeFileSync(file, 'old contents');
     // The first temporary name toolrun tries is predictable: a link there must not be written through.
     symlinkSync(target, join(dir, '.pixel.png.toolrun.tmp'));
-    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    const result = await runInProcess(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
     expect(result.exitCode).toBe(0);
     expect(isPng(file)).toBe(true);
     expect(lstatSync(file).isFile()).toBe(true);
@@ -104,7 +105,7 @@ describe('files written by exec -o DIR and resources read -o FILE', () => {
 
   it('resources read -o FILE in a folder that does not exist: exit 1 naming it', async () => {
     const file = join(tempDir(), 'missing', 'pixel.png');
-    const result = await runToolrun(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
+    const result = await runInProcess(['--config', config(), 'resources', 'read', 'test://pixel.png', '-o', file]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`✖ cannot write ${file}: the folder ${join(file, '..')} does not exist`);
     expect(existsSync(file)).toBe(false);
@@ -172,7 +173,7 @@ describe('files streamed by mcp tap --record and mcp check-stdout --save', () =>
     const target = victim();
     const save = join(tempDir(), 'zwave.rec');
     symlinkSync(target, save);
-    const result = await runToolrun(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave', '--save', save]);
+    const result = await runInProcess(['--config', join(FIXTURES, 'home.json'), 'mcp', 'check-stdout', 'zwave', '--save', save]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`✖ cannot write --save ${save}: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
     expect(readFileSync(target, 'utf8')).toBe('precious\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
 
 // SPEC §10: `list --format openai` never silently drops a tool; names become valid API names that
@@ -14,7 +14,7 @@ describe('list --format openai', () => {
     });
 
   it('offers every tool under a valid API name and warns about the 128-tool and description limits', async () => {
-    const result = await runClean(['--config', config(), 'list', '--server', 'a', 'b', '--format', 'openai']);
+    const result = await runCleanInProcess(['--config', config(), 'list', '--server', 'a', 'b', '--format', 'openai']);
     expect(result.exitCode).toBe(0);
     const names: string[] = JSON.parse(result.stdout).map((tool: { function: { name: string } }) => tool.function.name);
     expect(names).toHaveLength(140);
@@ -31,15 +31,15 @@ describe('list --format openai', () => {
 
   it('runs a tool by its API name, on the server the name came from', async () => {
     const path = config();
-    const fromB = await runClean(['--config', path, 'exec', 'b__tool_5', 'value=x']);
+    const fromB = await runCleanInProcess(['--config', path, 'exec', 'b__tool_5', 'value=x']);
     expect(fromB.exitCode).toBe(0);
     expect(fromB.stdout).toBe('b:tool_5');
-    const fromA = await runClean(['--config', path, 'exec', 'a__tool_5', 'value=x']);
+    const fromA = await runCleanInProcess(['--config', path, 'exec', 'a__tool_5', 'value=x']);
     expect(fromA.stdout).toBe('a:tool_5');
   });
 
   it('stays quiet within the limits', async () => {
-    const result = await runClean(['--config', config(), 'list', '--server', 'b', '--format', 'openai']);
+    const result = await runCleanInProcess(['--config', config(), 'list', '--server', 'b', '--format', 'openai']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(70);
     expect(result.stderr).toBe('');

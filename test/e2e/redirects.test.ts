@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #31 item 6: a server entry's headers (an API key) go to the entry's origin only. A redirect
@@ -40,7 +40,7 @@ describe('a redirect to another origin', () => {
 
   it.each(['all', 'modern', 'legacy'])('exec (%s): the key never reaches the other origin, and the error says the redirect was refused', async (mode) => {
     const before = other.received.length;
-    const result = await runToolrun(['--config', config(mode), 'exec', 'api:anything']);
+    const result = await runInProcess(['--config', config(mode), 'exec', 'api:anything']);
     expect(result.exitCode).not.toBe(0);
     expect(other.received.slice(before)).toEqual([]);
     expect(result.stderr).toContain(`redirected to another origin (HTTP 307 to ${other.origin}/mcp)`);
@@ -49,7 +49,7 @@ describe('a redirect to another origin', () => {
 
   it.each(['all', 'modern', 'legacy'])('mcp conform (%s): the same', async (mode) => {
     const before = other.received.length;
-    const result = await runToolrun(['--config', config(mode), 'mcp', 'conform', 'api']);
+    const result = await runInProcess(['--config', config(mode), 'mcp', 'conform', 'api']);
     expect(result.exitCode).not.toBe(0);
     expect(other.received.slice(before)).toEqual([]);
     expect(result.stderr + result.stdout).toContain(`redirected to another origin (HTTP 307 to ${other.origin}/mcp)`);

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
-import { BIN, FIXTURES, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
+import { BIN, FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const script = (name: string) => join(FIXTURES, 'sampling', name);
@@ -43,15 +44,15 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   };
 
   it('is not advertised without a responder: the server sees no sampling or roots capability', async () => {
-    const capabilities = await runClean(['--config', config, 'exec', 's:capabilities']);
+    const capabilities = await runCleanInProcess(['--config', config, 'exec', 's:capabilities']);
     expect(capabilities.exitCode).toBe(0);
     expect(Object.keys(JSON.parse(capabilities.stdout))).toEqual(['elicitation']);
-    const sample = await runClean(['--config', config, 'exec', 's:sample']);
+    const sample = await runCleanInProcess(['--config', config, 'exec', 's:sample']);
     expect(sample).toMatchObject({ exitCode: 0, stdout: 'sampling not advertised' });
   });
 
   it('--sampling-reply answers every request with the text', async () => {
-    const result = await runClean(['--config', config, '--sampling-reply', 'hello there', 'exec', 's:sample', 'times=2']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-reply', 'hello there', 'exec', 's:sample', 'times=2']);
     expect(result.exitCode).toBe(0);
     expect(replies(result.stdout)).toEqual([
       { role: 'assistant', content: { type: 'text', text: 'hello there' }, model: 'toolrun --sampling-reply', stopReason: 'endTurn' },
@@ -61,7 +62,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
 
   it('--sampling FILE answers in order; past its last reply the server gets an error and stderr says so', async () => {
     const path = file('replies.json', ['first', { role: 'assistant', content: { type: 'text', text: 'second' }, model: 'm2', stopReason: 'maxTokens' }]);
-    const result = await runClean(['--config', config, '--sampling', path, 'exec', 's:sample', 'times=3']);
+    const result = await runCleanInProcess(['--config', config, '--sampling', path, 'exec', 's:sample', 'times=3']);
     expect(result.exitCode).toBe(0);
     expect(replies(result.stdout)).toEqual([
       { role: 'assistant', content: { type: 'text', text: 'first' }, model: 'toolrun --sampling', stopReason: 'endTurn' },
@@ -79,7 +80,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   ])('a malformed --sampling file (%s) is exit 2 in one line, before any server starts', async (_name, content, message) => {
     const path = file('bad.json', content);
     const pids = join(dirname(config), 'pids');
-    const result = await runClean(['--config', config, '--sampling', path, 'exec', 'pid:whoami']);
+    const result = await runCleanInProcess(['--config', config, '--sampling', path, 'exec', 'pid:whoami']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr.trim()).toMatch(message);
@@ -87,19 +88,19 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it('a missing --sampling file is exit 2 naming it', async () => {
-    const result = await runClean(['--config', config, '--sampling', join(dir, 'nope.json'), 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--sampling', join(dir, 'nope.json'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toMatch(/--sampling .*nope\.json: cannot read it \(no such file\)$/);
   });
 
   it('two responders at once is a usage error', async () => {
-    const result = await runClean(['--config', config, '--sampling-reply', 'a', '--sampling-command', 'cat', 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-reply', 'a', '--sampling-command', 'cat', 'exec', 's:sample']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toMatch(/--sampling-reply, --sampling and --sampling-command each answer every sampling request: give one$/);
   });
 
   it('--sampling-command gets the request on stdin; plain text on stdout is a text reply (words split as a shell would, no shell)', async () => {
-    const result = await runClean(['--config', config, '--sampling-command', `${command('reply-text.js')} "two words" it\\'s`, 'exec', 's:sample', 'prompt=Tell me']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', `${command('reply-text.js')} "two words" it\\'s`, 'exec', 's:sample', 'prompt=Tell me']);
     expect(result.exitCode).toBe(0);
     expect(replies(result.stdout)).toEqual([
       { role: 'assistant', content: { type: 'text', text: "model says: Tell me (1) [max 50] two words|it's" }, model: 'toolrun --sampling-command', stopReason: 'endTurn' },
@@ -107,12 +108,12 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it('--sampling-command printing a JSON result is taken whole', async () => {
-    const result = await runClean(['--config', config, '--sampling-command', command('reply-json.js'), 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', command('reply-json.js'), 'exec', 's:sample']);
     expect(replies(result.stdout)).toEqual([{ role: 'assistant', content: { type: 'text', text: 'from json' }, model: 'fake-model-1', stopReason: 'maxTokens' }]);
   });
 
   it('--sampling-command printing a JSON object that is not a result: an error reply and a warning', async () => {
-    const result = await runClean(['--config', config, '--sampling-command', command('reply-json.js'), 'exec', 's:sample'], { env: { BAD: '1' } });
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', command('reply-json.js'), 'exec', 's:sample'], { env: { BAD: '1' } });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^error -32603: toolrun's --sampling-command failed: it printed a JSON object that is not a sampling result: "role" must be "assistant" or "user"$/);
     expect(result.stderr).toContain(
@@ -121,7 +122,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it('--sampling-command that exits non-zero: an error reply, and a warning with its last stderr line', async () => {
-    const result = await runClean(['--config', config, '--sampling-command', command('fail.js'), 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', command('fail.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(0);
     // The server gets the exit code only: the command's stderr may quote an API key (SPEC §8); the person sees it, masked.
     expect(result.stdout).toBe("error -32603: toolrun's --sampling-command failed: it exited with code 3");
@@ -130,7 +131,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
 
   it('--sampling-command that prints without end is cut at 1 MB and ended', async () => {
     const started = performance.now();
-    const result = await runClean(['--config', config, '--sampling-command', command('flood.js'), 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', command('flood.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("error -32603: toolrun's --sampling-command failed: it printed more than 1 MB (ended it)");
     expect(result.stderr).toContain(`⚠ server 's': --sampling-command '${command('flood.js')}' printed more than 1 MB (ended it); the server got an error\n`);
@@ -138,7 +139,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it('--sampling-command that hangs is bounded by the call timeout and ended with what it started', async () => {
-    const result = await runClean(['--config', config, '--timeout', '1500', '--sampling-command', command('hang.js'), 'exec', 's:sample']);
+    const result = await runCleanInProcess(['--config', config, '--timeout', '1500', '--sampling-command', command('hang.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/timed out after 1500 ms/);
   });
@@ -147,7 +148,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   // four commands at a time (the rest wait their turn), and nothing a command started outlives toolrun.
   it('--sampling-command answers 100 requests made at once: every reply delivered, at most 4 commands at a time', async () => {
     const sampling = tempDir();
-    const result = await runClean(['--config', config, '--sampling-command', `sh ${script('count-running.sh')}`, 'exec', 's:sample', 'times:=100', 'parallel:=true'], {
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', `sh ${script('count-running.sh')}`, 'exec', 's:sample', 'times:=100', 'parallel:=true'], {
       env: { SAMPLING_DIR: sampling },
     });
     expect(result.exitCode).toBe(0);
@@ -161,7 +162,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   it.each(['0', '1'])('--sampling-command whose helper calls setsid (bare environment: %s): the helper is ended too', async (clean) => {
     const pids = join(tempDir(), 'helpers');
     writeFileSync(pids, '');
-    const result = await runToolrun(['--config', config, '--sampling-command', command('setsid-helper.js'), 'exec', 's:sample', 'times:=2'], {
+    const result = await runInProcess(['--config', config, '--sampling-command', command('setsid-helper.js'), 'exec', 's:sample', 'times:=2'], {
       env: { HELPER_PID_FILE: pids, CLEAN_ENV: clean },
     });
     expect(result.exitCode).toBe(0);
@@ -176,7 +177,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it("server-everything's trigger-sampling-request is answered by a command", async () => {
-    const result = await runClean(['--config', config, '--sampling-command', command('reply-text.js'), 'exec', 'everything:trigger-sampling-request', 'prompt=ping']);
+    const result = await runCleanInProcess(['--config', config, '--sampling-command', command('reply-text.js'), 'exec', 'everything:trigger-sampling-request', 'prompt=ping']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('"text": "model says: Resource trigger-sampling-request context: ping [max 100] "');
   });
@@ -209,7 +210,7 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
 
   it('2026-07-28: an input_required sampling request is answered from --sampling FILE', async () => {
     const path = file('v2.json', ['from the file']);
-    const result = await runClean(['--config', config, '--sampling', path, 'exec', 'v2:ask_model']);
+    const result = await runCleanInProcess(['--config', config, '--sampling', path, 'exec', 'v2:ask_model']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ role: 'assistant', content: { type: 'text', text: 'from the file' }, model: 'toolrun --sampling', stopReason: 'endTurn' });
   });
@@ -230,12 +231,12 @@ describe('roots (SPEC §15, issue #22 point 2)', () => {
       { uri: uri('docs'), name: 'docs' },
       { uri: uri('extra'), name: 'extra' },
     ];
-    const legacy = await runClean(['--config', config, '--root', join(dir, 'extra'), 'exec', 's:roots']);
+    const legacy = await runCleanInProcess(['--config', config, '--root', join(dir, 'extra'), 'exec', 's:roots']);
     expect(legacy.exitCode).toBe(0);
     expect(JSON.parse(legacy.stdout)).toEqual(expected);
-    const modern = await runClean(['--config', config, '--root', join(dir, 'extra'), 'exec', 'v2:list_roots']);
+    const modern = await runCleanInProcess(['--config', config, '--root', join(dir, 'extra'), 'exec', 'v2:list_roots']);
     expect(JSON.parse(modern.stdout)).toEqual(expected);
-    const capabilities = await runClean(['--config', config, 'exec', 's:capabilities']);
+    const capabilities = await runCleanInProcess(['--config', config, 'exec', 's:capabilities']);
     expect(JSON.parse(capabilities.stdout).roots).toEqual({ listChanged: false });
   });
 
@@ -244,7 +245,7 @@ describe('roots (SPEC §15, issue #22 point 2)', () => {
     mkdirSync(join(dir, 'project'));
     const config = join(dir, 'toolrun.config.json');
     writeFileSync(config, JSON.stringify({ roots: ['project'], mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } }));
-    const result = await runClean(['--config', config, 'exec', 'everything:get-roots-list']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'everything:get-roots-list']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`URI: ${pathToFileURL(join(dir, 'project')).href}`);
   });
@@ -253,24 +254,24 @@ describe('roots (SPEC §15, issue #22 point 2)', () => {
     const dir = tempDir();
     const config = join(dir, 'toolrun.config.json');
     writeFileSync(config, JSON.stringify({ roots: ['gone'], mcpServers: { s: fixtureServer('sampling-server.js') } }));
-    const result = await runClean(['--config', config, 'exec', 's:roots']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 's:roots']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr.trim()).toMatch(new RegExp(`^✖ (s:roots: )?${config}: roots\\[0\\]: no such folder: ${join(dir, 'gone')}$`));
   });
 
   it('roots that are not an array of strings are a config error (exit 3)', async () => {
     const config = writeTempConfig({ roots: 'data', mcpServers: { s: fixtureServer('sampling-server.js') } });
-    const result = await runClean(['--config', config, 'exec', 's:roots']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 's:roots']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toMatch(/roots: must be an array of folder paths/);
   });
 
   it('a --root that does not exist, or is a file, is exit 2 saying which', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('sampling-server.js') } });
-    const result = await runClean(['--config', config, '--root', '/nonexistent/folder', 'exec', 's:roots']);
+    const result = await runCleanInProcess(['--config', config, '--root', '/nonexistent/folder', 'exec', 's:roots']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe('✖ s:roots: --root /nonexistent/folder: no such folder: /nonexistent/folder');
-    const file = await runClean(['--config', config, '--root', config, 'exec', 's:roots']);
+    const file = await runCleanInProcess(['--config', config, '--root', config, 'exec', 's:roots']);
     expect(file.exitCode).toBe(2);
     expect(file.stderr.trim()).toBe(`✖ s:roots: --root ${config}: ${config} is a file, not a folder`);
   });
@@ -280,14 +281,14 @@ describe('sampling and roots with a warm session holder', () => {
   it('a responder or a root starts the servers here: the holder’s were started without them', async () => {
     const config = writeTempConfig({ mcpServers: { s: fixtureServer('sampling-server.js') } });
     const env = { XDG_RUNTIME_DIR: tempDir() };
-    expect((await runToolrun(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
+    expect((await runInProcess(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
     try {
-      const sample = await runToolrun(['--config', config, '--sampling-reply', 'warm', 'exec', 's:sample'], { env });
+      const sample = await runInProcess(['--config', config, '--sampling-reply', 'warm', 'exec', 's:sample'], { env });
       expect(JSON.parse(sample.stdout).content).toEqual({ type: 'text', text: 'warm' });
-      const roots = await runToolrun(['--config', config, '--root', dirname(config), 'exec', 's:roots'], { env });
+      const roots = await runInProcess(['--config', config, '--root', dirname(config), 'exec', 's:roots'], { env });
       expect(JSON.parse(roots.stdout)).toEqual([{ uri: pathToFileURL(dirname(config)).href, name: basename(dirname(config)) }]);
     } finally {
-      await runToolrun(['--config', config, 'session', 'stop'], { env });
+      await runInProcess(['--config', config, 'session', 'stop'], { env });
     }
   });
 });

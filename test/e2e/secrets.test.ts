@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // One secret-laden config, every command (SPEC §8): none of these strings may reach stdout or stderr.
@@ -47,7 +47,7 @@ describe('no secret is printed, in any command (SPEC §8)', () => {
   ])(
     '%j',
     async (args) => {
-      const result = await runToolrun(['--config', config, ...args], { env });
+      const result = await runInProcess(['--config', config, ...args], { env });
       const output = `${result.stdout}\n${result.stderr}`;
       for (const secret of SECRETS) expect(output, `${secret} leaked`).not.toContain(secret);
       // Something was printed: the masks are there, not an empty run.
@@ -57,13 +57,13 @@ describe('no secret is printed, in any command (SPEC §8)', () => {
   );
 
   it('mcp list shows where the secrets were, masked', async () => {
-    const result = await runToolrun(['--config', config, 'mcp', 'list'], { env });
+    const result = await runInProcess(['--config', config, 'mcp', 'list'], { env });
     expect(result.stdout).toContain('http://user:***@127.0.0.1:9/mcp?api_key=***&x=1');
     expect(result.stdout).toContain('--token *** --db=postgres://u:***@h/db --api-key=*** --url=${DB_URL}');
   });
 
   it("doctor's config step masks env values by shape and args after ${VAR} expansion", async () => {
-    const result = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', 'zwave'], { env });
+    const result = await runInProcess(['--config', config, '--json', 'mcp', 'doctor', 'zwave'], { env });
     const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
     expect(step.data.env).toEqual({ DATABASE_URL: 'postgres://user:***@host/db', API_TOKEN: '***' });
     expect(step.data.args.slice(1)).toEqual(['--token', '***', '--db=postgres://u:***@h/db', '--api-key=***', '--url=postgres://admin:***@db.internal/app']);
@@ -100,7 +100,7 @@ describe('the value of a secret-looking ${VAR} is masked wherever it appears', (
   ])(
     '%j',
     async (args) => {
-      const result = await runToolrun(['--config', expanded, ...args], { env: tokenEnv });
+      const result = await runInProcess(['--config', expanded, ...args], { env: tokenEnv });
       const output = `${result.stdout}\n${result.stderr}`;
       expect(output.length).toBeGreaterThan(0);
       expect(output, 'the token leaked').not.toContain(token);
@@ -109,7 +109,7 @@ describe('the value of a secret-looking ${VAR} is masked wherever it appears', (
   );
 
   it("doctor's config step shows where it was, masked", async () => {
-    const result = await runToolrun(['--config', expanded, '--json', 'mcp', 'doctor', 'gh'], { env: tokenEnv });
+    const result = await runInProcess(['--config', expanded, '--json', 'mcp', 'doctor', 'gh'], { env: tokenEnv });
     const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
     expect(step.data.env).toEqual({ GH: '***' });
     expect(step.data.args.slice(1)).toEqual(['--repo', '***']);
@@ -117,7 +117,7 @@ describe('the value of a secret-looking ${VAR} is masked wherever it appears', (
 
   it("a recording's header masks it", async () => {
     const capture = join(tempDir(), 'capture.jsonl');
-    await runToolrun(['--config', expanded, 'mcp', 'check-stdout', 'ok', '--save', capture], { env: tokenEnv });
+    await runInProcess(['--config', expanded, 'mcp', 'check-stdout', 'ok', '--save', capture], { env: tokenEnv });
     const header = readFileSync(capture, 'utf8').split('\n')[0]!;
     expect(header).toContain('"toolrun_recording":1');
     expect(header).toContain(' x***');
@@ -126,7 +126,7 @@ describe('the value of a secret-looking ${VAR} is masked wherever it appears', (
 
   it('a variable whose name says nothing is shown as it is', async () => {
     const plain = writeTempConfig({ mcpServers: { p: { command: process.execPath, args: ['${REPO_NAME}'] } } });
-    const shown = await runToolrun(['--config', plain, '--json', 'mcp', 'doctor', 'p'], { env: { REPO_NAME: 'octocat-hello' } });
+    const shown = await runInProcess(['--config', plain, '--json', 'mcp', 'doctor', 'p'], { env: { REPO_NAME: 'octocat-hello' } });
     expect(JSON.parse(shown.stdout).steps[0].data.args).toEqual(['octocat-hello']);
   });
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { hasSystemTool } from '../helpers/system-tools.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
@@ -67,7 +68,7 @@ describe.skipIf(!hasSystemTool('tmux', 'toolrun shell in a terminal'))('toolrun 
   }, 30_000);
   afterAll(async () => {
     term.kill();
-    await runToolrun(['session', 'stop', '--all'], { env });
+    await runInProcess(['session', 'stop', '--all'], { env });
   });
 
   it('calls a tool and prints its result, footer on the same screen', async () => {
@@ -206,17 +207,17 @@ describe('toolrun shell with piped input', () => {
     const marker = newProcessMarker();
     const env = { XDG_RUNTIME_DIR: tempDir(), XDG_STATE_HOME: tempDir(), ...marker.env };
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
-    expect((await runToolrun(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
+    expect((await runInProcess(['--config', config, 'session', 'start'], { env })).exitCode).toBe(0);
     try {
-      const before = JSON.parse((await runToolrun(['--config', config, '--json', 'session', 'list'], { env })).stdout);
+      const before = JSON.parse((await runInProcess(['--config', config, '--json', 'session', 'list'], { env })).stdout);
       const shell = await runToolrun(['--config', config, 'shell', 'everything'], { env, input: 'echo message=joined\n', stdin: undefined });
       expect(shell).toMatchObject({ exitCode: 0, stdout: 'Echo: joined' });
-      const after = JSON.parse((await runToolrun(['--config', config, '--json', 'session', 'list'], { env })).stdout);
+      const after = JSON.parse((await runInProcess(['--config', config, '--json', 'session', 'list'], { env })).stdout);
       // The same holder, its server still connected and now with the shell's call counted.
       expect(after.holders).toHaveLength(1);
       expect(after.holders[0]).toMatchObject({ pid: before.holders[0].pid, servers: [{ name: 'everything', status: 'connected', pid: before.holders[0].servers[0].pid, calls: 1 }] });
     } finally {
-      await runToolrun(['--config', config, 'session', 'stop'], { env });
+      await runInProcess(['--config', config, 'session', 'stop'], { env });
     }
     expect(await waitForNoProcesses(marker.alive, 10_000)).toEqual([]);
   });
