@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHostileAuthServer, type HostileAuthServer } from '../helpers/hostile-auth-server.js';
-import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { FIXTURES } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
  * Issue #31 item 5: an authorization server (or what its metadata names) that misbehaves on purpose,
@@ -47,7 +48,8 @@ beforeEach(() => {
 function toolrun(args: string[], env: Record<string, string> = {}) {
   const home = mkdtempSync(join(tmpdir(), 'toolrun-oauth-hostile-data-'));
   const started = performance.now();
-  return runToolrun(['--config', configPath, ...args], { timeout: 25_000, env: { XDG_DATA_HOME: home, BROWSER, BROWSER_LOG: browserLog, ...env } }).then((result) => ({
+  // In this process: a run the hostile server holds is bounded by the test's own timeout.
+  return runInProcess(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER, BROWSER_LOG: browserLog, ...env } }).then((result) => ({
     ...result,
     ms: performance.now() - started,
   }));
