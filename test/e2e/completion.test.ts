@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 import { tabThenEnter } from '../helpers/type-in-shell.js';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   chmodSync(join(bin, 'toolrun'), 0o755);
   const home = tempDir();
   env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), TERM: 'dumb' };
-  const listed = await runToolrun(['--config', config, 'list', '--server', 'indexed'], { env });
+  const listed = await runInProcess(['--config', config, 'list', '--server', 'indexed'], { env });
   expect(listed.exitCode, listed.stderr).toBe(0);
   expect(listed.stdout).toMatch(/whoami +mcp:indexed/);
   expect(markers()).toEqual(['indexed.pid']);
@@ -51,7 +52,7 @@ beforeAll(async () => {
 });
 
 async function script(shell: string): Promise<string> {
-  const result = await runToolrun(['completion', shell], { env });
+  const result = await runInProcess(['completion', shell], { env });
   expect(result, result.stderr).toMatchObject({ exitCode: 0, stderr: '' });
   const path = join(dir, `toolrun.${shell}`);
   writeFileSync(path, result.stdout);
@@ -60,13 +61,13 @@ async function script(shell: string): Promise<string> {
 
 describe('toolrun completion', () => {
   it('an unknown shell is a usage error naming the three; --help has the install lines; __complete is hidden', async () => {
-    const unknown = await runToolrun(['completion', 'powershell'], { env });
+    const unknown = await runInProcess(['completion', 'powershell'], { env });
     expect(unknown).toMatchObject({ exitCode: 2, stdout: '' });
     expect(unknown.stderr).toBe("✖ unknown shell 'powershell': toolrun completion takes bash, zsh or fish");
-    const help = await runToolrun(['completion', '--help'], { env });
+    const help = await runInProcess(['completion', '--help'], { env });
     expect(help.stdout).toContain('source <(toolrun completion bash)');
     expect(help.stdout).toContain('toolrun completion fish > ~/.config/fish/completions/toolrun.fish');
-    const top = await runToolrun(['--help'], { env });
+    const top = await runInProcess(['--help'], { env });
     expect(top.stdout).toMatch(/\n {2}completion <shell> /);
     expect(top.stdout).not.toContain('__complete');
   });
@@ -169,7 +170,7 @@ describe('completing names a shell could run: Tab then Enter runs toolrun with t
       TOOLRUN_CONFIG: config,
     };
     // Indexed once by a real list, so completion offers the server's tools.
-    const listed = await runToolrun(['list', '--server', 'h'], { env: hostileEnv });
+    const listed = await runInProcess(['list', '--server', 'h'], { env: hostileEnv });
     expect(listed.exitCode, listed.stderr).toBe(0);
   });
 
@@ -219,7 +220,7 @@ describe('completing names a shell could run: Tab then Enter runs toolrun with t
 });
 
 async function scriptIn(shell: string, folder: string, scriptEnv: Record<string, string>): Promise<string> {
-  const result = await runToolrun(['completion', shell], { env: scriptEnv });
+  const result = await runInProcess(['completion', shell], { env: scriptEnv });
   expect(result.exitCode).toBe(0);
   const path = join(folder, `completion.${shell}`);
   writeFileSync(path, result.stdout);

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrokenAuthServer, startSessionHttpServer, type HttpFixture } from '../helpers/http-fixture.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 interface Step {
@@ -50,8 +50,8 @@ describe('mcp doctor: the auth step of a remote server', () => {
   });
 
   const doctor = async (server: string, ...extra: string[]) => {
-    const json = await runToolrun(['--json', '--config', config, 'mcp', 'doctor', server, ...extra]);
-    const human = await runToolrun(['--config', config, 'mcp', 'doctor', server, ...extra]);
+    const json = await runInProcess(['--json', '--config', config, 'mcp', 'doctor', server, ...extra]);
+    const human = await runInProcess(['--config', config, 'mcp', 'doctor', server, ...extra]);
     const steps = JSON.parse(json.stdout).steps as Step[];
     return { json, human, steps, step: steps.find((step) => step.id === 'auth')! };
   };
@@ -221,7 +221,7 @@ describe('mcp doctor: the auth step of a remote server', () => {
       retry: { attempts: 1, baseDelayMs: 0 },
       mcpServers: { sound: { url: `${auth.url}/sound/mcp` }, nos256: { url: `${auth.url}/no-s256/mcp` }, plain: { url: plain.url }, local: { command: process.execPath, args: ['-e', ''] } },
     });
-    const json = await runToolrun(['--json', '--config', only, 'mcp', 'list', '--check']);
+    const json = await runInProcess(['--json', '--config', only, 'mcp', 'list', '--check']);
     const rows = JSON.parse(json.stdout).servers as Array<{ name: string; auth?: unknown }>;
     expect(Object.fromEntries(rows.map((row) => [row.name, row.auth]))).toEqual({
       sound: { state: 'required', issuer: `${auth.url}/sound/as` },
@@ -229,7 +229,7 @@ describe('mcp doctor: the auth step of a remote server', () => {
       plain: { state: 'none' },
       local: undefined,
     });
-    const human = await runToolrun(['--config', only, 'mcp', 'list', '--check']);
+    const human = await runInProcess(['--config', only, 'mcp', 'list', '--check']);
     expect(human.stdout.split('\n')[0]).toMatch(/ AUTH +COMMAND \/ URL$/);
     expect(human.stdout).toMatch(/^nos256 .* broken: no-s256 +http:/m);
     expect(human.stdout).toMatch(/^sound .* required +http:/m);

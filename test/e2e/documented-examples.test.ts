@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
-import { BIN, FIXTURES, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { BIN, FIXTURES, ROOT } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
 
 /**
@@ -18,7 +19,7 @@ import { SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
 async function helpTexts(): Promise<Array<{ where: string; text: string }>> {
   const texts: Array<{ where: string; text: string }> = [];
   const visit = async (path: string[]) => {
-    const text = (await runToolrun([...path, '--help'])).stdout;
+    const text = (await runInProcess([...path, '--help'])).stdout;
     texts.push({ where: ['toolrun', ...path, '--help'].join(' '), text });
     const section = text.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
     const children = [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((match) => match[1]!).filter((name) => name !== 'help');
@@ -67,7 +68,7 @@ describe('documented examples that use server-everything', () => {
   const marker = newProcessMarker();
   const env = { ...marker.env, TOOLRUN_CONFIG: config, XDG_RUNTIME_DIR: tempDir(), XDG_CACHE_HOME: tempDir() };
   afterAll(async () => {
-    await runToolrun(['session', 'stop', '--all'], { env });
+    await runInProcess(['session', 'stop', '--all'], { env });
     expect(await waitForNoProcesses(marker.alive)).toEqual([]);
   });
 
@@ -85,9 +86,9 @@ describe('documented examples that use server-everything', () => {
   it('every one runs and exits 0', { timeout: 180_000 }, async () => {
     // A holder keeps server-everything warm, as the session examples do: the examples check names and
     // arguments, which the holder resolves as a cold start would, in a fraction of the time.
-    expect((await runToolrun(['session', 'start'], { env })).exitCode).toBe(0);
+    expect((await runInProcess(['session', 'start'], { env })).exitCode).toBe(0);
     // What server-everything offers, by name: an example naming any of it (or the server) uses it.
-    const json = async (args: string[]) => JSON.parse((await runToolrun(['--json', ...args], { env })).stdout);
+    const json = async (args: string[]) => JSON.parse((await runInProcess(['--json', ...args], { env })).stdout);
     const [tools, prompts, resources] = await Promise.all([json(['list', '--server', 'everything']), json(['prompts', '--server', 'everything']), json(['resources', '--server', 'everything'])]);
     const local = new Set(['echo', 'math_eval', 'get_current_datetime']);
     const names = [

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasFileOpen, waitFor } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -23,34 +24,34 @@ function fifo(): string {
 describe('config keys that would reach a prototype', () => {
   it('"__proto__" at the top is refused, not applied (exit 3, with line and column)', async () => {
     const path = writeRaw('{\n  "__proto__": { "timeoutMs": 5 },\n  "mcpServers": {}\n}');
-    const result = await runToolrun(['--config', path, 'exec', 'echo']);
+    const result = await runInProcess(['--config', path, 'exec', 'echo']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr.trim()).toBe(`✖ ${path}:2:3: the key "__proto__" is not allowed (it would change how objects behave, not configure toolrun); rename or remove it`);
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])('a server named %s is refused', async (name) => {
-    const result = await runToolrun(['--config', writeRaw(`{"mcpServers": {"${name}": {"command": "node"}}}`), 'mcp', 'list']);
+    const result = await runInProcess(['--config', writeRaw(`{"mcpServers": {"${name}": {"command": "node"}}}`), 'mcp', 'list']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain(`the key "${name}" is not allowed`);
   });
 
   it('servers named toString and hasOwnProperty are ordinary names', async () => {
     const config = writeTempConfig({ mcpServers: { toString: fixtureServer('zwave-server.js'), hasOwnProperty: fixtureServer('zwave-server.js') } });
-    const result = await runToolrun(['--config', config, '--json', 'exec', 'toString:list_zwave_devices']);
+    const result = await runInProcess(['--config', config, '--json', 'exec', 'toString:list_zwave_devices']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, server: 'toString' });
   });
 
   it('"constructor" stays usable as a JSON Schema property name of a config tool', async () => {
     const tool = { name: 't', description: 'd', parameters: { type: 'object', properties: { constructor: { type: 'string' } } }, implementation: { type: 'mock', mock_response: 1 } };
-    const result = await runToolrun(['--config', writeTempConfig({ tools: [tool] }), 'exec', 't', 'constructor=x']);
+    const result = await runInProcess(['--config', writeTempConfig({ tools: [tool] }), 'exec', 't', 'constructor=x']);
     expect(result.exitCode).toBe(0);
   });
 
   // Issue #19 item 19: `__proto__` is a legitimate property name of a tool's schema (README, SPEC §8
   // refuses it only as a config key): it is passed on as an argument and validated, never applied.
   it('an ARG named __proto__ is passed on as an argument, not made the prototype', async () => {
-    const result = await runToolrun(['--json', 'exec', 'echo', '__proto__:={"a":1}', 'b=2']);
+    const result = await runInProcess(['--json', 'exec', 'echo', '__proto__:={"a":1}', 'b=2']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).result).toEqual(JSON.parse('{"echo": {"__proto__": {"a": 1}, "b": "2"}}'));
   });
@@ -68,7 +69,7 @@ describe('config keys that would reach a prototype', () => {
       [['__proto__=xy'], 0, '{"echo": {"__proto__": "xy"}}'],
       [['--args', '{"__proto__": "xyz"}'], 0, '{"echo": {"__proto__": "xyz"}}'],
     ])('%j is passed on (exit 0)', async (words, exitCode, echoed) => {
-      const result = await runToolrun(['--config', config, '--json', 'exec', 't', ...words]);
+      const result = await runInProcess(['--config', config, '--json', 'exec', 't', ...words]);
       expect(result.exitCode).toBe(exitCode);
       expect(JSON.parse(result.stdout).result).toEqual(JSON.parse(echoed));
     });
@@ -78,23 +79,23 @@ describe('config keys that would reach a prototype', () => {
       [['--args', '{"__proto__": {"polluted": true}}'], "Invalid parameters: '__proto__' must be string"],
       [[], "Invalid parameters: missing '__proto__'"],
     ])('%j is validated like any property (exit 2)', async (words, error) => {
-      const result = await runToolrun(['--config', config, '--json', 'exec', 't', ...words]);
+      const result = await runInProcess(['--config', config, '--json', 'exec', 't', ...words]);
       expect(result.exitCode).toBe(2);
       expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'invalid_args', error });
     });
 
     it('list shows it as a parameter', async () => {
-      const result = await runToolrun(['--config', config, 'list']);
+      const result = await runInProcess(['--config', config, 'list']);
       expect(result.stdout).toMatch(/^t +builtin +__proto__\*: string +d$/m);
     });
   });
 
   it('"__proto__" as a property name of an MCP server\'s tool: listed, validated and sent to the server', async () => {
     const config = writeTempConfig({ mcpServers: { p: fixtureServer('proto-property-server.js') } });
-    const sent = await runToolrun(['--config', config, '--json', 'exec', 'p:keep', '__proto__=xy']);
+    const sent = await runInProcess(['--config', config, '--json', 'exec', 'p:keep', '__proto__=xy']);
     expect(sent.exitCode).toBe(0);
     expect(JSON.parse(sent.stdout).result).toBe('{"__proto__":"xy"}');
-    const refused = await runToolrun(['--config', config, '--json', 'exec', 'p:keep']);
+    const refused = await runInProcess(['--config', config, '--json', 'exec', 'p:keep']);
     expect(refused.exitCode).toBe(2);
     expect(JSON.parse(refused.stdout).error).toBe("Invalid parameters: missing '__proto__'");
   });
@@ -103,7 +104,7 @@ describe('config keys that would reach a prototype', () => {
 describe('config shape', () => {
   it('nesting 6,000 levels deep is a config error (exit 3), not an internal error', async () => {
     const path = writeRaw(`${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`);
-    const result = await runToolrun(['--config', path, '--json', 'list']);
+    const result = await runInProcess(['--config', path, '--json', 'list']);
     expect(result.exitCode).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error_kind: 'config' });
     expect(result.stderr).toContain('nested deeper than 100 levels');
@@ -113,7 +114,7 @@ describe('config shape', () => {
     ['a:b', "server name 'a:b' contains ':', which separates server and tool in 'SERVER:TOOL'; rename it (e.g. 'a-b')"],
     ['', 'a server name cannot be empty'],
   ])('server name %j is refused with the reason', async (name, message) => {
-    const result = await runToolrun(['--config', writeTempConfig({ mcpServers: { [name]: fixtureServer('zwave-server.js') } }), 'mcp', 'list']);
+    const result = await runInProcess(['--config', writeTempConfig({ mcpServers: { [name]: fixtureServer('zwave-server.js') } }), 'mcp', 'list']);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain(message);
   });
@@ -121,7 +122,7 @@ describe('config shape', () => {
   it('${A:-${B}} nests; $${X} is a literal ${X}', async () => {
     const tool = { name: 'show', description: 'd', implementation: { type: 'mock', mock_response: 1 } };
     const config = writeTempConfig({ tools: [tool], mcpServers: { s: { command: 'node', args: ['${UNSET_A:-${SET_B}}', '$${LITERAL}'] } } });
-    const result = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', 's'], { env: { SET_B: 'bee' } });
+    const result = await runInProcess(['--config', config, '--json', 'mcp', 'doctor', 's'], { env: { SET_B: 'bee' } });
     const step = JSON.parse(result.stdout).steps.find((candidate: { id: string }) => candidate.id === 'config');
     expect(step.data.args).toEqual(['bee', '${LITERAL}']);
   });
@@ -139,7 +140,7 @@ describe('${VAR} defaults nested 3,000 deep (issue #19 item 16)', () => {
   it.each([[['mcp', 'list', '--check']], [['exec', 'deep:x']], [['mcp', 'doctor', 'deep']]])('%j: a config error naming the nesting limit (exit 3)', async (args) => {
     const deep = `${'${A:-'.repeat(3000)}x${'}'.repeat(3000)}`;
     const path = writeTempConfig({ mcpServers: { deep: fixtureServer('zwave-server.js', { env: { X: deep } }) } });
-    const result = await runToolrun(['--config', path, ...args]);
+    const result = await runInProcess(['--config', path, ...args]);
     const output = `${result.stdout}\n${result.stderr}`;
     expect(output).not.toContain('internal error');
     expect(output).toContain("mcpServers.deep.env.X: '${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-…' nests ${…} more than 16 levels deep");
@@ -149,7 +150,7 @@ describe('${VAR} defaults nested 3,000 deep (issue #19 item 16)', () => {
 
 describe('--args input is bounded and interruptible', () => {
   it('--args @/dev/zero stops at 64 MB with a usage error', async () => {
-    const result = await runToolrun(['exec', 'echo', '--args', '@/dev/zero']);
+    const result = await runInProcess(['exec', 'echo', '--args', '@/dev/zero']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe('✖ echo: --args @/dev/zero is more than 64 MB; arguments are read up to that size. Pass a smaller JSON object');
   });
@@ -190,7 +191,7 @@ describe('check-stdout capture input and --save', () => {
 
   it('--file that is a folder: exit 2 naming it', async () => {
     const folder = tempDir();
-    const result = await runToolrun(['mcp', 'check-stdout', '--file', folder]);
+    const result = await runInProcess(['mcp', 'check-stdout', '--file', folder]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe(`✖ ${folder} is a folder, not a capture file`);
   });
@@ -198,7 +199,7 @@ describe('check-stdout capture input and --save', () => {
   it('--save to a folder that does not exist fails before the server starts', async () => {
     const config = writeTempConfig({ mcpServers: { zwave: fixtureServer('zwave-server.js') } });
     const path = join(tempDir(), 'missing', 'capture.out');
-    const result = await runToolrun(['--config', config, 'mcp', 'check-stdout', 'zwave', '--save', path]);
+    const result = await runInProcess(['--config', config, 'mcp', 'check-stdout', 'zwave', '--save', path]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toBe(`✖ cannot write --save ${path}: its folder does not exist; give a file path in an existing, writable folder`);
   });
@@ -235,7 +236,7 @@ describe('internal handlers that misbehave', () => {
   });
 
   it('a circular result is the "cannot be serialized" tool error (exit 1), not an internal error', async () => {
-    const result = await runToolrun(['--config', config, '--json', 'exec', 'circular']);
+    const result = await runInProcess(['--config', config, '--json', 'exec', 'circular']);
     expect(result.exitCode).toBe(1);
     const envelope = JSON.parse(result.stdout);
     expect(envelope.error_kind).toBe('tool_error');
@@ -243,13 +244,13 @@ describe('internal handlers that misbehave', () => {
   });
 
   it('time groups errors: the 10 most frequent messages and a count of the rest', async () => {
-    const result = await runToolrun(['--config', config, '--json', 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
+    const result = await runInProcess(['--config', config, '--json', 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
     expect(result.exitCode).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(Object.keys(report.errors)).toHaveLength(10);
     expect(report.errors['the common failure']).toBe(20);
     expect(report.other_errors).toEqual({ distinct: 31, calls: 31 });
-    const human = await runToolrun(['--config', config, 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
+    const human = await runInProcess(['--config', config, 'time', 'fail_distinct', '-n', '60', '--warmup', '0']);
     expect(human.stdout.split('\n').filter((line) => line.startsWith('error'))).toHaveLength(11);
     expect(human.stdout).toContain('error    31× in 31 other distinct messages');
   });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approveInClaudeCode, EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
  * Each of the 12 hosts, end to end: a real server (server-everything) in that host's own file and
@@ -65,7 +65,7 @@ describe('--host with each of the 12 hosts, a real server started as the host st
   it.concurrent.each(HOSTS)('%s', async (host, passesAll, write) => {
     const f = fixtureHome();
     write(f);
-    const result = await runToolrun(['--host', host, 'exec', 'ev:get-env', '--json'], { cwd: f.project, env: { ...f.env, ONLY_IN_MY_SHELL: 'shell', TERM: 'xterm' } });
+    const result = await runInProcess(['--host', host, 'exec', 'ev:get-env', '--json'], { cwd: f.project, env: { ...f.env, ONLY_IN_MY_SHELL: 'shell', TERM: 'xterm' } });
     expect(result.exitCode, result.stderr).toBe(0);
     const env = JSON.parse((JSON.parse(result.stdout) as { result: string }).result) as Record<string, string>;
     expect(env.FROM_ENTRY).toBe('yes');

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // SPEC §11: `mcp show FILE` turns a recording into a timeline.
@@ -10,8 +9,8 @@ describe('toolrun mcp show', () => {
   it('pairs each request with its response and latency, and lists notifications, errors and polluting lines', async () => {
     const config = writeTempConfig({ mcpServers: { noisy: fixtureServer('polluting-server.js') } });
     const file = join(tempDir(), 'noisy.rec');
-    await runClean(['--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', file]);
-    const shown = await runToolrun(['--json', 'mcp', 'show', file]);
+    await runCleanInProcess(['--config', config, 'mcp', 'check-stdout', 'noisy', '--call', 'noisy', '--save', file]);
+    const shown = await runInProcess(['--json', 'mcp', 'show', file]);
     expect(shown.exitCode).toBe(0);
     const timeline = JSON.parse(shown.stdout);
     expect(timeline.header).toMatchObject({ toolrun_recording: 1, server: 'noisy' });
@@ -36,7 +35,7 @@ describe('toolrun mcp show', () => {
     ]);
     for (const event of timeline.events.filter((candidate: { kind: string }) => candidate.kind === 'response')) expect(event.latency_ms).toBeGreaterThan(0);
     expect(timeline.summary).toMatchObject({ requests: 5, errors: 0, unanswered: 0, notifications: 1, stderr_lines: 0, polluting_lines: 3 });
-    const text = await runToolrun(['mcp', 'show', file]);
+    const text = await runInProcess(['mcp', 'show', file]);
     // toolrun's own era probe, refused by a 2025 server as it should be, is not the server's error.
     expect(timeline.events[3]).toMatchObject({ kind: 'response', method: 'server/discover', era_probe: true });
     expect(text.stdout).toMatch(/^ +[\d.]+ ms {2}← #toolrun-discover-1 server\/discover refused -32601: toolrun's era probe, the server speaks the 2025 protocol \([\d.]+ ms\)$/m);
@@ -46,10 +45,10 @@ describe('toolrun mcp show', () => {
 
   it('refuses what is not a recording, and a missing file (exit 2)', async () => {
     const config = writeTempConfig({ mcpServers: {} });
-    const notRecording = await runToolrun(['mcp', 'show', config]);
+    const notRecording = await runInProcess(['mcp', 'show', config]);
     expect(notRecording).toMatchObject({ exitCode: 2, stdout: '' });
     expect(notRecording.stderr).toBe(`✖ ${config}: not a toolrun recording: its first line is not {"toolrun_recording": 1, …} (check-stdout --file reads raw captures)`);
-    const missing = await runToolrun(['mcp', 'show', join(tempDir(), 'nope.rec')]);
+    const missing = await runInProcess(['mcp', 'show', join(tempDir(), 'nope.rec')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/^✖ recording not found: .*nope\.rec; check the path$/);
   });
@@ -75,7 +74,7 @@ describe('toolrun mcp show', () => {
       ['mcp', 'check-stdout', '--file', file],
       ['mcp', 'replay', file, '--', process.execPath, '-e', '0'],
     ]) {
-      const result = await runToolrun(args);
+      const result = await runInProcess(args);
       expect({ args, exitCode: result.exitCode, stderr: result.stderr.trim() }).toEqual({ args, exitCode: 2, stderr: `✖ ${file}: ${message}` });
     }
   });
@@ -86,7 +85,7 @@ describe('toolrun mcp show', () => {
   ])('a header %s: exit 2 naming the problem', async (header, message) => {
     const file = join(tempDir(), 'bad.rec');
     writeFileSync(file, `${header}\n`);
-    const result = await runToolrun(['mcp', 'show', file]);
+    const result = await runInProcess(['mcp', 'show', file]);
     expect({ exitCode: result.exitCode, stderr: result.stderr.trim() }).toEqual({ exitCode: 2, stderr: `✖ ${file}: ${message}` });
   });
 });

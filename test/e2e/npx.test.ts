@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PACKAGE, npxEnvironment, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.js';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -32,7 +33,7 @@ describe('servers started through npx', () => {
   it('waits for a slow cold-cache install instead of killing it, and says so', async () => {
     registry.tarballDelayMs = 2000;
     const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE]);
-    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('hello from npx');
     expect(result.stderr).toContain(`npx is downloading ${FIXTURE_PACKAGE}… (server 'fx'; waiting up to 120 s: installTimeoutMs)`);
@@ -44,7 +45,7 @@ describe('servers started through npx', () => {
   it('gives up at the install timeout without retrying, and leaves no half-written cache entry', async () => {
     registry.tarballDelayMs = 6000;
     const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE], { installTimeoutMs: 700 });
-    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
     expect(result.stderr).toContain(`  Reason: npx was still installing '${FIXTURE_PACKAGE}' after 1 s`);
@@ -65,7 +66,7 @@ describe('servers started through npx', () => {
     // A download now would outlast the install timeout: the run succeeds only from the cache.
     registry.tarballDelayMs = 30_000;
     const config = writeTempConfig({ installTimeoutMs: 8000, mcpServers: { fx: { command: 'npx', args: ['-y', FIXTURE_PACKAGE], env, connectTimeoutMs: 5000 } } });
-    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     registry.tarballDelayMs = 0;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('hello from npx');
@@ -76,7 +77,7 @@ describe('servers started through npx', () => {
     // connectTimeoutMs 4000: a probe silence of 2000 ms, shorter than the install (and long enough for node to start on a busy machine).
     const cache = tempDir();
     const config = writeTempConfig({ mcpServers: { fx: { command: 'npx', args: ['-y', FIXTURE_PACKAGE], env: npxEnvironment(registry, cache), connectTimeoutMs: 4000 } } });
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
     registry.tarballDelayMs = 0;
     expect(doctor.exitCode).toBe(0);
     const initialize = (JSON.parse(doctor.stdout).steps as Array<{ id: string; data: Record<string, unknown> }>).find((step) => step.id === 'initialize')!;
@@ -104,13 +105,13 @@ describe('servers started through npx', () => {
   it('does not retry a package that does not exist (npm code E404)', async () => {
     registry.tarballDelayMs = 0;
     const { config } = npxConfig(['-y', 'toolrun-no-such-package']);
-    const result = await runClean(['--config', config, 'exec', 'fx:hello']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 1 attempt: server 'fx'");
     expect(result.stderr).toContain("  Reason: npm could not find 'toolrun-no-such-package' in the registry (npm code E404); the server exited with code 1");
     expect(result.stderr).toContain('  Check: check the package name in "args" (npm view NAME shows whether it exists)');
     // Issue #19 item 8: doctor said "(attempt 1 of 3)" although nothing was retried.
-    const doctor = await runClean(['--config', config, 'mcp', 'doctor', 'fx']);
+    const doctor = await runCleanInProcess(['--config', config, 'mcp', 'doctor', 'fx']);
     expect(doctor.exitCode).toBe(4);
     expect(doctor.stdout).toContain(
       "✖ spawn       the process started, then failed: npm could not find 'toolrun-no-such-package' in the registry (npm code E404); the server exited with code 1 (not retried: it would fail the same way)",
@@ -124,15 +125,15 @@ describe('servers started through npx', () => {
     const { config } = npxConfig([FIXTURE_PACKAGE]);
     const reason = `npx wants to ask before installing '${FIXTURE_PACKAGE}', and cannot ask (stdin is not a terminal); the server exited with code 1`;
     const fix = 'add "-y" to args, before the package name: "args": ["-y", …]';
-    const exec = await runClean(['--config', config, 'exec', 'fx:hello']);
+    const exec = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     expect(exec.exitCode).toBe(4);
     expect(exec.stderr).toContain(`  Reason: ${reason}`);
     expect(exec.stderr).toContain(`  Check: ${fix}`);
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'fx']);
     expect(doctor.exitCode).toBe(4);
     const spawn = (JSON.parse(doctor.stdout).steps as Array<{ id: string; finding: string; fix?: string }>).find((step) => step.id === 'spawn')!;
     expect(spawn).toMatchObject({ finding: `the process started, then failed: ${reason} (not retried: it would fail the same way)`, fix });
-    const list = await runClean(['--json', '--config', config, 'mcp', 'list', '--check']);
+    const list = await runCleanInProcess(['--json', '--config', config, 'mcp', 'list', '--check']);
     expect(list.exitCode).toBe(4);
     expect(JSON.parse(list.stdout).servers[0]).toMatchObject({ status: 'failed', error: reason, cause: 'npx-needs-yes', fix });
   });

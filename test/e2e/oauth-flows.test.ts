@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
-import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { FIXTURES } from '../helpers/run-toolrun.js';
 
 // SPEC §14 beyond the happy path of oauth.test.ts: the 2026-07-28 era, 403 insufficient_scope,
 // a login inline in another command, and the 2025-03-26 discovery fallbacks.
@@ -32,7 +33,7 @@ function dataHome(): string {
 }
 
 function toolrun(args: string[], home: string, env: Record<string, string | undefined> = {}) {
-  return runToolrun(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER: undefined, ...env } });
+  return runInProcess(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER: undefined, ...env } });
 }
 
 function storedRecord(home: string, server: string) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenStore } from '../../src/auth/token-store.js';
 import { fixtureHome } from '../helpers/host-fixtures.js';
 import { pasteInBash } from '../helpers/paste-in-bash.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
 
 /**
@@ -33,19 +33,19 @@ describe('a suggested command pasted into bash runs exactly that command', () =>
   const config = writeTempConfig({ retry: { attempts: 1 }, mcpServers: { [SERVER]: fixtureServer('hostile-names-server.js', { env: { LINK_URI: URI } }) } });
 
   it("a resource link's 'read it:' command", async () => {
-    const result = await runToolrun(['--config', config, 'exec', `${SERVER}:link`]);
+    const result = await runInProcess(['--config', config, 'exec', `${SERVER}:link`]);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(pasteInBash(suggestionAfter(result.stdout, 'read it: '))).toEqual({ argv: ['resources', 'read', URI, '--server', SERVER], created: [] });
   });
 
   it("resources watch of a server without subscriptions: the 'read it once' command", async () => {
-    const result = await runToolrun(['--config', config, 'resources', 'watch', URI, '--server', SERVER]);
+    const result = await runInProcess(['--config', config, 'resources', 'watch', URI, '--server', SERVER]);
     expect(result.exitCode).toBe(2);
     expect(pasteInBash(suggestionAfter(result.stderr, 'read it once with: '))).toEqual({ argv: ['resources', 'read', URI, '--server', SERVER], created: [] });
   });
 
   it("doctor's fix for a --call of a tool the server does not list", async () => {
-    const result = await runToolrun(['--config', config, '--json', 'mcp', 'doctor', SERVER, '--call', 'nope']);
+    const result = await runInProcess(['--config', config, '--json', 'mcp', 'doctor', SERVER, '--call', 'nope']);
     const fix = JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'latency').fix as string;
     expect(pasteInBash(suggestionAfter(fix, "name one of the server's tools: "))).toEqual({ argv: ['list', '--server', SERVER], created: [] });
   });
@@ -53,7 +53,7 @@ describe('a suggested command pasted into bash runs exactly that command', () =>
   it('a server only a host config has: the --host command', async () => {
     const home = fixtureHome();
     home.write(join(home.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { [SERVER]: { command: 'node', args: ['s.js'] } } }));
-    const result = await runToolrun(['mcp', 'doctor', SERVER], { cwd: home.project, env: home.env });
+    const result = await runInProcess(['mcp', 'doctor', SERVER], { cwd: home.project, env: home.env });
     expect(result.exitCode).toBe(2);
     expect(pasteInBash(suggestionAfter(result.stderr, "cursor's config has it: "))).toEqual({ argv: ['--host', 'cursor', 'mcp', 'doctor', SERVER], created: [] });
   });
@@ -88,7 +88,7 @@ describe('OAuth: the login command of a challenge, and scopes that are not scope
     const config = writeTempConfig({ retry: { attempts: 1 }, mcpServers: { [SERVER]: { url: `${base}${path}` } } });
     const dataHome = mkdtempSync(join(tmpdir(), 'toolrun-paste-data-'));
     if (withToken) new TokenStore({ XDG_DATA_HOME: dataHome }).write({ version: 1, server: SERVER, serverUrl: `${base}${path}`, tokens: { access_token: 'stored-token', token_type: 'Bearer' } });
-    return (args: string[]) => runToolrun(['--config', config, ...args], { env: { XDG_DATA_HOME: dataHome, BROWSER: undefined } });
+    return (args: string[]) => runInProcess(['--config', config, ...args], { env: { XDG_DATA_HOME: dataHome, BROWSER: undefined } });
   }
 
   it('no token stored: the `toolrun auth login SERVER` of the error', async () => {
@@ -116,7 +116,7 @@ describe('OAuth: the login command of a challenge, and scopes that are not scope
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('is not a list of OAuth scopes');
     const config = writeTempConfig({ mcpServers: { r: { url: `${base}/fine/mcp`, oauth: { scope: 'read\nwrite' } } } });
-    const validate = await runToolrun(['--config', config, 'validate']);
+    const validate = await runInProcess(['--config', config, 'validate']);
     expect(validate.exitCode).toBe(3);
     expect(validate.stdout + validate.stderr).toContain('mcpServers.r.oauth.scope: must be OAuth scopes (RFC 6749');
   });

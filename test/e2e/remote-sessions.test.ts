@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSessionHttpServer, type HttpFixture } from '../helpers/http-fixture.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -57,7 +58,7 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
     ['mcp doctor', ['mcp', 'doctor', 'remote'], 0],
   ])('%s sends one DELETE with the session id', async (_name, args, exitCode) => {
     sessionful.reset();
-    const result = await runToolrun(['--config', sessionful.config, ...(args as string[])]);
+    const result = await runInProcess(['--config', sessionful.config, ...(args as string[])]);
     expect(result.exitCode).toBe(exitCode);
     const { sessions, deletes } = sessionStory(sessionful.requests());
     expect(sessions).toHaveLength(1);
@@ -65,13 +66,13 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
   });
 
   it('doctor says the session was ended, with the DELETE status', async () => {
-    const result = await runToolrun(['--json', '--config', sessionful.config, 'mcp', 'doctor', 'remote']);
+    const result = await runInProcess(['--json', '--config', sessionful.config, 'mcp', 'doctor', 'remote']);
     expect(stepOf(result.stdout)).toMatchObject({
       status: 'ok',
       finding: expect.stringMatching(/^session ended: DELETE answered 200 \(\d+ ms\)$/),
       data: { outcome: 'session-ended', http_status: 200 },
     });
-    const human = await runToolrun(['--config', sessionful.config, 'mcp', 'doctor', 'remote']);
+    const human = await runInProcess(['--config', sessionful.config, 'mcp', 'doctor', 'remote']);
     expect(human.stdout).toMatch(/^✔ shutdown +session ended: DELETE answered 200 \(\d+ ms\)$/m);
     expect(human.stdout).not.toContain('the session was closed');
   });
@@ -91,7 +92,7 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
   it('a server that does not let clients end sessions (405) is told apart from one that ended it', async () => {
     const refusing = await recordingServer({ DELETE_STATUS: '405' });
     others.push(refusing.server);
-    const result = await runToolrun(['--json', '--config', refusing.config, 'mcp', 'doctor', 'remote']);
+    const result = await runInProcess(['--json', '--config', refusing.config, 'mcp', 'doctor', 'remote']);
     expect(result.exitCode).toBe(0);
     expect(stepOf(result.stdout)).toMatchObject({
       status: 'ok',
@@ -104,16 +105,16 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
     const failing = await recordingServer({ DELETE_STATUS: '500' });
     const hanging = await recordingServer({ DELETE_HANG: '1' });
     others.push(failing.server, hanging.server);
-    const failed = await runToolrun(['--json', '--config', failing.config, 'mcp', 'doctor', 'remote']);
+    const failed = await runInProcess(['--json', '--config', failing.config, 'mcp', 'doctor', 'remote']);
     expect(stepOf(failed.stdout)).toMatchObject({
       status: 'warn',
       finding: expect.stringMatching(/^ending the session failed: DELETE with its Mcp-Session-Id got HTTP 500 Internal Server Error \(\d+ ms\); the session may stay open on the server$/),
       fix: 'answer DELETE with 2xx once the session is ended, or 405 if clients may not end sessions (Streamable HTTP, session management)',
     });
-    const hung = await runToolrun(['--json', '--config', hanging.config, 'mcp', 'doctor', 'remote']);
+    const hung = await runInProcess(['--json', '--config', hanging.config, 'mcp', 'doctor', 'remote']);
     expect(stepOf(hung.stdout)).toMatchObject({ status: 'warn', finding: expect.stringContaining('got no answer within 1000 ms') });
     const started = performance.now();
-    const exec = await runToolrun(['--config', hanging.config, 'exec', 'remote:echo', 'message=hi']);
+    const exec = await runInProcess(['--config', hanging.config, 'exec', 'remote:echo', 'message=hi']);
     expect(exec).toMatchObject({ exitCode: 0, stdout: 'Echo: hi' });
     // Unbounded, the DELETE would hold it until runToolrun gives up (30 s); bounded, it waits 1 s more.
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -122,12 +123,13 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
   it('the 2026-07-28 era has no session to end: no DELETE, and doctor says so', async () => {
     const dual = await recordingServer({ MODERN: '1' });
     others.push(dual.server);
-    const result = await runToolrun(['--json', '--config', dual.config, 'mcp', 'doctor', 'remote']);
+    const result = await runInProcess(['--json', '--config', dual.config, 'mcp', 'doctor', 'remote']);
     expect(JSON.parse(result.stdout).steps.find((step: { id: string }) => step.id === 'initialize').data.protocol_era).toBe('modern');
     expect(stepOf(result.stdout)).toMatchObject({ status: 'skip', finding: 'the server gave no session id (stateless): nothing to close' });
     expect(sessionStory(dual.requests())).toEqual({ sessions: [], deletes: [] });
     // The same server in the 2025 era (forced) opens a session, and it is ended.
     dual.reset();
+    // Spawned: in-process, this run once returned before the server had recorded the DELETE's answer (it records on its response's finish); a process's exit leaves it that moment.
     const legacy = await runToolrun(['--config', dual.config, '--protocol', '2025-11-25', 'exec', 'remote:echo', 'message=hi']);
     expect(legacy.exitCode).toBe(0);
     const { sessions, deletes } = sessionStory(dual.requests());

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBackends } from '../helpers/databases.js';
-import { newProcessMarker, runClean, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -32,7 +33,7 @@ function recorder(env: Record<string, string>) {
 describe('exec ends a server that ignores stdin EOF soon after it goes idle', () => {
   it('SIGTERM comes a few hundred ms after stdin closed, not after the whole 1 s grace', async () => {
     const { log, config } = recorder({ IGNORE_STDIN_EOF: '1' });
-    const result = await runClean(['--config', config, 'exec', 'rec:wait', 'ms=0']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'rec:wait', 'ms=0']);
     expect(result.exitCode).toBe(0);
     const events = readTimedLog(log);
     expect(events.map(([event]) => event)).toEqual(['call', 'stdin-eof', 'SIGTERM']);
@@ -43,14 +44,14 @@ describe('exec ends a server that ignores stdin EOF soon after it goes idle', ()
 
   it('a server busy exiting after stdin closed is not hurried: it exits by itself', async () => {
     const { log, config } = recorder({ BUSY_EXIT_MS: '600' });
-    const result = await runClean(['--config', config, 'exec', 'rec:wait', 'ms=0']);
+    const result = await runCleanInProcess(['--config', config, 'exec', 'rec:wait', 'ms=0']);
     expect(result.exitCode).toBe(0);
     expect(readTimedLog(log).map(([event]) => event)).toEqual(['call', 'stdin-eof', 'exit']);
   });
 
   it('doctor still waits the whole grace before SIGTERM: it judges how the server exits', async () => {
     const { log, config } = recorder({ IGNORE_STDIN_EOF: '1' });
-    const doctor = await runClean(['--json', '--config', config, 'mcp', 'doctor', 'rec']);
+    const doctor = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'rec']);
     const shutdown = (JSON.parse(doctor.stdout).steps as Array<{ id: string; status: string; finding: string }>).find((step) => step.id === 'shutdown')!;
     expect(shutdown).toMatchObject({ status: 'warn', finding: expect.stringMatching(/^did not exit when its stdin closed; ended by SIGTERM \(\d+ ms\)$/) });
     const events = readTimedLog(log);

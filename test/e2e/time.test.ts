@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
-import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { FIXTURES } from '../helpers/run-toolrun.js';
 import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
 
 const localTools = join(FIXTURES, 'configs', 'local-tools.json');
 
 describe('toolrun time', () => {
   it('times a local tool and prints the JSON report', async () => {
-    const result = await runToolrun(['--json', 'time', 'get_current_datetime', '-n', '50', '--warmup', '3']);
+    const result = await runInProcess(['--json', 'time', 'get_current_datetime', '-n', '50', '--warmup', '3']);
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ tool: 'get_current_datetime', source: 'builtin', phases: {}, iterations: 50, warmup: 3, concurrency: 1, errors: {}, budget_exceeded: false });
@@ -22,7 +23,7 @@ describe('toolrun time', () => {
   });
 
   it('prints a compact human report', async () => {
-    const result = await runToolrun(['time', 'echo', 'a=1', '-n', '10']);
+    const result = await runInProcess(['time', 'echo', 'a=1', '-n', '10']);
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('echo (builtin) · 10 calls after 2 warm-ups · concurrency 1');
@@ -31,23 +32,23 @@ describe('toolrun time', () => {
   });
 
   it('validates arguments once, before any call (exit 2)', async () => {
-    const result = await runToolrun(['--config', localTools, 'time', 'set_level', 'level=5.5', 'action=on']);
+    const result = await runInProcess(['--config', localTools, 'time', 'set_level', 'level=5.5', 'action=on']);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe("✖ Invalid parameters: 'level' must be integer");
   });
 
   it('exits 1 when calls fail, counting errors by message, unless --allow-errors', async () => {
-    const failing = await runToolrun(['--json', '--config', localTools, 'time', 'lookup_user', 'id=9', '-n', '4', '--warmup', '0']);
+    const failing = await runInProcess(['--json', '--config', localTools, 'time', 'lookup_user', 'id=9', '-n', '4', '--warmup', '0']);
     expect(failing.exitCode).toBe(1);
     expect(JSON.parse(failing.stdout)).toMatchObject({ stats: { count: 4, ok: 0, errors: 4 }, errors: { 'no user with id 9': 4 } });
-    const allowed = await runToolrun(['--config', localTools, 'time', 'lookup_user', 'id=9', '-n', '2', '--allow-errors']);
+    const allowed = await runInProcess(['--config', localTools, 'time', 'lookup_user', 'id=9', '-n', '2', '--allow-errors']);
     expect(allowed.exitCode).toBe(0);
     expect(allowed.stdout).toContain('error    2× no user with id 9');
   });
 
   it('exits 1 when p95 is over --max-p95', async () => {
-    const result = await runToolrun(['time', 'get_current_datetime', '-n', '20', '--max-p95', '0.0000001']);
+    const result = await runInProcess(['time', 'get_current_datetime', '-n', '20', '--max-p95', '0.0000001']);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/budget {3}✖ p95 [\d.]+ ms exceeds --max-p95 1e-7 ms/);
   });
@@ -55,7 +56,7 @@ describe('toolrun time', () => {
   it('overlaps calls with --concurrency on one connection, and reports the connect phases', async () => {
     const marker = newProcessMarker();
     const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
-    const result = await runToolrun(['--json', '--config', config, 'time', 'slow_tool', 'ms=300', '-n', '8', '--concurrency', '4', '--warmup', '0'], { env: marker.env });
+    const result = await runInProcess(['--json', '--config', config, 'time', 'slow_tool', 'ms=300', '-n', '8', '--concurrency', '4', '--warmup', '0'], { env: marker.env });
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.phases).toEqual({ spawn_ms: expect.any(Number), initialize_ms: expect.any(Number), tools_list_ms: expect.any(Number) });
@@ -67,7 +68,7 @@ describe('toolrun time', () => {
   });
 
   it('rejects a bad -n', async () => {
-    const result = await runToolrun(['time', 'echo', '-n', '0']);
+    const result = await runInProcess(['time', 'echo', '-n', '0']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("option '-n, --iterations <count>' argument '0' is invalid. expected a positive whole number, got '0'");
   });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runClean } from '../helpers/processes.js';
+import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
@@ -14,7 +14,7 @@ describe('the tool index cache', () => {
     const config = writeTempConfig({
       mcpServers: { a: fixtureServer('pid-file-server.js', { env: { PID_FILE: a } }), b: fixtureServer('pid-file-server.js', { env: { PID_FILE: b } }), zwave: fixtureServer('zwave-server.js') },
     });
-    const run = (args: string[]) => runClean(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache } });
+    const run = (args: string[]) => runCleanInProcess(['--config', config, ...args], { env: { XDG_CACHE_HOME: cache } });
     return { cache, a, b, config, run, indexFile: join(cache, 'toolrun', 'tool-index.json') };
   };
 
