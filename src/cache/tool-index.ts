@@ -134,7 +134,8 @@ export class ToolIndex {
       return undefined;
     }
     const { protocol: _protocol, ...rest } = spec as unknown as Record<string, unknown>;
-    return lazyCrypto().createHash('sha256')
+    return lazyCrypto()
+      .createHash('sha256')
       .update(JSON.stringify(rest))
       .update(spec.transport === 'stdio' ? filesOf(spec).join('\0') : '')
       .digest('hex')

@@ -12,7 +12,6 @@ export const CHILD_COMMANDS: Record<string, string[]> = {
   doctor: ['mcp', 'doctor'],
 };
 
-
 /**
  * Runs `toolrun GLOBALS COMMAND WORDS` (resources, prompts, time, doctor…): the same code, output and
  * checks as on the command line, served by the shell's holder like any command run beside it.
