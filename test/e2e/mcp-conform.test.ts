@@ -71,7 +71,8 @@ describe.concurrent('toolrun mcp conform: servers that break the wire', () => {
   });
 
   it('answers out of order: JSON-RPC allows it, answers are matched by id and nothing fails', async () => {
-    const { exitCode, report } = await conform('swap');
+    // Not about timeouts: the patient limit, as its answers come late on a loaded machine running five conform runs at once.
+    const { exitCode, report } = await conformPatiently('swap');
     expect(exitCode).toBe(0);
     expect(verdicts(report, 'fail')).toEqual([]);
     expect(report.checks.find((check: Check) => check.id === 'jsonrpc.responses').message).toBe('every response matched a request by id');

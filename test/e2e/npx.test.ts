@@ -32,7 +32,10 @@ const npxDirectly = (cache: string) => execa('npx', ['-y', FIXTURE_PACKAGE], { e
 describe('servers started through npx', () => {
   it('waits for a slow cold-cache install instead of killing it, and says so', async () => {
     registry.tarballDelayMs = 2000;
-    const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE]);
+    // connectTimeoutMs 1500: shorter than the 2 s install, so the run proves the timeout counts from
+    // when the server itself runs; long enough for node to start it on a loaded machine (500 was not).
+    const cache = tempDir();
+    const config = writeTempConfig({ mcpServers: { fx: { command: 'npx', args: ['-y', FIXTURE_PACKAGE], env: npxEnvironment(registry, cache), connectTimeoutMs: 1500 } } });
     const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('hello from npx');
