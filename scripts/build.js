@@ -170,7 +170,8 @@ const results = await Promise.all([
   build({ ...common, entryPoints: { 'fast-exec': 'src/fast-exec.ts' }, outdir: 'dist', splitting: false }),
   // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
   build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
-  fastEntry('fast-warm-exec', 'src/session/fast-warm-exec.ts', ['chalk', 'ora']),
+  // Ajv and execa (and what they bring) stay outside too: only a server that asks back through the holder needs them.
+  fastEntry('fast-warm-exec', 'src/session/fast-warm-exec.ts', ['chalk', 'ora', 'ajv', 'ajv-formats', 'execa']),
   // `toolrun hosts` before the CLI loads (src/fast-hosts.ts): one CommonJS file, for the same reasons.
   // The YAML and TOML parsers stay outside: loaded from node_modules only when a host file needs them.
   fastEntry('fast-hosts', 'src/fast-hosts.ts', ['chalk', 'ora', 'yaml', 'smol-toml']),
