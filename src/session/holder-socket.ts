@@ -3,6 +3,9 @@ import { describeThrown, ToolrunError } from '../errors.js';
 import type { RequestContext } from './holder-ops.js';
 import { MAX_REQUEST_LINE_BYTES, messageReader, type AskAnswer, type HolderRequest } from './holder-protocol.js';
 
+/** How long the rest of an over-long request line is read and dropped before its connection is closed. */
+const TOO_LONG_DRAIN_MS = 1000;
+
 /** What serving one client's connection needs from the holder (run-holder.ts). */
 export interface SocketServing {
   /** Open client connections, ended when the holder stops. */
@@ -44,9 +47,13 @@ export function serveHolderSocket(socket: Socket, serving: SocketServing): void 
       onBadLine: (problem) => write({ id: null, done: true, ok: false, error: { message: `bad request: ${problem}`, kind: 'usage' } }),
       onTooLong: () => {
         serving.logLine(`a client sent a request line over ${MAX_REQUEST_LINE_BYTES} bytes; its connection was closed`);
-        // Said, then closed: the rest of the line is not read (it may never end).
+        // Said, then closed. The rest of the line (it may never end) is read and dropped, not kept, for
+        // a moment: closing a socket with unread data resets it, and the client could lose the reply.
         const reply = { id: null, done: true, ok: false, error: { message: `bad request: a request line is limited to ${MAX_REQUEST_LINE_BYTES} bytes`, kind: 'usage' } };
-        socket.write(`${JSON.stringify(reply)}\n`, () => socket.destroy());
+        socket.removeAllListeners('data');
+        socket.on('data', () => {});
+        socket.end(`${JSON.stringify(reply)}\n`);
+        setTimeout(() => socket.destroy(), TOO_LONG_DRAIN_MS).unref();
       },
     }),
   );
