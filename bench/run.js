@@ -210,7 +210,7 @@ const startBearerServer = async () => {
 const stopBearerServer = async () => bearerServer?.kill();
 
 const benchmarks = [
-  { name: 'exec get_current_datetime (startup)', subject: [node, [bin, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.6 },
+  { name: 'exec get_current_datetime (startup)', subject: [node, [bin, 'exec', 'get_current_datetime']], baseline: nodeBaseline, target: 1.5 },
   { name: "exec math_eval expression='2+2'", subject: [node, [bin, 'exec', 'math_eval', 'expression=2+2']], baseline: nodeBaseline, target: 4 },
   { name: '--help', subject: [node, [bin, '--help']], baseline: nodeBaseline, target: 1.6 },
   { name: 'hosts (3 host configs found)', subject: [node, [bin, 'hosts'], hostsEnv], baseline: nodeBaseline, target: 1.5 },
@@ -314,7 +314,7 @@ const benchmarks = [
     name: 'warm exec everything:echo through a session holder (startup)',
     subject: [node, [bin, '--config', sessionConfig, 'exec', 'everything:echo', 'message=hi']],
     baseline: nodeBaseline,
-    target: 1.5,
+    target: 1.4,
     setup: startHolder,
   },
   {
