@@ -4,10 +4,9 @@ import { readAllStdin } from './args/read-args-option.js';
 import { limitAuthRequests } from './auth/auth-request-limits.js';
 import { onAuthWarning } from './auth/auth-warnings.js';
 import { allowInlineLogin } from './auth/inline-login.js';
-import type { CliContext, CommandAction } from './cli-support/cli-context.js';
+import type { CliContext, CommandAction, CommandRunner } from './cli-support/cli-context.js';
 import { addGlobalOptions, readGlobals } from './commands/global-options.js';
 import { inlineLoginFor } from './cli-support/inline-login.js';
-import type { CommandRunner } from './cli-support/cli-context.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerExecCommand } from './commands/exec.js';
 import { registerHostsCommand } from './commands/hosts.js';
@@ -226,7 +225,8 @@ export function commandWordOf(argv: readonly string[], program: Command): string
   const words = argv.slice(2);
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    if (word === '--') return undefined;
+    // Help asked before the command is the program's help, which lists every command.
+    if (word === '--' || word === '-h' || word === '--help') return undefined;
     if (!word.startsWith('-') || word === '-') return word in COMMANDS ? word : undefined;
     if (valued.has(word)) i++;
   }
