@@ -128,8 +128,10 @@ describe('config shape', () => {
   });
 
   it('a config FIFO nobody writes to can be interrupted', async () => {
-    const run = runToolrun(['--config', fifo(), 'list']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const path = fifo();
+    const run = runToolrun(['--config', path, 'list']);
+    // Ctrl-C once toolrun waits on the FIFO (its handler is in place by then), not after a guessed delay.
+    await waitFor(() => hasFileOpen(run.pid, path));
     run.kill('SIGINT');
     const result = await run;
     expect(result.exitCode).toBe(130);

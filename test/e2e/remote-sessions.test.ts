@@ -60,6 +60,8 @@ describe('remote sessions are ended (Streamable HTTP, session management)', () =
     sessionful.reset();
     const result = await runInProcess(['--config', sessionful.config, ...(args as string[])]);
     expect(result.exitCode).toBe(exitCode);
+    // The fixture logs the DELETE when its answer is finished, which can be just after toolrun returned.
+    for (let waited = 0; sessionStory(sessionful.requests()).deletes.length === 0 && waited < 5000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
     const { sessions, deletes } = sessionStory(sessionful.requests());
     expect(sessions).toHaveLength(1);
     expect(deletes).toEqual([{ session: sessions[0], status: 200 }]);
