@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasFileOpen, waitFor } from '../helpers/processes.js';
+import { hasFileOpen, newProcessMarker, waitFor } from '../helpers/processes.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
@@ -267,8 +267,11 @@ describe('interrupted --json still prints one document', () => {
     '%s',
     async (_name, args) => {
       const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
-      const run = runToolrun(['--config', config, '--json', ...args]);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const marker = newProcessMarker();
+      const run = runToolrun(['--config', config, '--json', ...args], { env: marker.env });
+      // Ctrl-C once the server runs (toolrun and it both carry the marker), not after a guessed delay.
+      await waitFor(() => marker.alive().length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
       run.kill('SIGINT');
       const result = await run;
       expect(result.exitCode).toBe(130);
