@@ -4,23 +4,10 @@ import { readAllStdin } from './args/read-args-option.js';
 import { limitAuthRequests } from './auth/auth-request-limits.js';
 import { onAuthWarning } from './auth/auth-warnings.js';
 import { allowInlineLogin } from './auth/inline-login.js';
-import type { CliContext, CommandAction, CommandRunner } from './cli-support/cli-context.js';
+import type { CliContext, CommandAction } from './cli-support/cli-context.js';
+import { COMMANDS, commandWordOf } from './commands/top-level-commands.js';
 import { addGlobalOptions, readGlobals } from './commands/global-options.js';
 import { inlineLoginFor } from './cli-support/inline-login.js';
-import { registerAuthCommands } from './commands/auth.js';
-import { registerExecCommand } from './commands/exec.js';
-import { registerHostsCommand } from './commands/hosts.js';
-import { registerListCommand } from './commands/list.js';
-import { registerMcpCommands } from './commands/mcp.js';
-import { registerTimeCommand } from './commands/time.js';
-import { registerResourcesCommand } from './commands/resources.js';
-import { registerPromptsCommand } from './commands/prompts.js';
-import { registerCompleteCommand } from './commands/complete.js';
-import { registerCompletionCommand } from './commands/completion.js';
-import { registerTasksCommand } from './commands/tasks.js';
-import { registerSessionCommands } from './commands/session.js';
-import { registerShellCommand } from './commands/shell.js';
-import { registerValidateCommand } from './commands/validate.js';
 import { describeThrown, ExitCode, ToolrunError, exitCodeForKind } from './errors.js';
 import { withHostHint } from './commands/host-hint.js';
 import { Terminal } from './output/terminal.js';
@@ -190,47 +177,6 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   for (const name of word !== undefined ? [word] : Object.keys(COMMANDS)) COMMANDS[name]!(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
-}
-
-type Register = (program: Command, run: CommandRunner) => unknown;
-
-/**
- * Each top-level command, by name, in the order help lists them. A run registers only the command it
- * was given (commandWordOf): building every command's options and help is ~8 ms of each start.
- */
-const COMMANDS: Record<string, Register> = {
-  list: registerListCommand,
-  exec: registerExecCommand,
-  validate: registerValidateCommand,
-  time: registerTimeCommand,
-  resources: registerResourcesCommand,
-  prompts: registerPromptsCommand,
-  complete: registerCompleteCommand,
-  tasks: registerTasksCommand,
-  mcp: registerMcpCommands,
-  session: registerSessionCommands,
-  shell: registerShellCommand,
-  hosts: registerHostsCommand,
-  auth: registerAuthCommands,
-  completion: registerCompletionCommand,
-};
-
-/**
- * The command word of `argv` (node, script, ...words): the first word that is neither an option nor
- * the value of a global option that takes one (`--config FILE exec …`). Undefined when there is none
- * or it is not a command (help, a typo): then every command is loaded, for help and suggestions.
- */
-export function commandWordOf(argv: readonly string[], program: Command): string | undefined {
-  const valued = new Set(program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag))));
-  const words = argv.slice(2);
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    // Help asked before the command is the program's help, which lists every command.
-    if (word === '--' || word === '-h' || word === '--help') return undefined;
-    if (!word.startsWith('-') || word === '-') return word in COMMANDS ? word : undefined;
-    if (valued.has(word)) i++;
-  }
-  return undefined;
 }
 
 async function reportError(error: unknown, terminal: Terminal, json: boolean): Promise<number> {

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandWordOf } from '../../src/cli.js';
+import { buildProgram } from '../../src/cli.js';
+import { commandWordOf } from '../../src/commands/top-level-commands.js';
 
 /** The top-level commands a run of `words` registers (a run registers only its own command). */
 function registered(...words: string[]): string[] {
