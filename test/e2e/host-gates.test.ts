@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServerScript } from '../helpers/bundled-servers.js';
 
 /**
  * Issue #30: with `--host`, toolrun starts only what the host itself would start, as it would. Every
@@ -121,7 +122,7 @@ describe('Codex and Gemini CLI trust', () => {
   it('Gemini CLI starts no server in an untrusted folder; trusted, it drops secret-looking variables unless the entry passes them ($VAR)', SLOW, async () => {
     const f = fixtureHome();
     const marker = join(f.root, 'gemini.started');
-    const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
+    const token = { command: process.execPath, args: [fixtureServerScript('needs-token-server.js')] };
     f.write(join(f.home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { ev: { ...markerServer(marker), env: { FROM_ENTRY: 'yes', PASSED_TOKEN: '$PASSED_TOKEN' } }, tok: token } }));
     const env = { ...f.env, FIXTURE_API_TOKEN: 'tok-value-1234567890', PASSED_TOKEN: 'passed-value', PLAIN_VALUE: 'plain', GITHUB_SHA: undefined, SURFACE: undefined };
     const untrusted = await runInProcess(['--host', 'gemini', 'exec', 'ev:get-env'], { cwd: f.project, env });
@@ -157,7 +158,7 @@ describe('envFile, and one bad entry never blocks the host', () => {
   it("VS Code's envFile (${workspaceFolder}/.env) reaches the server as VS Code loads it, env over it; the value never printed", SLOW, async () => {
     const f = fixtureHome();
     f.write(join(f.project, '.env'), '# secrets\nexport FIXTURE_API_TOKEN="tok-from-file-123456"\nSHARED=file\n');
-    const token = { command: process.execPath, args: [join(FIXTURES, 'servers', 'needs-token-server.js')] };
+    const token = { command: process.execPath, args: [fixtureServerScript('needs-token-server.js')] };
     f.write(
       join(f.project, '.vscode', 'mcp.json'),
       JSON.stringify({

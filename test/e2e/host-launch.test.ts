@@ -2,11 +2,12 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
+import { ROOT } from '../helpers/run-toolrun.js';
+import { fixtureServerScript } from '../helpers/bundled-servers.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const NEEDS_TOKEN = join(FIXTURES, 'servers/needs-token-server.js');
+const NEEDS_TOKEN = fixtureServerScript('needs-token-server.js');
 
 /** A macOS user (TOOLRUN_HOST_PLATFORM=darwin) with a Claude Desktop config holding these servers. */
 function claudeDesktopHome(servers: Record<string, unknown>) {

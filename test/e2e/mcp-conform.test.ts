@@ -7,6 +7,7 @@ import { runClean } from '../helpers/processes.js';
 import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { hasSystemTool } from '../helpers/system-tools.js';
 import { FIXTURES, ROOT } from '../helpers/run-toolrun.js';
+import { fixtureServerScript } from '../helpers/bundled-servers.js';
 import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 type Check = { id: string; verdict: string; message: string; evidence: { detail: string; line?: number; frame?: unknown }[] };
@@ -17,11 +18,11 @@ const config = writeTempConfig({
     hang: hostile('hang'),
     'wrong-ids': hostile('wrong-ids'),
     swap: hostile('swap'),
-    v2: { command: process.execPath, args: [join(FIXTURES, 'servers', 'v2-server.js')] },
+    v2: { command: process.execPath, args: [fixtureServerScript('v2-server.js')] },
     'invalid-json': hostile('invalid-json'),
     stay: hostile('stay'),
-    stubborn: { command: process.execPath, args: [join(FIXTURES, 'servers', 'ignore-sigterm-server.js')] },
-    pollute: { command: process.execPath, args: [join(FIXTURES, 'servers', 'polluting-server.js')] },
+    stubborn: { command: process.execPath, args: [fixtureServerScript('ignore-sigterm-server.js')] },
+    pollute: { command: process.execPath, args: [fixtureServerScript('polluting-server.js')] },
     missing: { command: '/nonexistent/conform-server', args: [] },
     crash: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
     clean: { command: process.execPath, args: [join(FIXTURES, 'servers', 'conform-clean-server.js')] },

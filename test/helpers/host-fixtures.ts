@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT } from './run-toolrun.js';
+import { BUNDLED_EVERYTHING } from './bundled-servers.js';
 
-export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING = BUNDLED_EVERYTHING;
 
 /** A fake user and project: HOME, XDG_CONFIG_HOME, APPDATA and a repository folder, in a temp dir. */
 export function fixtureHome() {

@@ -1,6 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { join } from 'node:path';
-import { FIXTURES } from './run-toolrun.js';
+import { fixtureServerScript } from './bundled-servers.js';
 
 export interface HttpFixture {
   url: string;
@@ -24,7 +23,7 @@ export function startBrokenAuthServer(env: Record<string, string> = {}): Promise
 
 /** Starts an HTTP fixture server on a free port; resolves with the URL it prints ("listening on URL"). */
 export async function startHttpFixture(file: string, env: Record<string, string>): Promise<HttpFixture> {
-  const child: ResultPromise = execa(process.execPath, [join(FIXTURES, 'servers', file)], { env: { PORT: '0', ...env }, reject: false, buffer: false, stdin: 'ignore' });
+  const child: ResultPromise = execa(process.execPath, [fixtureServerScript(file)], { env: { PORT: '0', ...env }, reject: false, buffer: false, stdin: 'ignore' });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${file} over HTTP did not start`)), 15_000);
     let text = '';

@@ -1,13 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, ROOT } from './run-toolrun.js';
+import { BUNDLED_EVERYTHING, fixtureServerScript } from './bundled-servers.js';
 
-export const SERVER_EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const SERVER_EVERYTHING = BUNDLED_EVERYTHING;
 
 /** A stdio server entry running one of fixtures/servers/ with node. */
 export function fixtureServer(file: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: [join(FIXTURES, 'servers', file)], ...extra };
+  return { command: process.execPath, args: [fixtureServerScript(file)], ...extra };
 }
 
 /** Writes a config to a fresh temp folder; returns its path. Retries are fast unless the test says otherwise. */
