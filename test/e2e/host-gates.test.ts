@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { EVERYTHING, fixtureHome, trustInGemini } from '../helpers/host-fixtures.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { runToolrun } from '../helpers/run-toolrun.js';
-import { fixtureServerScript } from '../helpers/bundled-servers.js';
+import { EVERYTHING_DIST_INDEX, fixtureServerScript } from '../helpers/bundled-servers.js';
 
 /**
  * Issue #30: with `--host`, toolrun starts only what the host itself would start, as it would. Every
@@ -14,7 +14,8 @@ import { fixtureServerScript } from '../helpers/bundled-servers.js';
 /** Each test starts several servers, one command after another: generous on a loaded 2-core machine. */
 const SLOW = { timeout: 60_000 };
 
-const STDIO = pathToFileURL(join(dirname(EVERYTHING), 'transports', 'stdio.js')).href;
+// Imports the published modules (not the suite's bundle, test/helpers/bundled-servers.ts): a marker comes first.
+const STDIO = pathToFileURL(join(dirname(EVERYTHING_DIST_INDEX), 'transports', 'stdio.js')).href;
 
 /** server-everything, writing `file` (its working folder as content) before it starts. */
 const markerServer = (file: string) => ({

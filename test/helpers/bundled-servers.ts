@@ -8,6 +8,9 @@ import { FIXTURES, ROOT } from './run-toolrun.js';
 const EVERYTHING_DIST = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist');
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'toolrun-test-servers');
 
+/** server-everything as published, for a test that imports its modules rather than starting it. */
+export const EVERYTHING_DIST_INDEX = join(EVERYTHING_DIST, 'index.js');
+
 /** The fixture servers built on an MCP SDK: the ones whose start is mostly module loading. */
 export const SDK_FIXTURE_SERVERS = [
   'backend-down-server.js',
