@@ -1,9 +1,9 @@
-import { findDescendantsOfEach, startTicksOf, type ProcessInfo } from './process-tree.js';
+import { findDescendantsOfEach, readCommandLine, startTicksOf, type ProcessInfo } from './process-tree.js';
 
 /**
  * How often the descendants of a watched process are looked for: a helper a `--sampling-command`
  * starts and leaves behind lives at least this long before its parent's exit orphans it, in practice
- * (a model CLI runs for seconds). One /proc pass serves every watched process (a few ms).
+ * (a model CLI runs for seconds). One pass serves every watched process (well under a ms: only their families are read).
  */
 export const WATCH_INTERVAL_MS = 50;
 
@@ -43,6 +43,10 @@ function scan(): void {
   if (watched.size === 0) return;
   for (const [root, found] of findDescendantsOfEach([...watched.keys()])) {
     const members = watched.get(root);
-    for (const member of found) members?.set(member.pid, member);
+    for (const member of found) {
+      const known = members?.get(member.pid);
+      // Its command line is read once, when it is first seen (a pid seen again with another start is another process).
+      if (known?.startTicks !== member.startTicks) members?.set(member.pid, { ...member, command: readCommandLine(member.pid) });
+    }
   }
 }

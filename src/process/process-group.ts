@@ -12,6 +12,8 @@ import { findServerFamilies, findServerProcesses, signalProcess } from './proces
 export interface LiveServer {
   pid: number;
   marker: string;
+  /** When it started (clock ticks since boot, process-tree.ts), where /proc tells. */
+  startTicks?: number;
   /** The polite ladder: stdin closed, SIGTERM, SIGKILL, descendants included. */
   shutdown(): Promise<unknown>;
 }
@@ -50,8 +52,8 @@ export function killAllServersNow(): void {
 }
 
 /** SIGKILL to the server's group and to every process of it outside the group. */
-export function killServerNow(server: Pick<LiveServer, 'pid' | 'marker'>): void {
-  const others = findServerProcesses(server.pid, server.marker);
+export function killServerNow(server: Pick<LiveServer, 'pid' | 'marker' | 'startTicks'>): void {
+  const others = findServerProcesses(server.pid, server.marker, server.startTicks);
   signalProcessGroup(server.pid, 'SIGKILL');
   for (const other of others) signalProcess(other.pid, 'SIGKILL');
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
  * What toolrun can learn about a server's processes from /proc (Linux). A server's descendants are
@@ -71,19 +71,26 @@ export function readEnvironmentVariable(pid: number, name: string): string | und
   }
 }
 
+/** A server's root process, as the scans below take it: `startTicks` is its start time, read when it was spawned. */
+export interface ServerRoot {
+  pid: number;
+  marker?: string;
+  startTicks?: number;
+}
+
 /**
  * Every live (non-zombie) descendant of `rootPid`, and every process carrying `marker` in its
  * environment, except the root itself.
  */
-export function findServerProcesses(rootPid: number, marker?: string): ProcessInfo[] {
-  return findServerFamilies([{ pid: rootPid, marker }]);
+export function findServerProcesses(rootPid: number, marker?: string, startTicks?: number): ProcessInfo[] {
+  return findServerFamilies([{ pid: rootPid, marker, startTicks }]);
 }
 
 /**
  * findServerProcesses for many servers in one pass over /proc: at exit with hundreds of servers,
  * one scan per server would cost seconds.
  */
-export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?: string }>): ProcessInfo[] {
+export function findServerFamilies(servers: readonly ServerRoot[]): ProcessInfo[] {
   if (servers.length === 0) return [];
   const { table, children } = readProcessTable();
   const roots = new Set(servers.map((server) => server.pid));
@@ -92,10 +99,15 @@ export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?
     servers.map((server) => server.pid),
     roots,
   );
-  const markers = new Set(servers.flatMap((server) => (server.marker ? [server.marker] : [])));
+  const marked = servers.filter((server) => server.marker);
+  const markers = new Set(marked.map((server) => server.marker!));
+  // A process carrying a marker was started by its server or a descendant, so not before the server:
+  // older processes are passed over unread (an environment is a few KB; a busy machine has hundreds of
+  // processes, and reading them all cost ~40 ms per shutdown). Unknown when a root's start is unknown.
+  const earliest = marked.every((server) => server.startTicks !== undefined) ? Math.min(...marked.map((server) => server.startTicks!)) : 0;
   if (markers.size > 0) {
-    for (const pid of table.keys()) {
-      if (roots.has(pid) || pid === process.pid || found.has(pid)) continue;
+    for (const [pid, { startTicks }] of table) {
+      if (roots.has(pid) || pid === process.pid || found.has(pid) || startTicks < earliest) continue;
       const marker = readEnvironmentVariable(pid, SERVER_MARKER_VARIABLE);
       if (marker !== undefined && markers.has(marker)) found.add(pid);
     }
@@ -104,13 +116,56 @@ export function findServerFamilies(servers: ReadonlyArray<{ pid: number; marker?
 }
 
 /**
- * The live descendants of each of `rootPids`, by parent pid, with their start times, in one pass
- * over /proc (descendant-watch.ts asks this for every process it watches at once).
+ * The live descendants of each of `rootPids`, by parent pid, with their start times (descendant-watch.ts
+ * asks this every 50 ms for every process it watches at once). Where the kernel lists each thread's
+ * children (/proc/PID/task/TID/children, Linux 3.5+ with CONFIG_PROC_CHILDREN) only the families are
+ * read, not every process of the machine. `command` is left empty: the watcher reads it once per process.
  */
 export function findDescendantsOfEach(rootPids: readonly number[]): Map<number, Array<ProcessInfo & { startTicks: number }>> {
-  const { table, children } = readProcessTable();
+  if (!childrenFilesExist()) {
+    const { table, children } = readProcessTable();
+    const roots = new Set(rootPids);
+    return new Map(rootPids.map((root) => [root, [...descendantsIn(children, [root], roots)].map((pid) => ({ pid, ...table.get(pid)!, command: '' }))]));
+  }
   const roots = new Set(rootPids);
-  return new Map(rootPids.map((root) => [root, [...descendantsIn(children, [root], roots)].map((pid) => ({ pid, ...table.get(pid)!, command: readCommandLine(pid) }))]));
+  return new Map(
+    rootPids.map((root) => {
+      const found: Array<ProcessInfo & { startTicks: number }> = [];
+      const seen = new Set<number>();
+      const queue = childrenFromFiles(root);
+      while (queue.length > 0) {
+        const pid = queue.pop()!;
+        if (seen.has(pid) || roots.has(pid)) continue;
+        seen.add(pid);
+        const stat = readStat(pid);
+        if (!stat || stat.state === 'Z') continue;
+        found.push({ pid, ppid: stat.ppid, pgid: stat.pgid, startTicks: stat.startTicks, command: '' });
+        queue.push(...childrenFromFiles(pid));
+      }
+      return [root, found];
+    }),
+  );
+}
+
+let childrenFiles: boolean | undefined;
+function childrenFilesExist(): boolean {
+  childrenFiles ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  return childrenFiles;
+}
+
+/** The children of every thread of `pid`, from the kernel's lists (empty once it is gone). */
+function childrenFromFiles(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
 }
 
 /** Every live (non-zombie) process, and the children of each parent pid. */

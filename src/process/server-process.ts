@@ -7,7 +7,7 @@ import { ToolrunError } from '../errors.js';
 import type { ExitInfo, ShutdownOutcome } from './exit-info.js';
 import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
-import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, type ProcessInfo } from './process-tree.js';
+import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, startTicksOf, type ProcessInfo } from './process-tree.js';
 import { endLeftovers, exitsUnlessIdle, exitsWithin } from './shutdown-steps.js';
 import { watchDescendants } from './descendant-watch.js';
 
@@ -65,6 +65,8 @@ export const PATIENT_GRACE_MS = 2000;
 export class ServerProcess {
   readonly pid: number;
   readonly marker: string;
+  /** When it started (clock ticks since boot), where /proc tells: its marker's scans skip older processes. */
+  readonly startTicks: number | undefined;
   readonly spawnedAt: number;
   readonly stdin: Writable;
   readonly stdout: Readable;
@@ -87,6 +89,7 @@ export class ServerProcess {
     this.#options = options;
     this.pid = child.pid!;
     this.marker = marker;
+    this.startTicks = startTicksOf(this.pid);
     this.spawnedAt = performance.now();
     this.stdin = child.stdin!;
     this.stdout = child.stdout!;
@@ -95,7 +98,7 @@ export class ServerProcess {
     this.#streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     // A server that exits while something is written gives EPIPE: that is its exit, reported as such.
     this.stdin.on('error', () => {});
-    this.#live = { pid: this.pid, marker, shutdown: () => this.shutdown() };
+    this.#live = { pid: this.pid, marker, startTicks: this.startTicks, shutdown: () => this.shutdown() };
     trackServer(this.#live);
     this.#watch = options.watchDescendants ? watchDescendants(this.pid) : undefined;
     // Once it exited, its helpers are orphans that no scan by parent pid finds: what was seen is kept.
@@ -176,7 +179,7 @@ export class ServerProcess {
     // Taken while the server still runs: once it exits, its helpers' parent is init (what was
     // watched while it ran covers a process that exited by itself).
     this.#watch?.stop();
-    const family = mergeFamilies(findServerProcesses(pid, this.marker), this.#watch?.seen() ?? []);
+    const family = mergeFamilies(findServerProcesses(pid, this.marker, this.startTicks), this.#watch?.seen() ?? []);
     let outcome: ShutdownOutcome = 'already-exited';
     if (!this.exitInfo) {
       this.#child.stdin?.end();
@@ -195,13 +198,13 @@ export class ServerProcess {
         for (const member of family) if (member.pgid !== pid) signalProcess(member.pid, 'SIGTERM');
         if (await exitsWithin(this.exited, grace)) outcome = 'SIGTERM';
         else {
-          killServerNow({ pid, marker: this.marker });
+          killServerNow({ pid, marker: this.marker, startTicks: this.startTicks });
           await this.exited;
           outcome = 'SIGKILL';
         }
       }
     }
-    this.leftBehind = await endLeftovers(pid, this.marker, family, grace);
+    this.leftBehind = await endLeftovers({ pid, marker: this.marker, startTicks: this.startTicks }, family, grace);
     // Every stdout line is read before the shutdown counts as done (doctor scans them next).
     await this.drained();
     untrackServer(this.#live);

@@ -1,6 +1,6 @@
 import { isProcessGroupAlive, signalProcessGroup } from './process-group.js';
 import { existsSync } from 'node:fs';
-import { findServerProcesses, isProcessAlive, readCpuUse, signalProcess, type ProcessInfo } from './process-tree.js';
+import { findServerProcesses, isProcessAlive, readCpuUse, signalProcess, type ProcessInfo, type ServerRoot } from './process-tree.js';
 import type { ExitInfo } from './exit-info.js';
 
 /** The waiting parts of a server's shutdown ladder (server-process.ts decides the order). */
@@ -12,9 +12,10 @@ const SETTLE_MS = 300;
  * The processes of a server still alive once it exited: given a moment to follow it, then recorded
  * and ended (SIGTERM, then SIGKILL after the grace period). Returns what had to be ended.
  */
-export async function endLeftovers(pid: number, marker: string, family: ProcessInfo[], grace: number): Promise<ProcessInfo[]> {
+export async function endLeftovers(root: ServerRoot & { marker: string }, family: ProcessInfo[], grace: number): Promise<ProcessInfo[]> {
+  const { pid } = root;
   const known = new Map(family.map((member) => [member.pid, member]));
-  for (const member of findServerProcesses(pid, marker)) known.set(member.pid, member);
+  for (const member of findServerProcesses(pid, root.marker, root.startTicks)) known.set(member.pid, member);
   let left = [...known.values()].filter((member) => isProcessAlive(member.pid));
   const settleUntil = Date.now() + Math.min(grace, SETTLE_MS);
   while (left.length > 0 && Date.now() < settleUntil) {
