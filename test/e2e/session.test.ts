@@ -6,7 +6,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { startPostgres, startRedis } from '../helpers/databases.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+/**
+ * `exec` runs spawned: its warm path (bin/toolrun.js → fast-warm-exec) runs before the CLI loads, so
+ * only a process takes it. So does a run given process options (a timeout, a signal). The other
+ * commands a holder serves (session start/list/stop, list, time, resources, prompts) go through the
+ * CLI either way: they run in this process, which saves a node start and a CLI load each.
+ */
+function runEither(args: string[], options: Parameters<typeof runToolrun>[1] & { env?: Record<string, string | undefined> } = {}) {
+  const { env, ...processOptions } = options;
+  return args.includes('exec') || Object.keys(processOptions).length > 0 ? runToolrun(args, options) : runInProcess(args, { env });
+}
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
@@ -25,8 +37,8 @@ describe('toolrun session', () => {
     const pidFile = join(tempDir(), 'pids');
     const config = writeTempConfig({ mcpServers: { p: fixtureServer('pid-file-server.js', { env: { PID_FILE: pidFile } }), ...extra } });
     const env = { XDG_RUNTIME_DIR: runtime, ...marker.env };
-    const run = (args: string[], options: Parameters<typeof runToolrun>[1] = {}) => runToolrun(['--config', config, ...args], { ...options, env: { ...env, ...options.env } });
-    stopAll = () => runToolrun(['session', 'stop', '--all'], { env });
+    const run = (args: string[], options: Parameters<typeof runToolrun>[1] = {}) => runEither(['--config', config, ...args], { ...options, env: { ...env, ...options.env } });
+    stopAll = () => runInProcess(['session', 'stop', '--all'], { env });
     const starts = () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean) : []);
     return { runtime, marker, pidFile, config, env, run, starts };
   };
@@ -68,7 +80,7 @@ describe('toolrun session', () => {
   it('reads resources and gets prompts of server-everything through the holder', async () => {
     const { env } = setup();
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
-    const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+    const run = (args: string[]) => runEither(['--config', config, ...args], { env });
     expect((await run(['session', 'start'])).exitCode).toBe(0);
     const read = await run(['--verbose', 'resources', 'read', 'demo://resource/static/document/architecture.md']);
     expect(read.stdout).toMatch(/^# Everything Server – Architecture/);
@@ -238,7 +250,7 @@ describe('toolrun session', () => {
     try {
       const { env } = setup();
       const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-postgres/dist/index.js'), pg.url] } } });
-      const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+      const run = (args: string[]) => runEither(['--config', config, ...args], { env });
       expect((await run(['session', 'start'])).exitCode).toBe(0);
       expect((await run(['exec', 'pg:query', 'sql=select 1 as x'])).stdout).toContain('"x": 1');
       await pg.stop();
@@ -282,7 +294,7 @@ describe('toolrun session', () => {
         timeoutMs: 20_000,
         mcpServers: { r: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-redis/dist/index.js'), redis.url] } },
       });
-      const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
+      const run = (args: string[]) => runEither(['--config', config, ...args], { env });
       expect((await run(['session', 'start'])).exitCode).toBe(0);
       expect((await run(['exec', 'r:get', 'key=a'])).stdout).toBe('Key not found: a');
       await redis.stop();
