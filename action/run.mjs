@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one script of action.yml (the repository's GitHub Action): installs toolrun, runs
 // `toolrun mcp conform --junit FILE -- SERVER`, then `toolrun mcp diff -- SNAPSHOT SERVER` when a snapshot
-// is given, and fails the step if either failed. The action passes its inputs as environment
+// is given, then `toolrun test --junit FILE -- TESTS` when test files are given, and fails the step if any failed. The action passes its inputs as environment
 // variables (never spliced into a shell line: a server name or a call comes from the workflow's
 // author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
 // array and no shell. test/e2e/github-action.test.ts runs this file exactly that way.
@@ -24,25 +24,46 @@ function main() {
 
   // The server (and the snapshot) after `--`: an input such as `--config=evil.json` is a name that
   // matches no server, never an option that runs another config's server.
-  const conformArgs = [...global, 'mcp', 'conform', '--profile', inputs.profile, '--junit', inputs.junit];
-  for (const call of inputs.calls) conformArgs.push('--call', call);
-  if (inputs.callAll) conformArgs.push('--call-all');
-  const conform = run(toolrun, [...conformArgs, '--', inputs.server]);
+  let conform;
+  if (inputs.server) {
+    const conformArgs = [...global, 'mcp', 'conform', '--profile', inputs.profile, '--junit', inputs.junit];
+    for (const call of inputs.calls) conformArgs.push('--call', call);
+    if (inputs.callAll) conformArgs.push('--call-all');
+    conform = run(toolrun, [...conformArgs, '--', inputs.server]);
+  }
 
   // The diff runs even when conform failed: a breaking API change is worth knowing on the same run.
-  const diff = inputs.snapshot ? run(toolrun, [...global, 'mcp', 'diff', '--', inputs.snapshot, inputs.server]) : undefined;
+  const diff = inputs.snapshot && inputs.server ? run(toolrun, [...global, 'mcp', 'diff', '--', inputs.snapshot, inputs.server]) : undefined;
 
-  const verdict = verdictOf(conform, diff);
-  writeOutputs({ junit: inputs.junit, verdict, 'conform-exit-code': String(conform), 'diff-exit-code': diff === undefined ? '' : String(diff) });
-  const parts = [`conform ${describe(conform)}`];
+  // Test files (toolrun test), their paths after `--` too; their JUnit beside conform's.
+  const tests = inputs.tests.length > 0 ? run(toolrun, [...global, 'test', '--junit', inputs.testsJunit, '--', ...inputs.tests]) : undefined;
+
+  const verdict = verdictOf([conform, diff, tests]);
+  writeOutputs({
+    junit: inputs.server ? inputs.junit : '',
+    verdict,
+    'conform-exit-code': conform === undefined ? '' : String(conform),
+    'diff-exit-code': diff === undefined ? '' : String(diff),
+    'tests-junit': tests === undefined ? '' : inputs.testsJunit,
+    'tests-exit-code': tests === undefined ? '' : String(tests),
+  });
+  const parts = [];
+  if (conform !== undefined) parts.push(`conform ${describe(conform)}`);
   if (diff !== undefined) parts.push(`diff against ${inputs.snapshot} ${diff === 1 ? 'found a breaking change' : describe(diff)}`);
-  report(`toolrun: ${parts.join('; ')} (verdict: ${verdict}, JUnit: ${inputs.junit})`, verdict !== 'pass');
-  process.exitCode = conform !== 0 ? conform : (diff ?? 0);
+  if (tests !== undefined) parts.push(`tests ${describe(tests)}`);
+  const junits = [inputs.server ? inputs.junit : undefined, tests === undefined ? undefined : inputs.testsJunit].filter(Boolean).join(', ');
+  report(`toolrun: ${parts.join('; ')} (verdict: ${verdict}, JUnit: ${junits})`, verdict !== 'pass');
+  process.exitCode = [conform, diff, tests].find((code) => code !== undefined && code !== 0) ?? 0;
 }
 
 function readInputs() {
   const server = oneLineInput('server', env.TOOLRUN_ACTION_SERVER);
-  if (!server) usage('the `server` input is required: a server name of your config, a URL, or a command');
+  // Test files or folders, one per line (or separated by spaces), for toolrun test.
+  const tests = (env.TOOLRUN_ACTION_TESTS ?? '')
+    .split(/\r?\n/)
+    .flatMap((line) => (line.trim().startsWith('#') ? [] : line.trim().split(/\s+/)))
+    .filter(Boolean);
+  if (!server && tests.length === 0) usage('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
   const callAll = oneLineInput('call-all', env.TOOLRUN_ACTION_CALL_ALL).toLowerCase();
   if (!['', 'true', 'false'].includes(callAll)) usage(`the \`call-all\` input must be true or false, not "${env.TOOLRUN_ACTION_CALL_ALL}"`);
   // One call per line, `TOOL ARGS` as toolrun's --call takes it; blank lines and # comments skipped.
@@ -59,6 +80,8 @@ function readInputs() {
     snapshot: oneLineInput('snapshot', env.TOOLRUN_ACTION_SNAPSHOT),
     callAll: callAll === 'true',
     calls,
+    tests,
+    testsJunit: oneLineInput('tests-junit', env.TOOLRUN_ACTION_TESTS_JUNIT) || 'toolrun-tests.xml',
     version: oneLineInput('toolrun-version', env.TOOLRUN_ACTION_VERSION) || ownVersion(),
   };
 }
@@ -115,9 +138,9 @@ function run(command, args, options = {}) {
   return result.status ?? 128 + 1;
 }
 
-function verdictOf(conform, diff) {
-  if (conform === 4) return 'unreachable';
-  const codes = [conform, diff ?? 0];
+function verdictOf(results) {
+  const codes = results.filter((code) => code !== undefined);
+  if (codes.includes(4)) return 'unreachable';
   if (codes.every((code) => code === 0)) return 'pass';
   if (codes.every((code) => code === 0 || code === 1)) return 'fail';
   return 'error';

@@ -110,12 +110,12 @@ function describe([command, args]) {
  * Per-call latency, from the p50 each side reports itself (toolrun time --json, the SDK loop):
  * connection setup is left out, only the calls are compared.
  */
-async function comparePerCall({ name, subject, baseline, target, runs = 3 }) {
+async function comparePerCall({ name, subject, baseline, target, runs = 3, readSubject = (json) => json.stats.p50, readBaseline = (json) => json.p50 }) {
   const a = [];
   const b = [];
   for (let i = 0; i < runs; i++) {
-    a.push(JSON.parse((await runProcess(subject)).stdout).stats.p50);
-    b.push(JSON.parse((await runProcess(baseline)).stdout).p50);
+    a.push(readSubject(JSON.parse((await runProcess(subject)).stdout)));
+    b.push(readBaseline(JSON.parse((await runProcess(baseline)).stdout)));
   }
   const toolrun = median(a);
   const base = median(b);
@@ -167,6 +167,15 @@ writeFileSync(
   }),
 );
 const nodeBaseline = [node, ['-e', '0']];
+// SPEC §18: test files of N echo steps on server-everything, for `toolrun test` against `toolrun time -n N`.
+const suiteOf = (steps) => {
+  const file = join(benchDir, `echo-${steps}.toolrun.yaml`);
+  const tests = Array.from({ length: steps }, (_, index) => `  - { name: "echo ${index + 1}", call: echo, args: { message: hi }, expect: { text: "Echo: hi" } }`);
+  writeFileSync(file, ['server: everything', 'tests:', ...tests, ''].join('\n'));
+  return file;
+};
+const fiftyStepSuite = suiteOf(50);
+const twoHundredStepSuite = suiteOf(200);
 // SPEC §13: a home with three hosts' configs (Claude Desktop, Cursor, VS Code), the everything server in each.
 const hostsHome = join(benchDir, 'home');
 const hostEntry = { command: node, args: [everything, 'stdio'] };
@@ -337,6 +346,17 @@ const benchmarks = [
     setup: startHolder,
   },
   {
+    // SPEC §18: the same holder, a step of a test file vs a call typed in the shell (each a request to the holder).
+    name: 'test: a step of a 200-step suite vs a shell call, through the holder (per call, p50)',
+    kind: 'per-call',
+    subject: [node, [bin, '--json', '--config', sessionConfig, 'test', twoHundredStepSuite]],
+    readSubject: (json) => median(json.tests.map((test) => test.ms)),
+    baseline: [node, [fileURLToPath(new URL('shell-calls.mjs', import.meta.url)), 'shell', sessionConfig, '200']],
+    readBaseline: (json) => json.stats.p50,
+    target: 1.2,
+    setup: startHolder,
+  },
+  {
     name: 'time echo -n 1000 through a session holder (per call, p50)',
     kind: 'per-call',
     subject: [node, [bin, '--json', '--config', sessionConfig, 'time', 'everything:echo', 'message=hi', '-n', '1000']],
@@ -344,6 +364,14 @@ const benchmarks = [
     target: 1.3,
     setup: startHolder,
     teardown: stopHolder,
+  },
+  {
+    // SPEC §18: whole processes, the same server started cold by each: 50 test steps vs 50 timed calls.
+    name: 'test: a 50-step suite vs time echo -n 50 (whole processes, cold server)',
+    subject: [node, [bin, '--no-session', '--config', everythingConfig, 'test', fiftyStepSuite]],
+    baseline: [node, [bin, '--no-session', '--config', everythingConfig, 'time', 'everything:echo', 'message=hi', '-n', '50', '--warmup', '0']],
+    target: 1.3,
+    runs: 7,
   },
   {
     name: 'exec get-sum, 10 servers configured, tool index warm (vs everything:get-sum)',

@@ -8,6 +8,7 @@ import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { Registry } from '../assembly/server-status.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
+import type { AskBack } from '../mcp/ask-back.js';
 import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
@@ -39,6 +40,8 @@ export async function openTools(
     likelyTool?: string;
     config?: ToolrunConfig;
     useSession?: boolean;
+    /** How servers that ask back are answered (default: the command's flags, askBackFor). */
+    askBack?: AskBack;
     /** Where "Tool 'x' from … replaces the one from …" goes (default: a warning): a command it does not concern drops it, validate reports it. */
     onToolReplaced?: (message: string) => void;
   } = {},
@@ -97,7 +100,7 @@ export async function openTools(
       registerTools: connectOptions.registerTools,
       ready,
       hooks: {
-        askBack: askBackFor(cli, config),
+        askBack: options.askBack ?? askBackFor(cli, config),
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
           const key = `${server}\0${pollutionPattern(text)}`;

@@ -6,6 +6,7 @@ import { registerHostsCommand } from './hosts.js';
 import { registerListCommand } from './list.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerTimeCommand } from './time.js';
+import { registerTestCommand } from './test.js';
 import { registerResourcesCommand } from './resources.js';
 import { registerPromptsCommand } from './prompts.js';
 import { registerCompleteCommand } from './complete.js';
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, Register> = {
   prompts: registerPromptsCommand,
   complete: registerCompleteCommand,
   tasks: registerTasksCommand,
+  test: registerTestCommand,
   mcp: registerMcpCommands,
   session: registerSessionCommands,
   shell: registerShellCommand,

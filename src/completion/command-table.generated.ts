@@ -622,6 +622,85 @@ export const COMMAND_TABLE: CommandNode = {
       ],
     },
     {
+      name: 'test',
+      description: 'run test files',
+      options: [
+        {
+          long: '--server',
+          takesValue: true,
+          description: 'run every step on this server',
+          kind: 'server',
+        },
+        {
+          long: '--filter',
+          takesValue: true,
+          description: 'only the tests whose name contains PATTERN',
+        },
+        {
+          long: '--bail',
+          takesValue: false,
+          description: 'stop at the first failing test',
+        },
+        {
+          long: '--jobs',
+          takesValue: true,
+          description: 'test files of different servers run at once, at most N',
+        },
+        {
+          long: '--shard',
+          takesValue: true,
+          description: 'run part I of N',
+        },
+        {
+          long: '--update',
+          takesValue: false,
+          description: 'write the snapshots of this run',
+        },
+        {
+          long: '--watch',
+          takesValue: false,
+          description: 'run again when a test file or the config changes',
+        },
+        {
+          long: '--junit',
+          takesValue: true,
+          description: 'also write a JUnit XML report',
+          kind: 'file',
+        },
+        {
+          long: '--html',
+          takesValue: true,
+          description: 'also write the report as a self-contained HTML page',
+        },
+        {
+          long: '--from',
+          takesValue: true,
+          description: 'make a test file from a recording',
+        },
+        {
+          long: '--output',
+          short: '-o',
+          takesValue: true,
+          description: 'with --from',
+          kind: 'file',
+        },
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [
+        {
+          name: 'paths',
+          variadic: true,
+          kind: 'none',
+        },
+      ],
+      commands: [],
+    },
+    {
       name: 'mcp',
       description: 'inspect and diagnose the configured MCP servers',
       options: [

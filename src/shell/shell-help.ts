@@ -1,5 +1,5 @@
 /** The shell's own commands (anything else is a tool call), for help and Tab. */
-export const SHELL_COMMANDS = ['tools', 'resources', 'prompts', 'read', 'get', 'time', 'doctor', 'restart', '.stderr', '.json', 'help', 'exit', 'quit'];
+export const SHELL_COMMANDS = ['tools', 'resources', 'prompts', 'read', 'get', 'time', 'doctor', 'restart', '.stderr', '.json', '.save', 'help', 'exit', 'quit'];
 
 /** What `help` prints. */
 export const SHELL_HELP = `TOOL key=value …          call a tool (SERVER:TOOL when two servers have it); key:=json for JSON values
@@ -10,5 +10,6 @@ time TOOL k=v … -n N      measure a tool (latency percentiles)
 doctor SERVER             diagnose a server (starts its own process)
 restart [SERVER]          start a server (or the session holder) again after it went down
 .stderr [SERVER]          the server's recent stderr      .json on|off      results as JSON
+.save FILE                this session's tool calls as a test file (toolrun test FILE), answers as snapshots
 help                      this text                       exit, quit, Ctrl-D  leave
 Tab completes commands, tools, argument keys and enum values; Ctrl-C cancels the running call.`;

@@ -14,6 +14,8 @@ import { ShellLocalTools } from './shell-local-tools.js';
 import { SHELL_HELP } from './shell-help.js';
 import type { ShellHolder } from './shell-holder.js';
 import { callToolInShell } from './shell-tool-call.js';
+import { saveShellCalls } from './shell-save.js';
+import type { RecordedCall } from '../testing/tests-from-recording.js';
 import { splitShellWords } from './split-shell-words.js';
 
 /** What running one line gave: an exit code, `exit`, or `refused` (not run, not kept in history). */
@@ -35,6 +37,8 @@ export class ShellSession implements CompletionSource {
   readonly #local: ShellLocalTools;
   /** Servers already said to be down (said once, until restarted). */
   readonly #reportedDown = new Set<string>();
+  /** The tool calls of this session and their answers, for `.save FILE`. */
+  readonly #calls: RecordedCall[] = [];
 
   constructor(
     readonly cli: CliContext,
@@ -118,6 +122,8 @@ export class ShellSession implements CompletionSource {
         return this.#showStderr(rest[0]);
       case 'restart':
         return this.#restart(rest[0]);
+      case '.save':
+        return saveShellCalls(this.cli, this.terminal, this.#calls, rest);
     }
     const child = CHILD_COMMANDS[command];
     if (child) {
@@ -131,7 +137,15 @@ export class ShellSession implements CompletionSource {
     if (!command.includes(':') && !this.#tools.some((tool) => tool.name === command) && (await this.#local.has(command)))
       return this.#local.call([command, ...rest], { terminal: this.terminal, json: this.json, signal });
     const code = await callToolInShell(
-      { holder: this.holder.client, terminal: this.terminal, json: this.json, timeoutMs: this.cli.globals.timeout ?? this.config.timeoutMs, askBack: this.askBack, signal },
+      {
+        holder: this.holder.client,
+        terminal: this.terminal,
+        json: this.json,
+        timeoutMs: this.cli.globals.timeout ?? this.config.timeoutMs,
+        askBack: this.askBack,
+        signal,
+        onCalled: (call) => this.#calls.push(call),
+      },
       [this.#qualify(command), ...rest],
     );
     if (code !== ExitCode.OK) await this.#sayWhoWentDown();

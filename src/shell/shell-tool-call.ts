@@ -7,6 +7,7 @@ import type { AskBack } from '../mcp/ask-back.js';
 import type { Terminal } from '../output/terminal.js';
 import { answerHolderAsk } from '../session/answer-holder-ask.js';
 import type { HolderClient } from '../session/holder-client.js';
+import type { RecordedCall } from '../testing/tests-from-recording.js';
 
 export interface ShellCall {
   holder: HolderClient;
@@ -15,6 +16,8 @@ export interface ShellCall {
   timeoutMs: number | undefined;
   askBack: () => Promise<AskBack>;
   signal: AbortSignal;
+  /** Each call made and its answer, for `.save FILE` (a test file of the session's calls). */
+  onCalled?: (call: RecordedCall) => void;
 }
 
 /**
@@ -44,6 +47,15 @@ export async function callToolInShell(call: ShellCall, words: string[]): Promise
   );
   if (typeof reply.miss === 'string')
     throw new ToolrunError('not_found', `'${words[0]}' is not a tool of the shell's servers (${reply.miss}); 'tools' lists them, 'restart SERVER' brings back one that went down`);
-  const outcome = await shapeOutcome(reply.envelope as ToolEnvelope, {});
+  const envelope = reply.envelope as ToolEnvelope;
+  // As typed (a key=value word is typed by the schema again when the saved test runs); key:=json as its JSON.
+  const args = Object.fromEntries(argWords.map((word) => [word.key, word.isJson ? (JSON.parse(word.value) as unknown) : word.value]));
+  const name = envelope.server ? `${envelope.server}:${envelope.tool_name}` : envelope.tool_name;
+  call.onCalled?.({
+    method: 'tools/call',
+    params: { name, arguments: args },
+    ...(envelope.result !== undefined ? { result: envelope.result } : { error: { message: envelope.success ? '' : envelope.error } }),
+  });
+  const outcome = await shapeOutcome(envelope, {});
   return printExecOutcome(call.terminal, call.json, outcome, {});
 }

@@ -70,8 +70,9 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
 describe('action.yml', () => {
   it('is a composite action: setup-node, then the one script with every input passed as an environment variable', () => {
     expect(action.runs.using).toBe('composite');
-    expect(Object.keys(action.inputs).sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'node-version', 'profile', 'server', 'snapshot', 'toolrun-version']);
-    expect(action.inputs.server!.required).toBe(true);
+    expect(Object.keys(action.inputs).sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'node-version', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
+    // Not required by GitHub: `tests` alone is a run too; the script refuses neither given (below).
+    expect(action.inputs.server!.required).toBe(false);
     expect(action.inputs.profile!.default).toBe('toolrun@1');
     expect(action.inputs.junit!.default).toBe('toolrun-conform.xml');
     expect(action.inputs['node-version']!.default).toBe('20');
@@ -82,7 +83,7 @@ describe('action.yml', () => {
     // No expression inside the shell line (script injection); every input but node-version reaches the script.
     expect(step.run).not.toContain('${{');
     const passed = Object.values(step.env!).map((value) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1]);
-    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'profile', 'server', 'snapshot', 'toolrun-version']);
+    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
     const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
     for (const name of Object.keys(step.env!)) expect(script).toContain(`env.${name}`);
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.toolrun.outputs.${name} }}`);
@@ -112,7 +113,7 @@ describe('the action script, run as the action runs it', () => {
         'everything',
       ],
     ]);
-    expect(run.outputs).toEqual({ junit: 'toolrun-conform.xml', verdict: 'pass', 'conform-exit-code': '0', 'diff-exit-code': '' });
+    expect(run.outputs).toEqual({ junit: 'toolrun-conform.xml', verdict: 'pass', 'conform-exit-code': '0', 'diff-exit-code': '', 'tests-junit': '', 'tests-exit-code': '' });
     expect(existsSync(join(run.cwd, 'toolrun-conform.xml'))).toBe(true);
     expect(run.stdout).toBe('fake toolrun conform');
     expect(run.stderr).toContain('toolrun: conform passed (exit 0) (verdict: pass, JUnit: toolrun-conform.xml)');
@@ -125,6 +126,17 @@ describe('the action script, run as the action runs it', () => {
     expect(run.runs[1]).toEqual(['mcp', 'diff', '--', 'api.json', 'everything']);
     expect(run.outputs).toMatchObject({ verdict: 'fail', 'conform-exit-code': '1', 'diff-exit-code': '0', junit: 'out/r.xml' });
     expect(run.stderr).toContain('::error title=toolrun::toolrun: conform failed (exit 1); diff against api.json passed (exit 0) (verdict: fail');
+  });
+
+  it('runs test files (toolrun test) with or without a server to conform, their paths after --, their JUnit as an output', async () => {
+    const alone = await runAction({ tests: 'tests/smoke.toolrun.yaml\n# a comment\nmore/ --config=evil.json' }, { FAKE_TEST_EXIT: '1' });
+    expect(alone.runs).toEqual([['test', '--junit', 'toolrun-tests.xml', '--', 'tests/smoke.toolrun.yaml', 'more/', '--config=evil.json']]);
+    expect(alone.exitCode).toBe(1);
+    expect(alone.outputs).toMatchObject({ verdict: 'fail', 'tests-exit-code': '1', 'tests-junit': 'toolrun-tests.xml', 'conform-exit-code': '' });
+    expect(alone.stderr).toContain('toolrun: tests failed (exit 1) (verdict: fail, JUnit: toolrun-tests.xml)');
+    const both = await runAction({ server: 'everything', tests: 'a.toolrun.yaml', 'tests-junit': 'tests.xml' });
+    expect(both.runs.map((argv) => (argv[0] === 'test' ? 'test' : argv.slice(0, 2).join(' ')))).toEqual(['mcp conform', 'test']);
+    expect(both.outputs).toMatchObject({ verdict: 'pass', 'conform-exit-code': '0', 'tests-exit-code': '0', 'tests-junit': 'tests.xml' });
   });
 
   it('fails on a breaking API change alone', async () => {
@@ -180,7 +192,7 @@ describe('the action script, run as the action runs it', () => {
     const missing = await runAction({ server: '  ' });
     expect(missing.exitCode).toBe(2);
     expect(missing.runs).toEqual([]);
-    expect(missing.stderr).toContain('the `server` input is required');
+    expect(missing.stderr).toContain('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
     const callAll = await runAction({ server: 'everything', 'call-all': 'yes' });
     expect(callAll.exitCode).toBe(2);
     expect(callAll.stderr).toContain('the `call-all` input must be true or false, not "yes"');

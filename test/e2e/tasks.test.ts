@@ -20,11 +20,12 @@ function tasksConfig() {
   const config = writeTempConfig({
     mcpServers: { legacy: fixtureServer('tasks-server.js', { env }), modern: fixtureServer('tasks-server.js', { env: { ...env, ERA: 'modern' } }) },
   });
+  // Complete lines only: the server may be writing the next one while the test reads.
   const received = (): Array<{ method: string; params: Record<string, unknown> }> =>
     existsSync(log)
       ? readFileSync(log, 'utf8')
-          .trim()
           .split('\n')
+          .slice(0, -1)
           .map((line) => JSON.parse(line))
       : [];
   return { config, received };

@@ -1,18 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatConformJunit } from '../../src/output/format-conform-junit.js';
+import { expectValidJunit as expectValid, XMLLINT } from '../helpers/junit-schemas.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { HOSTILE, check, mixedReport, report } from './conform-report-fixtures.js';
 
-/**
- * The two schemas CI tools validate JUnit files against (test/fixtures/junit/README.md says where
- * they come from and how to get them): the document must pass both.
- */
-const SCHEMAS = ['junit-common.xsd', 'jenkins-junit-10.xsd', 'windyroad-JUnit.xsd'].map((name) => join(ROOT, 'test/fixtures/junit', name));
-const XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'toolrun-junit-'));
 const STARTED = new Date('2026-03-01T10:20:30.456Z');
 
@@ -20,21 +15,6 @@ function save(xml: string, name: string): string {
   const file = join(dir, name);
   writeFileSync(file, xml);
   return file;
-}
-
-/** Validates against every schema present; says once, on stdout of the test run, what it could not check. */
-function expectValid(file: string): void {
-  if (!XMLLINT) return void console.log('[skip] xmllint is not installed (Debian: libxml2-utils): the JUnit XSD validation did not run');
-  for (const schema of SCHEMAS) {
-    if (!existsSync(schema)) {
-      console.log(`[skip] ${schema} is missing (run test/fixtures/junit/fetch-schemas.sh): validated for well-formedness only`);
-      execFileSync('xmllint', ['--noout', file]);
-      continue;
-    }
-    const result = spawnSync('xmllint', ['--noout', '--schema', schema, file], { encoding: 'utf8' });
-    expect(result.stderr, `${schema}\n${result.stderr}`).toContain('validates');
-    expect(result.status).toBe(0);
-  }
 }
 
 function xpath(file: string, expression: string): string {

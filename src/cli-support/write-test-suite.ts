@@ -1,0 +1,15 @@
+import { SnapshotStore } from '../testing/snapshots.js';
+import type { GeneratedSuite } from '../testing/tests-from-recording.js';
+import { writeOutputFile } from './write-output-file.js';
+
+/**
+ * A generated test file (`toolrun test --from`, the shell's `.save`) and its snapshots, each written
+ * whole or not at all and never through a link. Returns the snapshot file's path.
+ */
+export async function writeTestSuite(path: string, suite: GeneratedSuite): Promise<string> {
+  await writeOutputFile(path, Buffer.from(suite.text));
+  const snapshots = new SnapshotStore(path, 'update');
+  for (const [name, value] of suite.snapshots) snapshots.set(name, value);
+  snapshots.save();
+  return snapshots.file;
+}

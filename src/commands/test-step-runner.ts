@@ -1,0 +1,100 @@
+import { UsageError } from '../errors.js';
+import type { CliContext } from '../cli-support/cli-context.js';
+import { isConnectionLost } from '../mcp/connection-lost.js';
+import { listItems } from '../mcp/list-items.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import type { StepOutcome } from '../testing/match-expectations.js';
+import type { StepRequest, StepRunner } from '../testing/run-test-suite.js';
+import { mergeArguments } from '../cli-support/tool-arguments.js';
+import { parseArgWords } from '../args/parse-tool-args.js';
+import type { OpenTools } from './open-tools.js';
+import { resolveTool } from './resolve-tool.js';
+
+/**
+ * `toolrun test`'s steps on the command's registry: each server started once for the run (or
+ * served by a live session holder), local tools run as exec runs them. A server that died is
+ * started again for the next step that needs it; the step it died in fails with its cause.
+ */
+export function createStepRunner(
+  cli: CliContext,
+  opened: OpenTools,
+  onUnreachable: (server: string) => void,
+  during: <T>(server: string | undefined, asks: StepRequest['asks'], call: () => Promise<T>) => Promise<T>,
+): StepRunner {
+  // Servers being (re)connected: steps of files running side by side wait for the same start.
+  const connecting = new Map<string, Promise<unknown>>();
+  const connectionOf = async (server: string): Promise<ServerConnection> => {
+    const known = opened.registry.servers.get(server);
+    if (known?.status === 'connected' && isConnectionLost(known.connection)) opened.registry.servers.delete(server);
+    if (!opened.registry.servers.has(server)) {
+      if (!connecting.has(server))
+        connecting.set(
+          server,
+          opened.connect([server]).finally(() => connecting.delete(server)),
+        );
+      await connecting.get(server);
+    }
+    const status = opened.registry.servers.get(server);
+    if (status?.status !== 'connected') onUnreachable(server);
+    if (status?.status !== 'connected') throw new Error(`MCP server '${server}' could not be connected: ${status?.status === 'failed' ? status.failure.reason : 'unknown'}`);
+    return status.connection;
+  };
+  const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
+  return {
+    run: (request, signal) => during(request.server, request.asks, () => runStep(request, signal)),
+  };
+
+  async function runStep(request: StepRequest, signal: AbortSignal): Promise<StepOutcome> {
+    const started = performance.now();
+    const took = () => performance.now() - started;
+    const { action } = request;
+    if (action.kind === 'call') {
+      if (request.server) await connectionOf(request.server);
+      // A local tool (math_eval, a mock) named in a file whose steps default to a server: the
+      // server's tool of that name comes first, the local one when the server has none.
+      const local = request.server && !opened.registry.find(action.tool, request.server) && opened.registry.find(action.tool)?.server === undefined;
+      const tool = await resolveTool(opened, action.tool, local ? undefined : request.server);
+      // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
+      const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
+      const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
+      const args = mergeArguments(tool, words, request.args, opened.config.paramMappings);
+      const progress: number[] = [];
+      const started = performance.now();
+      const envelope = await opened.executor.execute(tool.qualifiedName, args, {
+        validate: true,
+        signal,
+        raw: true,
+        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+        onProgress: (update) => progress.push(update.progress),
+      });
+      const latencyMs = performance.now() - started;
+      if (envelope.success) return { result: envelope.result, latencyMs, progress };
+      const code = /MCP error (-?\d+)/.exec(envelope.error)?.[1];
+      const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
+      return {
+        ...(envelope.result !== undefined ? { result: envelope.result } : {}),
+        error: { message: `${envelope.error}${stderr}`, ...(code !== undefined ? { code: Number(code) } : {}) },
+        latencyMs,
+        progress,
+      };
+    }
+    const server = request.server;
+    if (!server) throw new UsageError(`a ${action.kind} step needs a server: set \`server:\` in the file or the step, or --server`);
+    const connection = await connectionOf(server);
+    try {
+      let result: unknown;
+      if (action.kind === 'read') result = await connection.client.request('resources/read', { uri: action.uri }, options(request, signal));
+      else if (action.kind === 'get') {
+        const stringArgs = Object.fromEntries(Object.entries(request.args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+        result = await connection.client.request('prompts/get', { name: action.prompt, arguments: stringArgs }, options(request, signal));
+      } else {
+        const kind = action.what === 'tools' ? 'tools' : action.what === 'resources' ? 'resources' : 'prompts';
+        result = kind === 'tools' ? connection.tools : await listItems(connection.client, kind, options(request, signal));
+      }
+      return { result, latencyMs: took(), progress: [] };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return { error: { message: String((error as Error).message ?? error), ...(typeof code === 'number' ? { code } : {}) }, latencyMs: took(), progress: [] };
+    }
+  }
+}

@@ -1,0 +1,260 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { ConfigError, ExitCode, UsageError } from '../errors.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
+import { parsePositiveInteger } from './parse-number-option.js';
+
+interface TestOptions {
+  server?: string;
+  filter?: string;
+  bail?: boolean;
+  jobs: number;
+  shard?: { index: number; count: number };
+  update?: boolean;
+  watch?: boolean;
+  junit?: string;
+  html?: string;
+  from?: string;
+  output?: string;
+}
+
+export function registerTestCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('test')
+    .description('run test files (*.toolrun.yaml) against MCP servers and tools: calls, reads and prompts with expectations, for CI')
+    .argument('[paths...]', 'test files, or folders to search for *.toolrun.yaml|yml|json (default: the current folder)')
+    .option('--server <name>', "run every step on this server (overrides the files' server:)")
+    .option('--filter <pattern>', 'only the tests whose name contains PATTERN (or matches /REGEX/)')
+    .option('--bail', 'stop at the first failing test (the rest are reported skipped)')
+    .option('--jobs <n>', 'test files of different servers run at once, at most N', parsePositiveInteger, 4)
+    .option('--shard <i/n>', 'run part I of N (a stable split: the N parts are the whole suite, no test twice)', parseShard)
+    .option('--update', 'write the snapshots of this run (new ones, and those that differ)')
+    .option('--watch', 'run again when a test file or the config changes (Ctrl-C ends)')
+    .option('--junit <file>', 'also write a JUnit XML report (one testsuite per file)')
+    .option('--html <file>', 'also write the report as a self-contained HTML page')
+    .option('--from <recording>', 'make a test file from a recording (--record, mcp tap --record): a test per call, the answers as snapshots; needs -o')
+    .option('-o, --output <file>', 'with --from: the test file to write (its snapshots go to __snapshots__/ beside it)')
+    .addHelpText(
+      'after',
+      `
+A test file (YAML or JSON; schema: node_modules/toolrun/schemas/toolrun-test.schema.json):
+  server: everything
+  tests:
+    - name: echo says hello
+      call: echo                  # or SERVER:TOOL · read: URI · get: PROMPT · list: tools|resources|prompts
+      args: { message: hi }       # typed as exec's ARGS; \${NAME} is a saved value or an environment variable
+      expect: { text: "Echo: hi", latencyMs: { max: 500 } }
+    - name: sum
+      call: get-sum
+      args: { a: 2, b: 3 }
+      expect: { path: { "$.content[0].text": { contains: "5" } } }
+      save: { sum: "$.content[0].text" }
+
+Matchers: text, contains, matches, json, schema, path (JSONPath → value or {equals, contains, matches,
+type, length, gte, lte}), error (true, text, or {code, message}), snapshot, latencyMs: {max},
+notifications: {progress: {min, monotonic}}. Steps: skip, only, timeout (ms), save, ignore (JSONPaths
+left out of the snapshot); setup: and teardown: lists run before and after a file's tests.
+
+Examples:
+  $ toolrun test                                   # every *.toolrun.yaml under the current folder
+  $ toolrun test tests/smoke.toolrun.yaml --junit report.xml
+  $ toolrun test --shard 2/4 --junit shard-2.xml   # one of four CI jobs
+  $ toolrun test --from session.rec -o smoke.toolrun.yaml && toolrun test smoke.toolrun.yaml
+  $ toolrun test --update                          # accept the answers of today's server as the snapshots
+
+Snapshots live in __snapshots__/NAME.snap.json beside the file: a missing one is written (and fails
+when CI is set). Exit: 0 all passed · 1 a test failed · 2 usage · 3 a bad test file or config · 4 a server
+unreachable · 130 interrupted`,
+    )
+    .action((paths: string[], options: TestOptions) =>
+      run(async (cli) => {
+        if (options.from !== undefined) return generateFromRecording(cli, options);
+        if (options.output !== undefined) throw new UsageError('-o names the test file --from writes; to save a report use --junit FILE, --html FILE or --json');
+        if (options.filter?.startsWith('/')) checkRegexFilter(options.filter);
+        if (!options.watch) return runOnce(cli, paths, options);
+        return watchAndRun(cli, paths, options);
+      }),
+    );
+}
+
+function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`takes I/N with 1 ≤ I ≤ N (2/4 is the second of four parts), not '${value}'.`);
+  return { index, count };
+}
+
+function checkRegexFilter(filter: string): void {
+  const regex = /^\/(.+)\/([a-z]*)$/.exec(filter);
+  if (!regex) return;
+  try {
+    new RegExp(regex[1]!, regex[2]);
+  } catch (error) {
+    throw new UsageError(`--filter ${filter}: not a regular expression (${(error as Error).message}); a plain word matches test names containing it`);
+  }
+}
+
+/** Reads and checks every test file before any server starts: a bad one is exit 3, naming its place. */
+async function loadSuite(cli: CliContext, paths: string[], options: TestOptions) {
+  const [{ readFileSync }, { findTestFiles }, { readTestFile }, { loadCliConfig }] = await Promise.all([
+    import('node:fs'),
+    import('../testing/find-test-files.js'),
+    import('../testing/read-test-file.js'),
+    import('./load-cli-config.js'),
+  ]);
+  const files = findTestFiles(paths, cli.cwd).map((path) => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const file = readTestFile(path, text, cli.env);
+    if (!options.server) return file;
+    // --server replaces the file's server (a step naming SERVER:TOOL or its own server: keeps it).
+    const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server } : step);
+    return { ...file, server: options.server, tests: file.tests.map(retarget), setup: file.setup.map(retarget), teardown: file.teardown.map(retarget) };
+  });
+  const config = await loadCliConfig(cli);
+  for (const file of files)
+    for (const step of [...file.setup, ...file.tests, ...file.teardown])
+      if (step.server !== undefined && !config.servers[step.server]) {
+        const configured = Object.keys(config.servers);
+        throw new ConfigError(
+          `${file.path}:${step.place.line}:${step.place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
+          { file: file.path },
+        );
+      }
+  return { files, config };
+}
+
+async function runOnce(cli: CliContext, paths: string[], options: TestOptions, opened?: Awaited<ReturnType<typeof openForTests>>): Promise<number> {
+  const { files, config } = await loadSuite(cli, paths, options);
+  const tools = opened ?? (await openForTests(cli, config, files));
+  const [{ runTestSuite }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
+  const startedAt = new Date();
+  const started = performance.now();
+  const live = !cli.globals.json;
+  const results = await runTestSuite(files, tools.runner, {
+    filter: options.filter,
+    bail: options.bail === true,
+    jobs: options.jobs,
+    shard: options.shard,
+    snapshotMode: options.update ? 'update' : isCi(cli.env) ? 'ci' : 'write',
+    env: cli.env,
+    signal: cli.signal,
+    onResult: live
+      ? (result) => {
+          const lines = [report.formatTestLine(result, cli.terminal.outStyle)];
+          if (result.status === 'fail') lines.push(...report.formatFailureDetails(result, cli.cwd));
+          void cli.terminal.result(lines.join('\n'));
+        }
+      : undefined,
+  });
+  const wallMs = performance.now() - started;
+  if (results.length === 0 && !cli.signal.aborted)
+    throw new UsageError(`no test ${options.filter ? `matches --filter ${options.filter}` : options.shard ? `falls in shard ${options.shard.index}/${options.shard.count}` : 'to run'}`);
+  // Written even when interrupted: the tests that ran are CI's evidence.
+  if (options.junit) await writeReport(cli, '--junit', options.junit, report.formatTestJunit(results, cli.cwd, { startedAt, hostname: cli.env.HOSTNAME }));
+  if (options.html) {
+    const { renderTestHtml } = await import('../output/html/render-test-html.js');
+    await writeReport(cli, '--html', options.html, renderTestHtml(results, cli.cwd, { startedAt, wallMs }));
+  }
+  if (cli.env.GITHUB_ACTIONS === 'true') for (const line of report.testAnnotations(results, cli.cwd)) cli.terminal.workflowCommand(line);
+  if (cli.globals.json) await cli.terminal.resultJson(report.testReportJson(results, wallMs, cli.cwd));
+  else await cli.terminal.result(report.formatTestSummary(results, wallMs, cli.terminal.outStyle));
+  if (tools.unreachable.size > 0) return ExitCode.UNREACHABLE;
+  return results.some((result) => result.status === 'fail') ? ExitCode.FAILURE : ExitCode.OK;
+}
+
+/** The registry the steps run on (servers started once per run, or held by a session holder), and which servers could not be reached. */
+async function openForTests(cli: CliContext, config: Awaited<ReturnType<typeof loadSuite>>['config'], files: Awaited<ReturnType<typeof loadSuite>>['files']) {
+  const [{ openTools }, { createStepRunner }, { createStepAskBack }, { askBackFor }] = await Promise.all([
+    import('./open-tools.js'),
+    import('./test-step-runner.js'),
+    import('./test-ask-back.js'),
+    import('../cli-support/ask-back-for.js'),
+  ]);
+  const steps = files.flatMap((file) => [...file.setup, ...file.tests, ...file.teardown]);
+  const stepAsks = createStepAskBack(askBackFor(cli, config), { sampling: steps.some((step) => step.asks?.sampling), roots: steps.some((step) => step.asks?.roots) });
+  // A step with its own answers needs the servers here: a session holder's servers ask the flags of the command that started them.
+  const useSession = !steps.some((step) => step.asks);
+  const opened = await openTools(cli, { config, useSession, askBack: stepAsks.askBack, onToolReplaced: () => {} });
+  const unreachable = new Set<string>();
+  const runner = createStepRunner(cli, opened, (server) => unreachable.add(server), stepAsks.during);
+  return { runner, unreachable };
+}
+
+async function watchAndRun(cli: CliContext, paths: string[], options: TestOptions): Promise<number> {
+  const [{ watch }, { findTestFiles }] = await Promise.all([import('node:fs'), import('../testing/find-test-files.js')]);
+  const { config, files } = await loadSuite(cli, paths, options);
+  const tools = await openForTests(cli, config, files);
+  let code: number = ExitCode.OK;
+  while (!cli.signal.aborted) {
+    try {
+      code = await runOnce(cli, paths, options, tools);
+    } catch (error) {
+      // A file saved half-written is a bad file for a moment: said, and the watch goes on.
+      cli.terminal.error(`✖ ${(error as Error).message}`);
+      code = ExitCode.CONFIG;
+    }
+    const watched = [...new Set([...safeFind(findTestFiles, paths, cli.cwd), ...(config.path ? [config.path] : [])])];
+    cli.terminal.info(`watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes; Ctrl-C ends`);
+    await new Promise<void>((resolve) => {
+      const watchers = watched.map((path) => watch(path, () => finish()));
+      const onAbort = () => finish();
+      let timer: NodeJS.Timeout | undefined;
+      function finish() {
+        // An editor's save is several events: one run for all of them.
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          for (const watcher of watchers) watcher.close();
+          cli.signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, 150);
+      }
+      cli.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+  return code;
+}
+
+function safeFind(find: (paths: string[], cwd: string) => string[], paths: string[], cwd: string): string[] {
+  try {
+    return find(paths, cwd);
+  } catch {
+    return [];
+  }
+}
+
+function isCi(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI;
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+async function writeReport(cli: CliContext, flag: string, path: string, content: string): Promise<void> {
+  const [{ resolveOutputPath }, { writeOutputFile }] = await Promise.all([import('../cli-support/output-file-path.js'), import('../cli-support/write-output-file.js')]);
+  await writeOutputFile(resolveOutputPath(cli.cwd, flag, path), Buffer.from(content));
+}
+
+/** `--from REC -o FILE`: the test file and its snapshots, written whole or not at all. */
+async function generateFromRecording(cli: CliContext, options: TestOptions): Promise<number> {
+  if (options.output === undefined) throw new UsageError('--from needs -o FILE: the test file to write (for example -o smoke.toolrun.yaml)');
+  const [{ readRecordingFile }, { testsFromRecording }, { writeTestSuite }, { resolveOutputPath }, { relative }] = await Promise.all([
+    import('./read-recording-file.js'),
+    import('../testing/tests-from-recording.js'),
+    import('../cli-support/write-test-suite.js'),
+    import('../cli-support/output-file-path.js'),
+    import('node:path'),
+  ]);
+  const recording = resolveOutputPath(cli.cwd, '--from', options.from!);
+  const suite = await readRecordingFile(recording, (stream) => testsFromRecording(stream, { server: options.server, source: options.from! }));
+  if (suite.tests === 0) throw new UsageError(`${options.from}: the recording has no answered tools/call, resources/read or prompts/get to make a test of`);
+  const output = resolveOutputPath(cli.cwd, '-o', options.output);
+  const snapshotFile = await writeTestSuite(output, suite);
+  const shown = (path: string) => relative(cli.cwd, path) || path;
+  await cli.terminal.result(
+    `✔ wrote ${suite.tests} test${suite.tests === 1 ? '' : 's'}${suite.server ? ` for server '${suite.server}'` : ''} to ${shown(output)}${suite.snapshots.size > 0 ? ` and their snapshots to ${shown(snapshotFile)}` : ''}; run: toolrun test ${shown(output)}`,
+  );
+  return ExitCode.OK;
+}

@@ -1,0 +1,47 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+
+const TEST_FILE = /\.toolrun\.(ya?ml|json)$/;
+/** Folders a search never enters: dependencies, VCS and tool folders, snapshots. */
+const PASSED_OVER = new Set(['node_modules', '__snapshots__']);
+
+/**
+ * The test files PATHs name: a file as given (whatever its name), a folder searched for
+ * `*.toolrun.yaml|yml|json` (not into node_modules or dot-folders). Sorted, each once: the order of
+ * a run, and of its shards, is the same on every machine.
+ */
+export function findTestFiles(paths: string[], cwd: string): string[] {
+  const found = new Set<string>();
+  for (const given of paths.length > 0 ? paths : ['.']) {
+    const path = resolve(cwd, given);
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      throw new UsageError(`no such file or folder: ${given}`);
+    }
+    if (stats.isDirectory()) for (const file of searchFolder(path)) found.add(file);
+    else found.add(path);
+  }
+  if (found.size === 0) {
+    throw new UsageError(
+      `no test files (*.toolrun.yaml, *.toolrun.yml, *.toolrun.json) in ${paths.length > 0 ? paths.join(', ') : 'the current folder'}; write one (toolrun test --help shows the format) or make one from a recording: toolrun test --from REC -o suite.toolrun.yaml`,
+    );
+  }
+  return [...found].sort();
+}
+
+function searchFolder(folder: string, depth = 0): string[] {
+  if (depth > 20) return [];
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    if (entry.isDirectory()) return entry.name.startsWith('.') || PASSED_OVER.has(entry.name) ? [] : searchFolder(join(folder, entry.name), depth + 1);
+    return entry.isFile() && TEST_FILE.test(entry.name) ? [join(folder, entry.name)] : [];
+  });
+}

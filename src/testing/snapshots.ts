@@ -1,0 +1,131 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { compareMessages, type Difference } from '../record/compare-messages.js';
+import { replaceFileAtomically } from '../files/write-file-safely.js';
+import { selectNodes } from './json-path.js';
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** `suite.toolrun.yaml` → `__snapshots__/suite.snap.json` beside it. */
+export function snapshotFileFor(testFile: string): string {
+  const name = basename(testFile)
+    .replace(/\.toolrun\.(ya?ml|json)$/, '')
+    .replace(/\.(ya?ml|json)$/, '');
+  return join(dirname(testFile), '__snapshots__', `${name}.snap.json`);
+}
+
+/**
+ * What a snapshot keeps of a result, as `mcp replay` compares: no `_meta` anywhere, ISO timestamps
+ * as "<time>", and the `ignore:` JSONPaths left out, so a re-run of an unchanged server matches.
+ */
+export function normalizeForSnapshot(result: unknown, ignore: readonly string[]): unknown {
+  let value = strip(structuredClone(result ?? null));
+  for (const path of ignore) {
+    // Deepest first, so removing an array item does not shift the ones still to remove.
+    const nodes = selectNodes(path, value).sort((a, b) => b.location.length - a.location.length || compareIndexes(b.location, a.location));
+    for (const node of nodes) {
+      if (node.location.length === 0) value = '<ignored>';
+      else removeAt(value, node.location);
+    }
+  }
+  return value;
+}
+
+function strip(value: unknown): unknown {
+  if (typeof value === 'string') return ISO_TIME.test(value) ? '<time>' : value;
+  if (Array.isArray(value)) return value.map(strip);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== '_meta')
+        .map(([key, item]) => [key, strip(item)]),
+    );
+  return value;
+}
+
+function compareIndexes(a: Array<string | number>, b: Array<string | number>): number {
+  const last = (location: Array<string | number>) => location[location.length - 1];
+  return typeof last(a) === 'number' && typeof last(b) === 'number' ? (last(a) as number) - (last(b) as number) : 0;
+}
+
+function removeAt(root: unknown, location: Array<string | number>): void {
+  let parent = root as Record<string | number, unknown> | unknown[];
+  for (const key of location.slice(0, -1)) parent = (parent as Record<string | number, unknown>)[key] as Record<string | number, unknown>;
+  const key = location[location.length - 1]!;
+  if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
+  else delete (parent as Record<string | number, unknown>)[key];
+}
+
+/**
+ * One test file's snapshots: read once, compared per test, written once at the end when a test
+ * wrote or updated one. `mode`: `update` rewrites what differs; `ci` fails a missing snapshot (a CI
+ * run never writes one: it would pass by definition); `write` writes a missing one and passes.
+ */
+export class SnapshotStore {
+  readonly file: string;
+  readonly #mode: 'update' | 'ci' | 'write';
+  #stored: Record<string, unknown> | undefined;
+  #changed = false;
+  readonly written: string[] = [];
+
+  constructor(testFile: string, mode: 'update' | 'ci' | 'write') {
+    this.file = snapshotFileFor(testFile);
+    this.#mode = mode;
+  }
+
+  #load(): Record<string, unknown> {
+    if (this.#stored) return this.#stored;
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.#stored = {});
+      throw new ConfigError(`${this.file}: cannot read the snapshots (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { file: this.file });
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object of test names');
+      return (this.#stored = parsed as Record<string, unknown>);
+    } catch (error) {
+      throw new ConfigError(`${this.file}: not a snapshot file (${(error as Error).message}); delete it and run toolrun test --update`, { file: this.file });
+    }
+  }
+
+  /** Compares (or records) a test's normalised result; returns the differences, or a missing-snapshot problem. */
+  check(testName: string, normalized: unknown): { differences: Difference[]; missing?: string; wrote?: boolean } {
+    const stored = this.#load();
+    if (!Object.hasOwn(stored, testName)) {
+      if (this.#mode === 'ci')
+        return { differences: [], missing: `no snapshot for this test in ${this.file}, and CI is set: run toolrun test --update where the server is right, and commit the file` };
+      this.#record(testName, normalized);
+      return { differences: [], wrote: true };
+    }
+    const differences = compareMessages(stored[testName], normalized);
+    if (differences.length > 0 && this.#mode === 'update') {
+      this.#record(testName, normalized);
+      return { differences: [], wrote: true };
+    }
+    return { differences };
+  }
+
+  /** Records a snapshot directly (a suite generated from a recording starts with the recorded answers). */
+  set(testName: string, normalized: unknown): void {
+    this.#load();
+    this.#record(testName, normalized);
+  }
+
+  #record(testName: string, normalized: unknown): void {
+    this.#stored![testName] = normalized;
+    this.#changed = true;
+    this.written.push(testName);
+  }
+
+  /** Writes the file when a snapshot was added or updated: whole or not at all, never through a link. */
+  save(): void {
+    if (!this.#changed) return;
+    mkdirSync(dirname(this.file), { recursive: true });
+    replaceFileAtomically(this.file, Buffer.from(`${JSON.stringify(this.#stored, null, 2)}\n`), { durable: true });
+    this.#changed = false;
+  }
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { readTestFile } from '../../src/testing/read-test-file.js';
+import { ROOT } from '../helpers/run-toolrun.js';
+
+/** The JSON Schema editors complete test files with (schemas/toolrun-test.schema.json) says what toolrun reads. */
+const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/toolrun-test.schema.json'), 'utf8'));
+const validate = new Ajv2020({ strict: false }).compile(schema);
+const example = join(ROOT, 'fixtures/tests/everything.toolrun.yaml');
+
+describe('the test file schema and the reader agree', () => {
+  it('the shipped example is valid against the schema and reads without error', () => {
+    const text = readFileSync(example, 'utf8');
+    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(readTestFile(example, text, {}).tests).toHaveLength(7);
+  });
+
+  it.each([
+    ['an unknown matcher', 'tests:\n  - { name: a, call: x, expect: { txt: hi } }\n', 'unknown matcher "txt"'],
+    ['two actions in one step', 'tests:\n  - { name: a, call: x, read: "y://z" }\n', 'a step does one thing: it has call and read'],
+    ['a test without a name', 'tests:\n  - { call: x }\n', 'this test has no `name:`'],
+    ['a list: of something else', 'tests:\n  - { name: a, list: servers }\n', 'list: takes tools, resources or prompts'],
+    ['a timeout that is not a number', 'tests:\n  - { name: a, call: x, timeout: soon }\n', '`timeout:` is a number of milliseconds over 0'],
+    ['an error: with an unknown key', 'tests:\n  - { name: a, call: x, expect: { error: { kind: x } } }\n', '`error:` takes code and message, not "kind"'],
+  ])('%s: refused by both, at its place', (_, text, message) => {
+    expect(validate(parse(text))).toBe(false);
+    expect(() => readTestFile('t.toolrun.yaml', text, {})).toThrow(message);
+    expect(() => readTestFile('t.toolrun.yaml', text, {})).toThrow(/^t\.toolrun\.yaml:\d+:\d+: /);
+  });
+});
