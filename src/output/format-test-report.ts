@@ -84,7 +84,10 @@ export function formatTestJunit(results: TestResult[], cwd: string, options: { s
     });
     return [
       `  <testsuite${head}>`,
-      '    <properties></properties>',
+      // One property at least: an empty <properties/> is a question some schema versions answer differently.
+      '    <properties>',
+      `      <property${attributes({ name: 'file', value: name })}/>`,
+      '    </properties>',
       ...cases.map((result) => {
         const testcase = `    <testcase${attributes({ classname: name, name: result.name, time: seconds(result.ms) })}`;
         if (result.status === 'skip') return `${testcase}>\n      <skipped${attributes({ message: result.skipReason ?? '' })}/>\n    </testcase>`;

@@ -88,6 +88,7 @@ describe('toolrun test (issue #33)', () => {
           dies: fixtureServer('exit-mid-call-server.js', { env: { CRASH_AFTER: '1' } }),
           fs: { command: process.execPath, args: [FILESYSTEM, dir] },
           asks: fixtureServer('elicit-server.js'),
+          marks: fixtureServer('pid-file-server.js', { env: { PID_FILE: join(dir, 'teardown-ran') } }),
           samples: fixtureServer('sampling-server.js'),
         },
       }),
@@ -287,6 +288,51 @@ describe('toolrun test (issue #33)', () => {
     const result = await run(['test', 'asks.toolrun.yaml']);
     expect(result.stdout, result.stderr).toMatch(/✔ two elicitation rounds.*\n✔ without answers, declined.*\n✔ sampling replies.*\n✔ roots/);
     expect(result.exitCode).toBe(0);
+  });
+
+  it("setup and teardown steps run around a file's tests (teardown even after a failure); a failed setup fails every test", async () => {
+    writeFileSync(
+      join(dir, 'around.toolrun.yaml'),
+      [
+        'server: everything',
+        'setup:',
+        '  - { call: echo, args: { message: ready }, save: { word: "$.content[0].text" } }',
+        'tests:',
+        '  - { name: uses the setup, call: echo, args: { message: "${word}" }, expect: { text: "Echo: Echo: ready" } }',
+        '  - { name: fails, call: echo, args: { message: x }, expect: { text: nope } }',
+        'teardown:',
+        '  - { call: "marks:whoami" }',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await run(['--json', 'test', 'around.toolrun.yaml'])).stdout);
+    expect(json.tests.map((test: { name: string; status: string }) => [test.name, test.status])).toEqual([
+      ['uses the setup', 'pass'],
+      ['fails', 'fail'],
+    ]);
+    writeFileSync(
+      join(dir, 'broken-setup.toolrun.yaml'),
+      'server: everything\nsetup:\n  - { call: echo, args: { message: x }, expect: { text: nope } }\ntests:\n  - { name: a, call: echo, args: { message: y } }\n',
+    );
+    const broken = JSON.parse((await run(['--json', 'test', 'broken-setup.toolrun.yaml'])).stdout);
+    expect(broken.tests[0]).toMatchObject({ name: 'a', status: 'fail', failures: [{ matcher: 'setup', message: "setup step 'setup 1' (line 3) failed: the text differs" }] });
+    // The teardown step ran after the failure: its server (started by it alone) wrote its pid.
+    expect(existsSync(join(dir, 'teardown-ran'))).toBe(true);
+  });
+
+  it('--watch runs again when a test file changes, until Ctrl-C (exit 130)', { timeout: 30_000 }, async () => {
+    writeFileSync(join(dir, 'watched.toolrun.yaml'), 'tests:\n  - { name: math, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }\n');
+    const child = runToolrun(['--config', config, 'test', 'watched.toolrun.yaml', '--watch'], { cwd: dir, env: marker.env });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    await waitFor(() => errors.includes('watching 2 files for changes; Ctrl-C ends'));
+    expect(output).toMatch(/^✔ math · \d+ ms\n1 passed/);
+    writeFileSync(join(dir, 'watched.toolrun.yaml'), 'tests:\n  - { name: math, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 3 } } }\n');
+    await waitFor(() => output.includes('✖ math'));
+    await waitFor(() => errors.split('watching 2 files').length === 3);
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(130);
   });
 
   it('Ctrl-C mid-suite: exit 130, the JUnit of what ran is written, nothing left running', { timeout: 30_000 }, async () => {
