@@ -96,8 +96,9 @@ function checkRegexFilter(filter: string): void {
 
 /** Reads and checks every test file before any server starts: a bad one is exit 3, naming its place. */
 async function loadSuite(cli: CliContext, paths: string[], options: TestOptions) {
-  const [{ readFileSync }, { findTestFiles }, { readTestFile }, { loadCliConfig }] = await Promise.all([
+  const [{ readFileSync }, { relative }, { findTestFiles }, { readTestFile }, { loadCliConfig }] = await Promise.all([
     import('node:fs'),
+    import('node:path'),
     import('../testing/find-test-files.js'),
     import('../testing/read-test-file.js'),
     import('./load-cli-config.js'),
@@ -109,7 +110,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     } catch (error) {
       throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    const file = readTestFile(path, text, cli.env);
+    const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path);
     if (!options.server) return file;
     // --server replaces the file's server (a step naming SERVER:TOOL or its own server: keeps it).
     const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server } : step);
@@ -121,7 +122,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
       if (step.server !== undefined && !config.servers[step.server]) {
         const configured = Object.keys(config.servers);
         throw new ConfigError(
-          `${file.path}:${step.place.line}:${step.place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
+          `${relative(cli.cwd, file.path) || file.path}:${step.place.line}:${step.place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
           { file: file.path },
         );
       }

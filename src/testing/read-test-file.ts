@@ -22,7 +22,7 @@ const LISTS = new Set(['tools', 'resources', 'prompts']);
  * no earlier step saves and the environment lacks — is a ConfigError (exit 3) `FILE:LINE:COL: …`,
  * raised before any server starts.
  */
-export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv): TestFile {
+export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv, shownAs = path): TestFile {
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const placeOf = (node: YamlNode | undefined | null, offset = 0): FilePlace => {
@@ -30,7 +30,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv)
     return { line, column: col };
   };
   const fail = (where: FilePlace, problem: string): never => {
-    throw new ConfigError(`${path}:${where.line}:${where.column}: ${problem}`, { file: path });
+    throw new ConfigError(`${shownAs}:${where.line}:${where.column}: ${problem}`, { file: path });
   };
   const syntax = document.errors[0];
   if (syntax) {
