@@ -76,6 +76,9 @@ unreachable · 130 interrupted`,
     );
 }
 
+/** A test file larger than this is a mistake (a recording, a data file), not a suite to parse. */
+const MAX_TEST_FILE_BYTES = 16 << 20;
+
 function parseShard(value: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value);
   const index = Number(match?.[1]);
@@ -96,7 +99,7 @@ function checkRegexFilter(filter: string): void {
 
 /** Reads and checks every test file before any server starts: a bad one is exit 3, naming its place. */
 async function loadSuite(cli: CliContext, paths: string[], options: TestOptions) {
-  const [{ readFileSync }, { relative }, { findTestFiles }, { readTestFile }, { loadCliConfig }] = await Promise.all([
+  const [{ readFileSync, statSync }, { relative }, { findTestFiles }, { readTestFile }, { loadCliConfig }] = await Promise.all([
     import('node:fs'),
     import('node:path'),
     import('../testing/find-test-files.js'),
@@ -106,8 +109,10 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
   const files = findTestFiles(paths, cli.cwd).map((path) => {
     let text: string;
     try {
+      if (statSync(path).size > MAX_TEST_FILE_BYTES) throw new UsageError(`${path} is over ${MAX_TEST_FILE_BYTES >> 20} MB: not a test file (split a suite into files, or a folder of them)`);
       text = readFileSync(path, 'utf8');
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path);
@@ -202,7 +207,8 @@ async function watchAndRun(cli: CliContext, paths: string[], options: TestOption
     const watched = [...new Set([...safeFind(findTestFiles, paths, cli.cwd), ...(config.path ? [config.path] : [])])];
     cli.terminal.info(`watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes; Ctrl-C ends`);
     await new Promise<void>((resolve) => {
-      const watchers = watched.map((path) => watch(path, () => finish()));
+      // A file removed while watched ends its watcher with an error: that too is a change to run again for.
+      const watchers = watched.map((path) => watch(path, () => finish()).on('error', () => finish()));
       const onAbort = () => finish();
       let timer: NodeJS.Timeout | undefined;
       function finish() {

@@ -1,3 +1,5 @@
+import { rememberExpandedVariable } from '../secrets/mask-secrets.js';
+
 /**
  * `${name}` in a step's arguments: a value an earlier step saved, else the environment variable.
  * A string that is one reference and nothing else takes the saved value as it is (a number stays a
@@ -11,7 +13,13 @@ export function referencesIn(text: string): string[] {
 }
 
 export function expandReferences(value: unknown, saved: ReadonlyMap<string, unknown>, env: NodeJS.ProcessEnv): unknown {
-  const lookup = (name: string): unknown => (saved.has(name) ? saved.get(name) : env[name]);
+  const lookup = (name: string): unknown => {
+    if (saved.has(name)) return saved.get(name);
+    const fromEnv = env[name];
+    // ${GITHUB_TOKEN} in a step's args: masked wherever the request is shown (failures, JUnit, --json).
+    if (fromEnv !== undefined) rememberExpandedVariable(name, fromEnv);
+    return fromEnv;
+  };
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
     if (whole) return lookup(whole[1]!);

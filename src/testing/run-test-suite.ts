@@ -120,9 +120,9 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
         ...(wroteSnapshot ? { wroteSnapshot } : {}),
       });
     }
-    snapshots.save();
-    // Teardown runs even after a failure or Ctrl-C (a fresh signal: the run's own may be aborted).
+    // Teardown runs even after a failure or Ctrl-C (a fresh signal: the run's own may be aborted), then the snapshots are written.
     for (const step of file.teardown) await runStep(step, runner, saved, { ...options, signal: new AbortController().signal }, file.path).catch(() => {});
+    snapshots.save();
   };
   // Files of one server run one after another (a server's state carries from file to file as it
   // would in a session); different servers at once, up to `jobs`.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { compareMessages, type Difference } from '../record/compare-messages.js';
@@ -124,7 +124,11 @@ export class SnapshotStore {
   /** Writes the file when a snapshot was added or updated: whole or not at all, never through a link. */
   save(): void {
     if (!this.#changed) return;
-    mkdirSync(dirname(this.file), { recursive: true });
+    const folder = dirname(this.file);
+    // A __snapshots__ that is a link (a cloned repository's) would have toolrun write where it points.
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new ConfigError(`${folder} is a symbolic link; snapshots are written only into a real folder beside the test file (remove the link)`, { file: this.file });
+    mkdirSync(folder, { recursive: true });
     replaceFileAtomically(this.file, Buffer.from(`${JSON.stringify(this.#stored, null, 2)}\n`), { durable: true });
     this.#changed = false;
   }

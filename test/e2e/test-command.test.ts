@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +185,21 @@ describe('toolrun test (issue #33)', () => {
     expect(changed.stdout).toContain('    snapshot content[3]: differs from the snapshot at content[3]');
     expect((await run(['test', 'snap.toolrun.yaml', '--update'])).exitCode).toBe(0);
     expect((await run(['test', 'snap.toolrun.yaml'])).exitCode).toBe(0);
+  });
+
+  it('a secret from the environment in args is masked in the failure, --json and JUnit; a linked __snapshots__ is refused', async () => {
+    writeFileSync(join(dir, 'secret.toolrun.yaml'), 'server: everything\ntests:\n  - { name: leaks, call: echo, args: { message: "${API_TOKEN}" }, expect: { text: nope } }\n');
+    const env = { API_TOKEN: 'tok-very-secret-value-123' };
+    const shown = await run(['test', 'secret.toolrun.yaml', '--junit', 'secret.xml'], env);
+    expect(shown.exitCode).toBe(1);
+    expect(shown.stdout).toContain('request: {"call":"everything:echo","args":{"message":"');
+    expect(shown.stdout + readFileSync(join(dir, 'secret.xml'), 'utf8') + (await run(['--json', 'test', 'secret.toolrun.yaml'], env)).stdout).not.toContain('tok-very-secret-value-123');
+    const linked = tempDir();
+    symlinkSync(tempDir(), join(linked, '__snapshots__'));
+    writeFileSync(join(linked, 'linked.toolrun.yaml'), 'server: everything\ntests:\n  - { name: a, call: echo, args: { message: hi }, expect: { snapshot: true } }\n');
+    const refused = await runInProcess(['--config', config, 'test', 'linked.toolrun.yaml'], { cwd: linked });
+    expect(refused.stderr).toContain('__snapshots__ is a symbolic link; snapshots are written only into a real folder beside the test file');
+    expect(refused.exitCode).toBe(3);
   });
 
   it('--shard I/N: the parts are the whole suite, no test twice; --filter and --bail', async () => {
