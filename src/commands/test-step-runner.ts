@@ -35,8 +35,10 @@ export function createStepRunner(
       await connecting.get(server);
     }
     const status = opened.registry.servers.get(server);
-    if (status?.status !== 'connected') onUnreachable(server);
-    if (status?.status !== 'connected') throw new Error(`MCP server '${server}' could not be connected: ${status?.status === 'failed' ? status.failure.reason : 'unknown'}`);
+    if (status?.status !== 'connected') {
+      onUnreachable(server);
+      throw new Error(`MCP server '${server}' could not be connected: ${status?.status === 'failed' ? status.failure.reason : 'unknown'}`);
+    }
     return status.connection;
   };
   const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
@@ -59,7 +61,8 @@ export function createStepRunner(
       const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
       const args = mergeArguments(tool, words, request.args, opened.config.paramMappings);
       const progress: number[] = [];
-      const started = performance.now();
+      // The call's own time: a server started for it (above) does not count.
+      const callStarted = performance.now();
       const envelope = await opened.executor.execute(tool.qualifiedName, args, {
         validate: true,
         signal,
@@ -67,7 +70,7 @@ export function createStepRunner(
         ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
         onProgress: (update) => progress.push(update.progress),
       });
-      const latencyMs = performance.now() - started;
+      const latencyMs = performance.now() - callStarted;
       if (envelope.success) return { result: envelope.result, latencyMs, progress };
       const code = /MCP error (-?\d+)/.exec(envelope.error)?.[1];
       const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
@@ -88,8 +91,7 @@ export function createStepRunner(
         const stringArgs = Object.fromEntries(Object.entries(request.args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
         result = await connection.client.request('prompts/get', { name: action.prompt, arguments: stringArgs }, options(request, signal));
       } else {
-        const kind = action.what === 'tools' ? 'tools' : action.what === 'resources' ? 'resources' : 'prompts';
-        result = kind === 'tools' ? connection.tools : await listItems(connection.client, kind, options(request, signal));
+        result = action.what === 'tools' ? connection.tools : await listItems(connection.client, action.what, options(request, signal));
       }
       return { result, latencyMs: took(), progress: [] };
     } catch (error) {

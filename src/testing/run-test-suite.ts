@@ -70,7 +70,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
     let setupFailure: string | undefined;
     for (const step of file.setup) {
       if (options.signal.aborted) break;
-      const outcome = await runStep(step, runner, saved, options, file.path);
+      const outcome = await runStep(step, runner, saved, options);
       const failures = matchExpectations(step.expect, outcome.outcome);
       if (failures.length > 0) {
         setupFailure = `setup step '${step.name}' (line ${step.place.line}) failed: ${failures[0]!.message}`;
@@ -97,7 +97,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
         });
         continue;
       }
-      const { outcome } = await runStep(test, runner, saved, options, file.path);
+      const { outcome } = await runStep(test, runner, saved, options);
       if (options.signal.aborted) break;
       const failures = matchExpectations(test.expect, outcome);
       let wroteSnapshot = false;
@@ -121,7 +121,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
       });
     }
     // Teardown runs even after a failure or Ctrl-C (a fresh signal: the run's own may be aborted), then the snapshots are written.
-    for (const step of file.teardown) await runStep(step, runner, saved, { ...options, signal: new AbortController().signal }, file.path).catch(() => {});
+    for (const step of file.teardown) await runStep(step, runner, saved, { ...options, signal: new AbortController().signal }).catch(() => {});
     snapshots.save();
   };
   // Files of one server run one after another (a server's state carries from file to file as it
@@ -139,7 +139,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
   return files.flatMap((file) => byFile.get(file) ?? []);
 }
 
-async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, unknown>, options: SuiteOptions, _file: string): Promise<{ outcome: StepOutcome }> {
+async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, unknown>, options: SuiteOptions): Promise<{ outcome: StepOutcome }> {
   const request = requestOf(step, saved, options.env);
   try {
     return { outcome: await runner.run(request, options.signal) };
