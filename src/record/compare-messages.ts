@@ -5,7 +5,8 @@ export interface Difference {
   now: unknown;
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** An ISO 8601 timestamp: a value that differs run to run, which comparisons (and snapshots) leave out. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * Compares a response with the recorded one as `mcp replay` must (SPEC §11): ids and `jsonrpc` do not
@@ -36,7 +37,7 @@ export function compareMessages(recorded: unknown, now: unknown, ignore: string[
   return differences;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

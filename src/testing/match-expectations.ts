@@ -1,8 +1,9 @@
+import { isObject } from '../record/compare-messages.js';
 import { isDeepStrictEqual } from 'node:util';
 import { compileArgsValidator } from '../schema/compile-schema.js';
 import { formatValidationErrors } from '../schema/format-validation-errors.js';
 import { selectNodes } from './json-path.js';
-import { isValueMatcher } from './read-test-file.js';
+import { isValueMatcher } from './read-expectation.js';
 import type { Expectation, ValueMatcher } from './test-file-types.js';
 
 /** What one step did, as the matchers see it. */
@@ -162,8 +163,4 @@ function jsonOf(result: unknown): { value?: unknown; problem?: string } {
     }
   }
   return { value: result };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

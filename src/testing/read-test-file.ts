@@ -1,9 +1,8 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { ConfigError } from '../errors.js';
-import { checkSchema } from '../schema/compile-schema.js';
-import { compileJsonPath } from './json-path.js';
+import { jsonPathAt, readExpectation, type Fail, type PlaceOf } from './read-expectation.js';
 import { referencesIn } from './expand-references.js';
-import type { Expectation, FilePlace, StepAction, StepAsks, TestFile, TestStep, ValueMatcher } from './test-file-types.js';
+import type { FilePlace, StepAction, StepAsks, TestFile, TestStep } from './test-file-types.js';
 import { parseAnswersFile } from '../elicit/answers-file.js';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -11,9 +10,6 @@ import { dirname, resolve } from 'node:path';
 const FILE_KEYS = new Set(['$schema', 'server', 'tests', 'setup', 'teardown']);
 const ACTIONS = ['call', 'read', 'get', 'list'] as const;
 const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'answers', 'sampling', 'roots']);
-const MATCHERS = new Set(['text', 'contains', 'matches', 'json', 'schema', 'path', 'error', 'snapshot', 'latencyMs', 'notifications']);
-const VALUE_MATCHERS = new Set(['equals', 'contains', 'matches', 'type', 'length', 'gte', 'lte']);
-const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const LISTS = new Set(['tools', 'resources', 'prompts']);
 
 /**
@@ -131,8 +127,6 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
   return { path, ...(server !== undefined ? { server } : {}), tests, setup, teardown };
 }
 
-type Fail = (where: FilePlace, problem: string) => never;
-
 /** `answers:` (rounds as in an --answers file), `sampling:` (reply texts), `roots:` (folders, from the test file's folder). */
 function readAsks(fields: Map<string, YamlNode>, path: string, fail: Fail, placeOf: PlaceOf): StepAsks | undefined {
   const asks: StepAsks = {};
@@ -174,7 +168,6 @@ function readAsks(fields: Map<string, YamlNode>, path: string, fail: Fail, place
   }
   return Object.keys(asks).length > 0 ? asks : undefined;
 }
-type PlaceOf = (node: YamlNode | undefined | null) => FilePlace;
 
 /** A mapping's entries by key, refusing keys it does not know (with the nearest known one). */
 function entries(map: YAMLMap, known: Set<string>, what: string, fail: Fail, placeOf: PlaceOf): Map<string, YamlNode> {
@@ -203,84 +196,6 @@ function skipValue(node: YamlNode, fail: Fail, placeOf: PlaceOf): string | true 
   return fail(placeOf(node), '`skip:` is true, or the reason as a string');
 }
 
-function jsonPathAt(node: YamlNode, fail: Fail, placeOf: PlaceOf): string {
-  const path = node?.toJSON?.() as unknown;
-  if (typeof path !== 'string') return fail(placeOf(node), 'a JSONPath is a string starting with $');
-  const problem = compileJsonPath(path).problem;
-  if (problem) fail(placeOf(node), `JSONPath ${JSON.stringify(path)} does not parse: ${problem}`);
-  return path;
-}
-
-function readExpectation(node: YamlNode | undefined, fail: Fail, placeOf: PlaceOf): Expectation {
-  if (node === undefined) return {};
-  if (!isMap(node)) return fail(placeOf(node), '`expect:` is a mapping of matchers: text, contains, matches, json, schema, path, error, snapshot, latencyMs, notifications');
-  const expectation: Record<string, unknown> = {};
-  for (const pair of node.items) {
-    const keyNode = pair.key as YamlNode;
-    const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-    const valueNode = pair.value as YamlNode;
-    const value = valueNode === null ? null : (valueNode.toJSON() as unknown);
-    const at = placeOf(valueNode ?? keyNode);
-    if (!MATCHERS.has(key)) fail(placeOf(keyNode), `unknown matcher ${JSON.stringify(key)}; matchers are ${[...MATCHERS].join(', ')}`);
-    if (key === 'text' && typeof value !== 'string') fail(at, '`text:` is the expected text, a string');
-    if (key === 'contains' && !(typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')))) fail(at, '`contains:` is a string or a list of strings');
-    if (key === 'matches') checkRegex(value, at, fail);
-    if (key === 'schema') {
-      if (!isObject(value)) fail(at, '`schema:` is a JSON Schema (a mapping)');
-      const problem = checkSchema(value);
-      if (problem) fail(at, `\`schema:\` is not a valid JSON Schema: ${problem}`);
-    }
-    if (key === 'path') {
-      if (!isMap(valueNode)) fail(at, '`path:` maps JSONPaths to values or checks: path: { "$.structuredContent.n": { gte: 1 } }');
-      for (const entry of (valueNode as YAMLMap).items) {
-        jsonPathAt(entry.key as YamlNode, fail, placeOf);
-        const expected = (entry.value as YamlNode | null)?.toJSON?.() as unknown;
-        if (isValueMatcher(expected)) checkValueMatcher(expected, placeOf(entry.value as YamlNode), fail);
-      }
-    }
-    if (key === 'error') {
-      if (!(typeof value === 'boolean' || typeof value === 'string' || isObject(value))) fail(at, '`error:` is true/false, a message it contains, or { code: N, message: … }');
-      if (isObject(value)) {
-        for (const part of Object.keys(value)) if (part !== 'code' && part !== 'message') fail(at, `\`error:\` takes code and message, not ${JSON.stringify(part)}`);
-        if (value.code !== undefined && !Number.isInteger(value.code)) fail(at, '`error.code` is a JSON-RPC error code (an integer)');
-        if (isValueMatcher(value.message)) checkValueMatcher(value.message, at, fail);
-      }
-    }
-    if (key === 'snapshot' && typeof value !== 'boolean') fail(at, '`snapshot:` is true or false');
-    if (key === 'latencyMs' && !(isObject(value) && typeof value.max === 'number' && value.max > 0 && Object.keys(value).length === 1)) fail(at, '`latencyMs:` is { max: MILLISECONDS }');
-    if (key === 'notifications') {
-      const progress = isObject(value) ? value.progress : undefined;
-      const valid =
-        isObject(value) &&
-        Object.keys(value).every((name) => name === 'progress') &&
-        (typeof progress === 'boolean' ||
-          (isObject(progress) && Object.keys(progress).every((name) => name === 'min' || name === 'monotonic') && (progress.min === undefined || Number.isInteger(progress.min))));
-      if (!valid) fail(at, '`notifications:` is { progress: true } or { progress: { min: N, monotonic: true } }');
-    }
-    expectation[key] = value;
-  }
-  return expectation as Expectation;
-}
-
-function checkRegex(value: unknown, at: FilePlace, fail: Fail): void {
-  if (typeof value !== 'string') fail(at, '`matches:` is a regular expression, as a string');
-  try {
-    new RegExp(value as string, 'u');
-  } catch (error) {
-    fail(at, `\`matches:\` does not parse as a regular expression: ${(error as Error).message}`);
-  }
-}
-
-export function isValueMatcher(value: unknown): value is ValueMatcher {
-  return isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => VALUE_MATCHERS.has(key));
-}
-
-function checkValueMatcher(matcher: ValueMatcher, at: FilePlace, fail: Fail): void {
-  if (matcher.matches !== undefined) checkRegex(matcher.matches, at, fail);
-  if (matcher.type !== undefined && !TYPES.has(matcher.type)) fail(at, `\`type:\` is one of ${[...TYPES].join(', ')}`);
-  for (const key of ['length', 'gte', 'lte'] as const) if (matcher[key] !== undefined && typeof matcher[key] !== 'number') fail(at, `\`${key}:\` is a number`);
-}
-
 /** Every `${name}` in the args must be saved by an earlier step or set in the environment. */
 function checkReferences(node: YamlNode, saved: Set<string>, env: NodeJS.ProcessEnv, fail: Fail, placeOf: PlaceOf): void {
   const visit = (item: YamlNode | null | undefined) => {
@@ -295,8 +210,4 @@ function checkReferences(node: YamlNode, saved: Set<string>, env: NodeJS.Process
     if (isSeq(item)) for (const element of item.items) visit(element as YamlNode);
   };
   visit(node);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

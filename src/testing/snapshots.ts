@@ -1,11 +1,9 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { compareMessages, type Difference } from '../record/compare-messages.js';
+import { compareMessages, ISO_TIME, type Difference } from '../record/compare-messages.js';
 import { replaceFileAtomically } from '../files/write-file-safely.js';
 import { selectNodes } from './json-path.js';
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** `suite.toolrun.yaml` → `__snapshots__/suite.snap.json` beside it. */
 export function snapshotFileFor(testFile: string): string {

@@ -1,3 +1,4 @@
+import { isObject } from '../record/compare-messages.js';
 import type { Readable } from 'node:stream';
 import { stringify } from 'yaml';
 import { recordedBytes, recordingReader, type RecordingHeader } from '../record/recording.js';
@@ -97,8 +98,4 @@ export function suiteFromCalls(calls: RecordedCall[], options: { server?: string
   ];
   const text = `${head.join('\n')}\n${stringify(server ? { server, tests } : { tests }, { lineWidth: 0 })}`;
   return { text, snapshots, tests: tests.length, server };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
