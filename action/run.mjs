@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The one script of action.yml (the repository's GitHub Action): installs toolrun, runs
 // `toolrun mcp conform --junit FILE -- SERVER`, then `toolrun mcp diff -- SNAPSHOT SERVER` when a snapshot
-// is given, then `toolrun test --junit FILE -- TESTS` when test files are given, and fails the step if any failed. The action passes its inputs as environment
+// is given, then `toolrun test --junit FILE -- TESTS` when test files are given, then `toolrun mcp lint
+// --sarif FILE` (of the snapshot, else the server) when `lint` is given, and fails the step if any failed. The action passes its inputs as environment
 // variables (never spliced into a shell line: a server name or a call comes from the workflow's
 // author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
 // array and no shell. test/e2e/github-action.test.ts runs this file exactly that way.
@@ -38,7 +39,16 @@ function main() {
   // Test files (toolrun test), their paths after `--` too; their JUnit beside conform's.
   const tests = inputs.tests.length > 0 ? run(toolrun, [...global, 'test', '--junit', inputs.testsJunit, '--', ...inputs.tests]) : undefined;
 
-  const verdict = verdictOf([conform, diff, tests]);
+  // The lint: the committed snapshot when there is one (offline), else the server, after `--`.
+  let lint;
+  if (inputs.lint) {
+    const lintArgs = [...global, 'mcp', 'lint', '--sarif', inputs.lintSarif];
+    if (inputs.lint !== 'all') lintArgs.push('--target', inputs.lint);
+    if (inputs.lintMaxTokens) lintArgs.push('--max-tokens', inputs.lintMaxTokens);
+    lint = run(toolrun, inputs.snapshot ? [...lintArgs, `--snapshot=${inputs.snapshot}`] : [...lintArgs, '--', inputs.server]);
+  }
+
+  const verdict = verdictOf([conform, diff, tests, lint]);
   writeOutputs({
     junit: inputs.server ? inputs.junit : '',
     verdict,
@@ -46,14 +56,17 @@ function main() {
     'diff-exit-code': diff === undefined ? '' : String(diff),
     'tests-junit': tests === undefined ? '' : inputs.testsJunit,
     'tests-exit-code': tests === undefined ? '' : String(tests),
+    'lint-sarif': lint === undefined ? '' : inputs.lintSarif,
+    'lint-exit-code': lint === undefined ? '' : String(lint),
   });
   const parts = [];
   if (conform !== undefined) parts.push(`conform ${describe(conform)}`);
   if (diff !== undefined) parts.push(`diff against ${inputs.snapshot} ${diff === 1 ? 'found a breaking change' : describe(diff)}`);
   if (tests !== undefined) parts.push(`tests ${describe(tests)}`);
+  if (lint !== undefined) parts.push(`lint ${describe(lint)}`);
   const junits = [inputs.server ? inputs.junit : undefined, tests === undefined ? undefined : inputs.testsJunit].filter(Boolean).join(', ');
   report(`toolrun: ${parts.join('; ')} (verdict: ${verdict}, JUnit: ${junits})`, verdict !== 'pass');
-  process.exitCode = [conform, diff, tests].find((code) => code !== undefined && code !== 0) ?? 0;
+  process.exitCode = [conform, diff, tests, lint].find((code) => code !== undefined && code !== 0) ?? 0;
 }
 
 function readInputs() {
@@ -63,7 +76,13 @@ function readInputs() {
     .split(/\r?\n/)
     .flatMap((line) => (line.trim().startsWith('#') ? [] : line.trim().split(/\s+/)))
     .filter(Boolean);
-  if (!server && tests.length === 0) usage('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
+  const snapshot = oneLineInput('snapshot', env.TOOLRUN_ACTION_SNAPSHOT);
+  const lint = oneLineInput('lint', env.TOOLRUN_ACTION_LINT).replace(/\s+/g, '');
+  if (!server && tests.length === 0 && !(lint && snapshot)) usage('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
+  if (lint && !server && !snapshot) usage('the `lint` input lints the `snapshot` file or the `server`: give one of them');
+  if (lint && !/^[\w@.,-]+$/.test(lint)) usage(`the \`lint\` input takes targets such as openai,gemini or all, not "${lint}"`);
+  const lintMaxTokens = oneLineInput('lint-max-tokens', env.TOOLRUN_ACTION_LINT_MAX_TOKENS);
+  if (lintMaxTokens && !/^[1-9]\d*$/.test(lintMaxTokens)) usage(`the \`lint-max-tokens\` input must be a positive whole number, not "${lintMaxTokens}"`);
   const callAll = oneLineInput('call-all', env.TOOLRUN_ACTION_CALL_ALL).toLowerCase();
   if (!['', 'true', 'false'].includes(callAll)) usage(`the \`call-all\` input must be true or false, not "${env.TOOLRUN_ACTION_CALL_ALL}"`);
   // One call per line, `TOOL ARGS` as toolrun's --call takes it; blank lines and # comments skipped.
@@ -77,7 +96,10 @@ function readInputs() {
     config: oneLineInput('config', env.TOOLRUN_ACTION_CONFIG),
     profile: oneLineInput('profile', env.TOOLRUN_ACTION_PROFILE) || 'toolrun@1',
     junit: oneLineInput('junit', env.TOOLRUN_ACTION_JUNIT) || 'toolrun-conform.xml',
-    snapshot: oneLineInput('snapshot', env.TOOLRUN_ACTION_SNAPSHOT),
+    snapshot,
+    lint,
+    lintMaxTokens,
+    lintSarif: oneLineInput('lint-sarif', env.TOOLRUN_ACTION_LINT_SARIF) || 'toolrun-lint.sarif',
     callAll: callAll === 'true',
     calls,
     tests,

@@ -167,6 +167,36 @@ writeFileSync(
   }),
 );
 const nodeBaseline = [node, ['-e', '0']];
+// SPEC §19: a snapshot of 1,000 tools shaped like real servers' (descriptions, 2-4 described
+// parameters, every fifth tool with $defs/$ref, every seventh with a type array), for `mcp lint`.
+const lintSnapshot = join(benchDir, 'thousand-tools.json');
+writeFileSync(
+  lintSnapshot,
+  JSON.stringify({
+    toolrunSnapshot: 1,
+    server: { name: 'big' },
+    tools: Array.from({ length: 1000 }, (_, index) => ({
+      name: `resource-${index}_query`,
+      description: `Query resource ${index} of the workspace: returns matching records with their ids, titles and timestamps, newest first. Use filters to narrow the search.`,
+      annotations: { readOnlyHint: true },
+      inputSchema: {
+        type: 'object',
+        ...(index % 5 === 0
+          ? { $defs: { filter: { type: 'object', properties: { field: { type: 'string', description: 'field name' }, value: { type: 'string', description: 'value to match' } } } } }
+          : {}),
+        properties: {
+          query: { type: 'string', description: 'free-text search terms' },
+          limit: { type: index % 7 === 0 ? ['integer', 'null'] : 'integer', description: 'at most this many records', minimum: 1, maximum: 100 },
+          ...(index % 5 === 0 ? { filter: { $ref: '#/$defs/filter', description: 'a field filter' } } : { order: { type: 'string', enum: ['asc', 'desc'], description: 'sort order' } }),
+        },
+        required: ['query'],
+      },
+    })),
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  }),
+);
 // SPEC §18: test files of N echo steps on server-everything, for `toolrun test` against `toolrun time -n N`.
 const suiteOf = (steps) => {
   const file = join(benchDir, `echo-${steps}.toolrun.yaml`);
@@ -270,6 +300,23 @@ const benchmarks = [
     baseline: [node, [fileURLToPath(new URL('sdk-list-client.mjs', import.meta.url)), manyTools]],
     target: 3,
     runs: 5,
+  },
+  {
+    // SPEC §19: lint offline, every target; the warm-up runs fill the token-count cache, as a CI job's second run has it.
+    name: 'mcp lint --snapshot, 1,000 tools, all targets (token counts cached)',
+    subject: [node, [bin, 'mcp', 'lint', '--snapshot', lintSnapshot]],
+    baseline: nodeBaseline,
+    target: 6,
+    okCodes: [1],
+  },
+  {
+    // The first lint of a snapshot loads the o200k_base tokenizer (~2.4 MB of ranks): reported beside it.
+    name: 'mcp lint --snapshot, 1,000 tools, all targets, --no-cache (tokenizer loaded)',
+    subject: [node, [bin, '--no-cache', 'mcp', 'lint', '--snapshot', lintSnapshot]],
+    baseline: nodeBaseline,
+    target: 15,
+    okCodes: [1],
+    runs: 7,
   },
   {
     name: 'mcp doctor everything (wall time)',

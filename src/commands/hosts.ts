@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
 import { registerHostsImportCommand } from './hosts-import.js';
+import { registerHostsLintCommand } from './hosts-lint.js';
 
 export function registerHostsCommand(program: Command, run: CommandRunner): void {
   const hosts = program
@@ -32,4 +33,5 @@ Examples:
     );
   // A subcommand beside the listing action: commander runs the action for `toolrun hosts` alone.
   registerHostsImportCommand(hosts, run);
+  registerHostsLintCommand(hosts, run);
 }

@@ -38,10 +38,26 @@ async function diffCommand(cli: CliContext, a: string, b: string): Promise<numbe
     const methods = lists.map((list) => SECTIONS.find((section) => section.list === list)!.method);
     cli.terminal.warn(`${lists.join(', ')} not compared: ${side} holds no answer to ${methods.join(', ')} (a recording holds only what its session asked for)`);
   }
+  const lint = await lintChanges(cli, before!, after!);
   if (cli.globals.json) {
-    await cli.terminal.resultJson({ breaking: diff.breaking, changes: diff.changes, ...(diff.notCompared.length > 0 ? { notCompared: diff.notCompared } : {}) }, { verbatimKeys: ['changes'] });
-  } else await cli.terminal.result(formatApiDiff(diff, { before: before!.label, after: after!.label }, cli.terminal.outStyle), { verbatim: true });
+    await cli.terminal.resultJson(
+      { breaking: diff.breaking, changes: diff.changes, ...(diff.notCompared.length > 0 ? { notCompared: diff.notCompared } : {}), ...(lint ? { lint } : {}) },
+      { verbatimKeys: ['changes'] },
+    );
+  } else await cli.terminal.result(formatApiDiff(diff, { before: before!.label, after: after!.label }, cli.terminal.outStyle, lint), { verbatim: true });
   return diff.breaking ? ExitCode.FAILURE : ExitCode.OK;
+}
+
+/** The token and lint delta of the tools (SPEC §19), when both sides list them. */
+async function lintChanges(cli: CliContext, before: ApiSource, after: ApiSource) {
+  if (!before.snapshot.tools || !after.snapshot.tools) return undefined;
+  const [{ lintDelta }, { tokenCounter }, { cacheDirectory, trustedCacheFolder }] = await Promise.all([
+    import('../lint/lint-delta.js'),
+    import('../lint/token-counter.js'),
+    import('../cache/cache-directory.js'),
+  ]);
+  const folder = cli.globals.cache ? trustedCacheFolder(cacheDirectory(cli.env), { create: true, note: (note) => cli.terminal.verbose(note) }) : undefined;
+  return lintDelta(after.snapshot.server.name, before.snapshot.tools, after.snapshot.tools, tokenCounter(folder));
 }
 
 /** Each argument as an API: files first (so no config is needed to compare two files), then the servers, connected together. */

@@ -4,6 +4,7 @@ import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpConformCommand } from './mcp-conform.js';
 import { registerMcpDiffCommand } from './mcp-diff.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
+import { registerMcpLintCommand } from './mcp-lint.js';
 import { registerMcpListCommand } from './mcp-list.js';
 import { registerMcpReplayCommand } from './mcp-replay.js';
 import { registerMcpShowCommand } from './mcp-show.js';
@@ -33,5 +34,6 @@ Examples:
   registerMcpConformCommand(mcp, run);
   registerMcpSnapshotCommand(mcp, run);
   registerMcpDiffCommand(mcp, run);
+  registerMcpLintCommand(mcp, run);
   return mcp;
 }

@@ -1022,6 +1022,67 @@ export const COMMAND_TABLE: CommandNode = {
           ],
           commands: [],
         },
+        {
+          name: 'lint',
+          description: 'judge tool definitions against what each host and model acc…',
+          options: [
+            {
+              long: '--target',
+              takesValue: true,
+              description: 'judge for these targets only',
+            },
+            {
+              long: '--max-tokens',
+              takesValue: true,
+              description: 'fail when the tool definitions cost more tokens than this i…',
+            },
+            {
+              long: '--max-tools',
+              takesValue: true,
+              description: 'fail when there are more tools than this in all',
+            },
+            {
+              long: '--sarif',
+              takesValue: true,
+              description: 'also write the findings as SARIF 2.1.0',
+            },
+            {
+              long: '--junit',
+              takesValue: true,
+              description: 'also write a JUnit XML report',
+              kind: 'file',
+            },
+            {
+              long: '--fix',
+              takesValue: false,
+              description: "print each tool's inputSchema as the one --target needs it",
+            },
+            {
+              long: '--no-tokens',
+              takesValue: false,
+              description: 'skip the token count',
+            },
+            {
+              long: '--snapshot',
+              takesValue: true,
+              description: 'lint a snapshot file',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'server',
+              variadic: true,
+              kind: 'server',
+            },
+          ],
+          commands: [],
+        },
       ],
     },
     {
@@ -1168,6 +1229,62 @@ export const COMMAND_TABLE: CommandNode = {
               name: 'servers',
               variadic: true,
               kind: 'server',
+            },
+          ],
+          commands: [],
+        },
+        {
+          name: 'lint',
+          description: "lint all of a host's MCP servers together, as the host load…",
+          options: [
+            {
+              long: '--target',
+              takesValue: true,
+              description: 'judge for these targets only',
+            },
+            {
+              long: '--max-tokens',
+              takesValue: true,
+              description: 'fail when the tool definitions cost more tokens than this i…',
+            },
+            {
+              long: '--max-tools',
+              takesValue: true,
+              description: 'fail when there are more tools than this in all',
+            },
+            {
+              long: '--sarif',
+              takesValue: true,
+              description: 'also write the findings as SARIF 2.1.0',
+            },
+            {
+              long: '--junit',
+              takesValue: true,
+              description: 'also write a JUnit XML report',
+              kind: 'file',
+            },
+            {
+              long: '--fix',
+              takesValue: false,
+              description: "print each tool's inputSchema as the one --target needs it",
+            },
+            {
+              long: '--no-tokens',
+              takesValue: false,
+              description: 'skip the token count',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'host[:scope]',
+              variadic: false,
+              kind: 'host',
             },
           ],
           commands: [],

@@ -68,3 +68,13 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
   const { $schema: _dialect, ...rest } = schema;
   return rest;
 }
+
+/**
+ * The problem, if any, of a schema read as JSON Schema draft-07 whatever its `$schema` says: how VS
+ * Code checks an MCP tool's inputSchema before it offers the tool (mcp lint's vscode target).
+ */
+export function draft07SchemaProblem(schema: Record<string, unknown>): string | undefined {
+  const ajv = (draft07 ??= addFormats(new Ajv(AJV_OPTIONS)));
+  if (ajv.validateSchema(withoutDialect(schema))) return undefined;
+  return (ajv.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message}`).join('; ');
+}

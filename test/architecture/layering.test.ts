@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp', 'sampling'],
   ['assembly'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint'],
   ['output'],
   ['cli-support'],
   ['completion'],

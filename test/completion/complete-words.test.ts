@@ -32,7 +32,7 @@ describe('completeWords', () => {
     expect(await values(['mcp', 'do'])).toEqual(['doctor']);
     expect(await values(['session', ''])).toEqual(['start', 'list', 'stop']);
     expect(await values(['auth', ''])).toEqual(['login', 'status', 'logout']);
-    expect(await values(['hosts', ''])).toEqual(['import']);
+    expect(await values(['hosts', ''])).toEqual(['import', 'lint']);
     expect(await values(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(asked).toEqual([]);
   });

@@ -70,7 +70,22 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
 describe('action.yml', () => {
   it('is a composite action: setup-node, then the one script with every input passed as an environment variable', () => {
     expect(action.runs.using).toBe('composite');
-    expect(Object.keys(action.inputs).sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'node-version', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'call-all',
+      'calls',
+      'config',
+      'junit',
+      'lint',
+      'lint-max-tokens',
+      'lint-sarif',
+      'node-version',
+      'profile',
+      'server',
+      'snapshot',
+      'tests',
+      'tests-junit',
+      'toolrun-version',
+    ]);
     // Not required by GitHub: `tests` alone is a run too; the script refuses neither given (below).
     expect(action.inputs.server!.required).toBe(false);
     expect(action.inputs.profile!.default).toBe('toolrun@1');
@@ -83,7 +98,7 @@ describe('action.yml', () => {
     // No expression inside the shell line (script injection); every input but node-version reaches the script.
     expect(step.run).not.toContain('${{');
     const passed = Object.values(step.env!).map((value) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1]);
-    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
+    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'lint', 'lint-max-tokens', 'lint-sarif', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
     const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
     for (const name of Object.keys(step.env!)) expect(script).toContain(`env.${name}`);
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.toolrun.outputs.${name} }}`);
@@ -113,7 +128,16 @@ describe('the action script, run as the action runs it', () => {
         'everything',
       ],
     ]);
-    expect(run.outputs).toEqual({ junit: 'toolrun-conform.xml', verdict: 'pass', 'conform-exit-code': '0', 'diff-exit-code': '', 'tests-junit': '', 'tests-exit-code': '' });
+    expect(run.outputs).toEqual({
+      junit: 'toolrun-conform.xml',
+      verdict: 'pass',
+      'conform-exit-code': '0',
+      'diff-exit-code': '',
+      'tests-junit': '',
+      'tests-exit-code': '',
+      'lint-sarif': '',
+      'lint-exit-code': '',
+    });
     expect(existsSync(join(run.cwd, 'toolrun-conform.xml'))).toBe(true);
     expect(run.stdout).toBe('fake toolrun conform');
     expect(run.stderr).toContain('toolrun: conform passed (exit 0) (verdict: pass, JUnit: toolrun-conform.xml)');
@@ -126,6 +150,20 @@ describe('the action script, run as the action runs it', () => {
     expect(run.runs[1]).toEqual(['mcp', 'diff', '--', 'api.json', 'everything']);
     expect(run.outputs).toMatchObject({ verdict: 'fail', 'conform-exit-code': '1', 'diff-exit-code': '0', junit: 'out/r.xml' });
     expect(run.stderr).toContain('::error title=toolrun::toolrun: conform failed (exit 1); diff against api.json passed (exit 0) (verdict: fail');
+  });
+
+  it('lints the committed snapshot offline (or the server), targets and budget as flags, its SARIF as an output', async () => {
+    const offline = await runAction({ snapshot: 'api.json', lint: 'openai, gemini', 'lint-max-tokens': '8000' }, { FAKE_LINT_EXIT: '1' });
+    expect(offline.runs).toEqual([['mcp', 'lint', '--sarif', 'toolrun-lint.sarif', '--target', 'openai,gemini', '--max-tokens', '8000', '--snapshot=api.json']]);
+    expect(offline.exitCode).toBe(1);
+    expect(offline.outputs).toMatchObject({ verdict: 'fail', 'lint-exit-code': '1', 'lint-sarif': 'toolrun-lint.sarif', 'conform-exit-code': '' });
+    expect(existsSync(join(offline.cwd, 'toolrun-lint.sarif'))).toBe(true);
+    expect(offline.stderr).toContain('lint failed (exit 1)');
+    const live = await runAction({ server: '--config=evil.json', lint: 'all', 'lint-sarif': 'out.sarif' });
+    expect(live.runs.at(-1)).toEqual(['mcp', 'lint', '--sarif', 'out.sarif', '--', '--config=evil.json']);
+    expect((await runAction({ lint: 'openai' })).stderr).toContain('is required');
+    expect((await runAction({ server: 's', lint: 'openai;rm -rf /' })).stderr).toContain('the `lint` input takes targets such as openai,gemini or all');
+    expect((await runAction({ server: 's', lint: 'all', 'lint-max-tokens': 'lots' })).exitCode).toBe(2);
   });
 
   it('runs test files (toolrun test) with or without a server to conform, their paths after --, their JUnit as an output', async () => {

@@ -44,6 +44,10 @@ describe('toolrun mcp snapshot and mcp diff', () => {
         'ok        tools.search.inputSchema.properties.verbose — new optional argument',
         'ok        tools.fresh — new tool',
         "6 breaking changes, 2 others (server 'v1' → server 'v2')",
+        // The token and lint delta of the changed tools (issue #34).
+        '+14 tokens in the changed tool definitions (88 → 102, o200k_base)',
+        'new mcp warning: fresh $.description — no description: the model chooses tools by their descriptions',
+        'fixed for mcp: legacy $.description — no description: the model chooses tools by their descriptions',
       ].join('\n'),
     );
   });

@@ -1,0 +1,111 @@
+import { GEMINI_SCHEMA_FIELDS } from './targets/gemini.js';
+import { isSchemaObject } from './schema-walk.js';
+
+/**
+ * `mcp lint --fix --target T`: an inputSchema as the target needs it, so an author sees the exact
+ * transformation (the server is not changed). gemini: local `$ref`s inlined, type arrays as one type
+ * plus `nullable`, keywords outside its subset removed; openai: strict mode (every object closed,
+ * every property required, optional ones nullable); codex: only the keywords Codex keeps; anthropic:
+ * a root that is an object. Targets that take the schema as it is get it back unchanged.
+ */
+export type FixableTarget = 'gemini' | 'openai' | 'codex' | 'anthropic';
+
+const MAX_DEPTH = 64;
+const CODEX_KEPT = new Set(['type', 'description', 'enum', 'items', 'properties', 'required', 'additionalProperties', 'anyOf']);
+
+export function fixSchema(schema: unknown, target: string): Record<string, unknown> {
+  const root = isSchemaObject(schema) ? schema : { type: 'object', properties: {} };
+  switch (target) {
+    case 'gemini':
+      return rewrite(inline(root, root), (node) => geminiNode(node)) as Record<string, unknown>;
+    case 'codex':
+      return rewrite(inline(root, root), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+    case 'openai':
+      return rewrite(root, strictNode) as Record<string, unknown>;
+    case 'anthropic':
+      return root.type === 'object'
+        ? root
+        : { type: 'object', properties: isSchemaObject(root.properties) ? root.properties : {}, ...(Array.isArray(root.required) ? { required: root.required } : {}) };
+    default:
+      return root;
+  }
+}
+
+/** Local `#/$defs/x` and `#/definitions/x` references replaced by what they name; a cycle ends in a described object. */
+function inline(node: unknown, root: Record<string, unknown>, seen: string[] = [], depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(item, root, seen, depth + 1));
+  if (!isSchemaObject(node) || depth > MAX_DEPTH) return node;
+  if (typeof node.$ref === 'string') {
+    const { $ref, ...siblings } = node;
+    const target = resolveLocal($ref, root);
+    if (target === undefined || seen.includes($ref)) return { type: 'object', description: `${seen.includes($ref) ? 'recursive' : 'unresolved'} reference ${$ref}`, ...siblings };
+    return inline({ ...target, ...siblings }, root, [...seen, $ref], depth + 1);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === '$defs' || key === 'definitions') && depth === 0) continue;
+    copy[key] =
+      key === 'properties' && isSchemaObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, inline(child, root, seen, depth + 1)]))
+        : inline(value, root, seen, depth + 1);
+  }
+  return copy;
+}
+
+function resolveLocal(ref: string, root: Record<string, unknown>): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isSchemaObject(node) || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** Applies `change` to every schema node, children first, walking the same keywords as walkSchema. */
+function rewrite(node: unknown, change: (node: Record<string, unknown>) => Record<string, unknown>, depth = 0): unknown {
+  if (!isSchemaObject(node) || depth > MAX_DEPTH) return node;
+  const copy: Record<string, unknown> = { ...node };
+  for (const key of ['properties', 'patternProperties', '$defs', 'definitions']) {
+    if (isSchemaObject(copy[key])) copy[key] = Object.fromEntries(Object.entries(copy[key]).map(([name, child]) => [name, rewrite(child, change, depth + 1)]));
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((child) => rewrite(child, change, depth + 1));
+  for (const key of ['items', 'additionalProperties', 'not']) if (isSchemaObject(copy[key])) copy[key] = rewrite(copy[key], change, depth + 1);
+  return change(copy);
+}
+
+function geminiNode(node: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...node };
+  if ('const' in result && !('enum' in result)) result.enum = [result.const];
+  if (Array.isArray(result.oneOf) && !('anyOf' in result)) result.anyOf = result.oneOf;
+  if (Array.isArray(result.type)) {
+    const types = result.type.filter((type) => type !== 'null');
+    if (types.length < result.type.length) result.nullable = true;
+    if (types.length === 1) result.type = types[0];
+    else {
+      delete result.type;
+      result.anyOf = types.map((type) => ({ type }));
+    }
+  }
+  if (Array.isArray(result.enum)) result.enum = result.enum.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  return Object.fromEntries(Object.entries(result).filter(([key]) => GEMINI_SCHEMA_FIELDS.has(key)));
+}
+
+function strictNode(node: Record<string, unknown>): Record<string, unknown> {
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (!types.includes('object') && !isSchemaObject(node.properties)) return node;
+  const properties = isSchemaObject(node.properties) ? node.properties : {};
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const closed: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) closed[name] = required.has(name) ? property : nullable(property);
+  return { ...node, properties: closed, required: Object.keys(properties), additionalProperties: false };
+}
+
+/** An optional property made required-but-nullable, as strict mode spells optional. */
+function nullable(property: unknown): unknown {
+  if (!isSchemaObject(property)) return property;
+  if (typeof property.type === 'string') return property.type === 'null' ? property : { ...property, type: [property.type, 'null'] };
+  if (Array.isArray(property.type)) return property.type.includes('null') ? property : { ...property, type: [...property.type, 'null'] };
+  return { anyOf: [property, { type: 'null' }] };
+}

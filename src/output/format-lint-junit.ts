@@ -1,0 +1,58 @@
+import type { Finding, LintReport } from '../lint/lint-types.js';
+import { attributes, text } from './junit-xml.js';
+
+/**
+ * `mcp lint --junit`: one testsuite per target (and `mcp` for the rules of every target), one
+ * testcase per tool with a finding (and one per server, so a clean run still has its cases), failed
+ * when there is an error-level finding. Inside both schemas conform's JUnit keeps to (see
+ * format-conform-junit.ts): <properties> first, a testcase holds only its <failure>, so warnings and
+ * notes go to the suite's <system-out>, and `package`, `id`, `hostname` and `timestamp` are set.
+ */
+export function formatLintJunit(report: LintReport, options: { hostname?: string; startedAt?: Date } = {}): string {
+  const suites = [...report.targets.map((target) => target.name), 'mcp', 'budget'].map((target, index) => {
+    const findings = report.findings.filter((finding) => finding.target === target);
+    if (target === 'budget' && findings.length === 0) return '';
+    const cases = new Map<string, Finding[]>();
+    for (const server of report.servers) cases.set(`${server.server}`, []);
+    for (const finding of findings) {
+      const key = finding.tool === undefined ? finding.server : `${finding.server}/${finding.tool}`;
+      cases.set(key, [...(cases.get(key) ?? []), finding]);
+    }
+    const failures = [...cases.values()].filter((list) => list.some((finding) => finding.severity === 'error')).length;
+    const testcases = [...cases].map(([name, list]) => {
+      const errors = list.filter((finding) => finding.severity === 'error');
+      const open = `    <testcase${attributes({ classname: `toolrun.lint.${target}`, name, time: '0.000' })}`;
+      if (errors.length === 0) return `${open}/>`;
+      const failure = `<failure${attributes({ message: errors.map((finding) => `${finding.rule} ${finding.path}: ${finding.message}`).join('; '), type: errors[0]!.rule })}>${text(errors.map(describe).join('\n'))}</failure>`;
+      return `${open}>\n      ${failure}\n    </testcase>`;
+    });
+    const others = findings.filter((finding) => finding.severity !== 'error');
+    const suite = attributes({
+      name: target,
+      package: `mcp.lint.${target}`,
+      id: String(index),
+      hostname: options.hostname || 'localhost',
+      timestamp: (options.startedAt ?? new Date()).toISOString().slice(0, 19),
+      tests: String(cases.size),
+      failures: String(failures),
+      errors: '0',
+      skipped: '0',
+      time: '0.000',
+    });
+    return [
+      `  <testsuite${suite}>`,
+      '    <properties>',
+      '    </properties>',
+      ...testcases,
+      `    <system-out>${text(others.map(describe).join('\n'))}</system-out>`,
+      '    <system-err></system-err>',
+      '  </testsuite>',
+    ].join('\n');
+  });
+  // No attributes on <testsuites>: the Ant schema allows none.
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites.filter(Boolean), '</testsuites>', ''].join('\n');
+}
+
+function describe(finding: Finding): string {
+  return `${finding.severity} ${finding.rule} ${finding.path}: ${finding.message}\n  fix: ${finding.fix}\n  source: ${finding.source}`;
+}

@@ -1,0 +1,182 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
+import { expectValidJunit } from '../helpers/junit-schemas.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
+import { ROOT } from '../helpers/run-toolrun.js';
+import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+/** Issue #34: `toolrun mcp lint` and `toolrun hosts lint`, run as a user runs them. */
+
+const PROBLEMS = 'fixtures/lint/problems.snapshot.json';
+const CLEAN = 'fixtures/lint/clean.snapshot.json';
+const ALL_TARGETS = 'anthropic@1, openai@1, gemini@1, gemini-cli@1, cursor@1, vscode@1, windsurf@1, codex@1';
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+describe('mcp lint on a snapshot: offline, no server started', () => {
+  it('reports each finding with its place, the tokens, and exits 1 on an error-level finding', async () => {
+    const result = await runCleanInProcess(['mcp', 'lint', '--snapshot', PROBLEMS]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain(
+      '✖ error   openai/name-length  problems · fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy · $.name\n          the name is 72 characters; OpenAI takes at most 64 ("string too long")',
+    );
+    expect(result.stdout).toContain("✖ error   gemini/schema-references  problems · search · $.inputSchema['$defs']");
+    // The bidi override itself is never printed: the message describes it.
+    expect(result.stdout).not.toMatch(/[\u202a-\u202e]/);
+    expect(result.stdout).toMatch(/\n\d+ tokens of tool definitions \(o200k_base, exact for OpenAI\)\n {2}largest: search \d+ \(inputSchema\.\$defs \d+\)/);
+    expect(result.stdout.split('\n').at(-1)).toBe(`6 errors, 7 warnings, 0 notes · 6 tools of 1 server · ${ALL_TARGETS}`);
+  });
+
+  it('a clean snapshot: exit 0, no finding, and its cost', async () => {
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', CLEAN]);
+    expect(result).toEqual({
+      exitCode: 0,
+      stderr: '',
+      stdout: `61 tokens of tool definitions (o200k_base, exact for OpenAI)\n  largest: get_weather 61 (parameter 'city' 18)\n\n0 errors, 0 warnings, 0 notes · 1 tool of 1 server · ${ALL_TARGETS}`,
+    });
+  });
+
+  it('--json: the whole report; --target picks the tables; --no-tokens loads no tokenizer', async () => {
+    const result = await runInProcess(['--json', 'mcp', 'lint', '--snapshot', PROBLEMS, '--target', 'gemini,openai@1', '--no-tokens']);
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.targets.map((target: { name: string }) => target.name)).toEqual(['gemini', 'openai']);
+    expect(report.tokens).toBeUndefined();
+    expect(report.errors).toBe(5);
+    expect(report.findings[0]).toEqual({
+      rule: 'mcp/bidi-text',
+      target: 'mcp',
+      severity: 'error',
+      server: 'problems',
+      tool: 'notes',
+      path: '$.description',
+      message: 'bidirectional control characters: what a person reads is not what the model receives',
+      fix: 'remove the bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F)',
+      source: 'https://trojansource.codes/',
+    });
+  });
+
+  it('--max-tokens and --max-tools fail the run naming the budget and the biggest tool', async () => {
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', CLEAN, '--max-tokens', '50', '--max-tools', '1']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(
+      "✖ error   budget/max-tokens  clean · $\n          61 tokens of tool definitions, over the budget of 50; the biggest is get_weather: 61, most of it parameter 'city': 18",
+    );
+    expect(result.stdout).not.toContain('budget/max-tools');
+  });
+
+  it('--fix --target gemini prints the schemas as Gemini needs them, and changes nothing else', async () => {
+    const before = readFileSync(join(ROOT, PROBLEMS), 'utf8');
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--fix', '--target', 'gemini']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('2 of 6 tools need a different inputSchema for gemini@1: printed as it needs them');
+    const fixed = JSON.parse(result.stdout) as Array<{ server: string; name: string; inputSchema: Record<string, unknown> }>;
+    expect(fixed.map((tool) => tool.name)).toEqual(['search', 'set_label']);
+    expect(JSON.stringify(fixed)).not.toMatch(/\$ref|\$defs|"type":\[/);
+    expect(readFileSync(join(ROOT, PROBLEMS), 'utf8')).toBe(before);
+  });
+
+  it('SARIF 2.1.0 valid against the published schema, each result at the tool line of the snapshot; JUnit valid', async () => {
+    const dir = tempDir();
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--sarif', join(dir, 'lint.sarif'), '--junit', join(dir, 'lint.xml')]);
+    expect(result.exitCode).toBe(1);
+    // The OASIS schema as published (draft-04); Ajv reads it once its draft-04 `$schema`/`id` are set aside, its patterns as non-unicode regexes (one is invalid with the u flag).
+    const { $schema: _dialect, id: _id, ...schema } = JSON.parse(readFileSync(join(ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const validate = addFormats(new Ajv({ strict: false, allErrors: true, unicodeRegExp: false })).compile(schema);
+    const sarif = JSON.parse(readFileSync(join(dir, 'lint.sarif'), 'utf8'));
+    expect(validate(sarif), JSON.stringify(validate.errors)).toBe(true);
+    const results = sarif.runs[0].results as Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }>;
+    const lines = readFileSync(join(ROOT, PROBLEMS), 'utf8').split('\n');
+    const typeArray = results.find((entry) => entry.ruleId === 'gemini/type-array')!;
+    expect(typeArray.level).toBe('error');
+    expect(typeArray.locations[0]!.physicalLocation.artifactLocation.uri).toBe(PROBLEMS);
+    expect(lines[typeArray.locations[0]!.physicalLocation.region.startLine - 1]).toContain('"name": "set_label"');
+    expect(results.length).toBe(13);
+    expectValidJunit(join(dir, 'lint.xml'));
+    expect(readFileSync(join(dir, 'lint.xml'), 'utf8')).toMatch(/<testsuite name="gemini" package="mcp.lint.gemini" [^>]* tests="4" failures="2"/);
+  });
+
+  it('in GitHub Actions: ::error annotations at the snapshot file and the tool line', async () => {
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--target', 'openai'], { env: { GITHUB_ACTIONS: 'true' } });
+    const annotation = result.stderr.split('\n').find((line) => line.startsWith('::error'))!;
+    expect(annotation).toMatch(
+      /^::error file=fixtures\/lint\/problems\.snapshot\.json,line=\d+,title=toolrun lint mcp\/bidi-text%3A problems\/notes::\$\.description%3A|^::error file=fixtures\/lint\/problems\.snapshot\.json,line=\d+,title=toolrun lint mcp\/bidi-text%3A problems\/notes::/,
+    );
+  });
+
+  it('bad input: one line, exit 2, before anything runs', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--target', 'bard'], "unknown lint target 'bard'; known: anthropic@1, openai@1, gemini@1, gemini-cli@1, cursor@1, vscode@1, windsurf@1, codex@1"],
+      [['--target', 'openai@9'], "unknown lint target 'openai@9'"],
+      [['--fix'], '--fix prints the schemas for one target: give one --target (e.g. --fix --target gemini)'],
+      [['--max-tokens', 'lots'], 'lots'],
+      [['--sarif', '/nonexistent-folder/x.sarif'], '--sarif /nonexistent-folder/x.sarif: the folder /nonexistent-folder does not exist'],
+      [['--no-tokens', '--max-tokens', '10'], 'drop --no-tokens: a token budget needs the token count (--max-tokens)'],
+    ];
+    for (const [flags, message] of cases) {
+      const result = await runInProcess(['mcp', 'lint', '--snapshot', CLEAN, ...flags]);
+      expect(result.exitCode, flags.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(message);
+      expect(result.stderr.split('\n')).toHaveLength(1);
+    }
+    const missing = await runInProcess(['mcp', 'lint', '--snapshot', 'nope.json']);
+    expect(missing).toEqual({ exitCode: 2, stdout: '', stderr: '✖ --snapshot nope.json: no such file (make one with: toolrun mcp snapshot SERVER > nope.json)' });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bad.json'), '{"tools": [');
+    const malformed = await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'bad.json')]);
+    expect(malformed.exitCode).toBe(2);
+    expect(malformed.stderr.split('\n')).toHaveLength(1);
+    mkdirSync(join(dir, 'folder.json'));
+    expect((await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'folder.json')])).stderr).toContain('is a folder, not a snapshot');
+    const both = await runInProcess(['mcp', 'lint', 'everything', '--snapshot', CLEAN]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('lint either --snapshot files or servers, not both in one run');
+  });
+});
+
+describe('mcp lint on live servers, and hosts lint', () => {
+  it('a configured server is started, listed, linted and stopped; an unknown one is exit 2', async () => {
+    const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    const result = await runCleanInProcess(['--config', config, '--json', 'mcp', 'lint', '--target', 'openai,anthropic']);
+    expect(result.exitCode).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.servers).toEqual([{ server: 'everything', tools: expect.any(Number) }]);
+    expect(report.tokens.total).toBeGreaterThan(500);
+    expect(report.findings.filter((finding: { severity: string }) => finding.severity !== 'note')).toEqual([]);
+    const unknown = await runInProcess(['--config', config, 'mcp', 'lint', 'nosuch']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("'nosuch'");
+  });
+
+  it("hosts lint cursor: all of Cursor's servers together — its 40-tool cap, the same names on two servers, the set's tokens", async () => {
+    const f = fixtureHome();
+    f.write(join(f.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { one: echoServer(), two: echoServer(), three: echoServer() } }));
+    const result = await runCleanInProcess(['hosts', 'lint', 'cursor'], { env: f.env, cwd: f.project });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/⚠ warning cursor\/max-tools {2}\* · \$\n {10}(\d+) tools \(one \d+, two \d+, three \d+\): Cursor sends only the first 40 tools to the agent/);
+    expect(result.stdout).toContain("⚠ warning mcp/name-collision  two · echo · $.name\n          one has a tool 'echo' too");
+    expect(result.stdout).toMatch(/\n {2}one: [\d,]+ \(\d+ tools\)\n {2}two: [\d,]+ \(\d+ tools\)\n {2}three: [\d,]+ \(\d+ tools\)\n/);
+    expect(result.stdout.split('\n').at(-1)).toMatch(/ · \d+ tools of 3 servers · cursor@1$/);
+    const withHost = await runInProcess(['--host', 'cursor', 'hosts', 'lint', 'cursor'], { env: f.env, cwd: f.project });
+    expect(withHost.exitCode).toBe(2);
+    expect(withHost.stderr).toContain('hosts lint takes the host as its argument: drop --host and --config');
+  });
+});
+
+describe('mcp diff: the token and lint delta', () => {
+  it('says what the new version costs and which targets it newly breaks', async () => {
+    const result = await runInProcess(['mcp', 'diff', CLEAN, PROBLEMS]);
+    expect(result.stdout).toMatch(/\n\+\d+ tokens in the changed tool definitions \(0 → \d+, o200k_base\)\n/);
+    expect(result.stdout).toContain("newly breaks gemini: search $.inputSchema['$defs'] — $defs: Gemini's schema subset has no references, and the request fails");
+    expect(result.stdout).toContain('newly breaks openai: fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy $.name');
+    const json = JSON.parse((await runInProcess(['--json', 'mcp', 'diff', PROBLEMS, CLEAN])).stdout);
+    expect(json.lint.tokens.delta).toBeLessThan(0);
+    expect(json.lint.added).toEqual([]);
+    expect(json.lint.removed.map((finding: { rule: string }) => finding.rule)).toContain('gemini/type-array');
+  });
+});
