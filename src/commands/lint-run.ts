@@ -152,7 +152,9 @@ async function printFixes(cli: CliContext, servers: ServerTools[], target: LintT
       if (JSON.stringify(fixed) !== JSON.stringify(tool.inputSchema)) tools.push({ server, name: String(tool.name), inputSchema: fixed });
     }
   }
-  cli.terminal.info(`${tools.length} of ${total} tools need a different inputSchema for ${target.name}@${target.version}${tools.length === 0 ? '' : ': printed as it needs them'}`);
+  cli.terminal.info(
+    `${target.name}@${target.version} needs a different inputSchema in ${tools.length} of ${total} tool${total === 1 ? '' : 's'}${tools.length === 0 ? '' : ': printed as it needs them'}`,
+  );
   await cli.terminal.result(`${JSON.stringify(cli.globals.json ? { target: `${target.name}@${target.version}`, tools } : tools, null, cli.globals.json ? undefined : 2)}`, {
     verbatim: true,
     json: true,

@@ -73,7 +73,7 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
     const before = readFileSync(join(ROOT, PROBLEMS), 'utf8');
     const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--fix', '--target', 'gemini']);
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe('2 of 6 tools need a different inputSchema for gemini@1: printed as it needs them');
+    expect(result.stderr).toBe('gemini@1 needs a different inputSchema in 2 of 6 tools: printed as it needs them');
     const fixed = JSON.parse(result.stdout) as Array<{ server: string; name: string; inputSchema: Record<string, unknown> }>;
     expect(fixed.map((tool) => tool.name)).toEqual(['search', 'set_label']);
     expect(JSON.stringify(fixed)).not.toMatch(/\$ref|\$defs|"type":\[/);

@@ -48,6 +48,27 @@ describe('mcp lint: findings per target, with paths', () => {
     expect(await findingsOf([{ server: 'clean', tools: snapshot('clean.snapshot.json').tools }])).toEqual([]);
   });
 
+  it("a zod-made schema ($schema, additionalProperties: false) fails gemini's subset at each place (promptfoo#6902), and nothing else", async () => {
+    const tool = {
+      name: 'create_entities',
+      description: 'Create entities.',
+      annotations: { destructiveHint: false },
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { names: { type: 'array', description: 'Names', items: { type: 'object', properties: { n: { type: 'string', description: 'A name' } }, additionalProperties: false } } },
+        additionalProperties: false,
+      },
+    };
+    expect(await findingsOf([{ server: 'memory', tools: [tool] }])).toEqual(
+      [
+        "error gemini/unsupported-keyword create_entities $.inputSchema['$schema']",
+        'error gemini/unsupported-keyword create_entities $.inputSchema.additionalProperties',
+        'error gemini/unsupported-keyword create_entities $.inputSchema.properties.names.items.additionalProperties',
+      ].sort(),
+    );
+  });
+
   it('131 tools fail openai naming the 128 limit; windsurf fails at 100; cursor and vscode warn', async () => {
     const tools = Array.from({ length: 131 }, (_, index) => ({
       name: `tool_${index}`,
