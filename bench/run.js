@@ -431,6 +431,24 @@ const benchmarks = [
     },
   },
   {
+    // SPEC §20: serve adds < 1 ms at p50 per call over the same call made to the server directly.
+    name: 'serve: added latency per call (p50, SDK client, vs server-everything directly)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('serve-calls.mjs', import.meta.url)), '500']],
+    read: (report) => report.added_p50_ms,
+    target: 1,
+    unit: 'ms',
+  },
+  {
+    // SPEC §20: a mock answers within 150 ms of its spawn (node alone is printed beside it in --json).
+    name: 'mcp mock: time to first answer from spawn (median)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('mock-first-answer.mjs', import.meta.url)), '15']],
+    read: (report) => report.mock_ms,
+    target: 150,
+    unit: 'ms',
+  },
+  {
     // SPEC §11: tap adds "well under a millisecond" per message; the bar is 0.2 ms at p50.
     name: 'mcp tap: added latency per round trip (p50, vs the server directly)',
     kind: 'absolute',

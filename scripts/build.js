@@ -177,6 +177,9 @@ const results = await Promise.all([
   fastEntry('fast-hosts', 'src/fast-hosts.ts', ['chalk', 'ora', 'yaml', 'smol-toml']),
   // `toolrun __complete` (shell completion, src/fast-complete.ts): one CommonJS file, for the same reasons.
   fastEntry('fast-complete', 'src/fast-complete.ts', ['chalk', 'ora', 'yaml', 'smol-toml']),
+  // `toolrun mcp mock SOURCE` over stdio (src/fast-mock.ts): a mock answers within 150 ms of its spawn.
+  // Ajv stays outside: loaded from node_modules only when a call's arguments are checked.
+  fastEntry('fast-mock', 'src/fast-mock.ts', ['chalk', 'ora', 'ajv', 'ajv-formats', 'yaml', 'smol-toml', 'execa']),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);

@@ -83,7 +83,41 @@ export async function tryFastExec(argv: string[], env: NodeJS.ProcessEnv): Promi
   return true;
 }
 
+/**
+ * `mcp mock SOURCE` over stdio, with `--match`, `--fault` (one value each) and `--seed`, in any
+ * order after SOURCE or before it: the forms fast-mock.ts serves. Anything else (--http, --help, a
+ * global option, an unknown flag) is the full CLI's.
+ */
+export function parseFastMock(words: readonly string[]): import('./fast-mock.js').FastMockArgs | undefined {
+  if (words[0] !== 'mcp' || words[1] !== 'mock') return undefined;
+  const args: { source?: string; match: 'args' | 'ordered'; faults: string[]; seed?: string } = { match: 'args', faults: [] };
+  for (let i = 2; i < words.length; i++) {
+    let word = words[i]!;
+    let value: string | undefined;
+    if (word.startsWith('--') && word.includes('=')) [word, value] = [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)];
+    if (word === '--match' || word === '--fault' || word === '--seed') {
+      value ??= words[++i];
+      if (value === undefined || value.startsWith('-')) return undefined;
+      if (word === '--match') {
+        if (value !== 'args' && value !== 'ordered') return undefined;
+        args.match = value;
+      } else if (word === '--fault') args.faults.push(value);
+      else args.seed = value;
+    } else if (word.startsWith('-') || args.source !== undefined || value !== undefined) return undefined;
+    else args.source = word;
+  }
+  return args.source === undefined ? undefined : { ...args, source: args.source };
+}
+
 async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const mock = parseFastMock(argv.slice(2));
+  if (mock) {
+    // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
+    const mockPath: string = './fast-mock.cjs';
+    const { runFastMock } = createRequire(import.meta.url)(mockPath) as typeof import('./fast-mock.js');
+    const code = await runFastMock(mock);
+    if (code !== undefined) return code;
+  }
   if (argv[2] === '__complete') {
     // Shell completion's hidden entry (fast-complete.ts), one CommonJS file like fast-hosts: never the CLI.
     const completePath: string = './fast-complete.cjs';

@@ -6,6 +6,7 @@ import { registerMcpDiffCommand } from './mcp-diff.js';
 import { registerMcpDoctorCommand } from './mcp-doctor.js';
 import { registerMcpLintCommand } from './mcp-lint.js';
 import { registerMcpListCommand } from './mcp-list.js';
+import { registerMcpMockCommand } from './mcp-mock.js';
 import { registerMcpReplayCommand } from './mcp-replay.js';
 import { registerMcpShowCommand } from './mcp-show.js';
 import { registerMcpSnapshotCommand } from './mcp-snapshot.js';
@@ -35,5 +36,6 @@ Examples:
   registerMcpSnapshotCommand(mcp, run);
   registerMcpDiffCommand(mcp, run);
   registerMcpLintCommand(mcp, run);
+  registerMcpMockCommand(mcp, run);
   return mcp;
 }

@@ -13,6 +13,7 @@ import { registerCompleteCommand } from './complete.js';
 import { registerCompletionCommand } from './completion.js';
 import { registerTasksCommand } from './tasks.js';
 import { registerSessionCommands } from './session.js';
+import { registerServeCommand } from './serve.js';
 import { registerShellCommand } from './shell.js';
 import { registerValidateCommand } from './validate.js';
 
@@ -35,6 +36,7 @@ export const COMMANDS: Record<string, Register> = {
   mcp: registerMcpCommands,
   session: registerSessionCommands,
   shell: registerShellCommand,
+  serve: registerServeCommand,
   hosts: registerHostsCommand,
   auth: registerAuthCommands,
   completion: registerCompletionCommand,

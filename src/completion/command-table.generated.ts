@@ -1083,6 +1083,46 @@ export const COMMAND_TABLE: CommandNode = {
           ],
           commands: [],
         },
+        {
+          name: 'mock',
+          description: "serve a recording, a snapshot or a config's mock tools as a…",
+          options: [
+            {
+              long: '--http',
+              takesValue: true,
+              description: 'serve Streamable HTTP on this port',
+            },
+            {
+              long: '--match',
+              takesValue: true,
+              description: 'how a recording answers',
+            },
+            {
+              long: '--fault',
+              takesValue: true,
+              description: 'misbehave',
+            },
+            {
+              long: '--seed',
+              takesValue: true,
+              description: 'seed of the faults drawn by rate',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'source',
+              variadic: false,
+              kind: 'none',
+            },
+          ],
+          commands: [],
+        },
       ],
     },
     {
@@ -1178,6 +1218,51 @@ export const COMMAND_TABLE: CommandNode = {
       args: [
         {
           name: 'servers',
+          variadic: true,
+          kind: 'server',
+        },
+      ],
+      commands: [],
+    },
+    {
+      name: 'serve',
+      description: "serve the local tools and the servers' tools, resources and…",
+      options: [
+        {
+          long: '--http',
+          takesValue: true,
+          description: 'serve Streamable HTTP on this port',
+        },
+        {
+          long: '--tools',
+          takesValue: true,
+          description: 'serve only the tools whose served name matches',
+        },
+        {
+          long: '--deny',
+          takesValue: true,
+          description: 'never serve these tools',
+        },
+        {
+          long: '--separator',
+          takesValue: true,
+          description: 'between a server and its tool, prompt or resource name',
+        },
+        {
+          long: '--token-env',
+          takesValue: true,
+          description: 'over HTTP',
+        },
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [
+        {
+          name: 'server',
           variadic: true,
           kind: 'server',
         },

@@ -23,14 +23,14 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp', 'sampling'],
   ['assembly'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'mock', 'serve'],
   ['output'],
   ['cli-support'],
   ['completion'],
   ['session'],
   ['shell'],
   ['commands'],
-  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'main.ts', 'index.ts'],
+  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'fast-mock.ts', 'main.ts', 'index.ts'],
 ];
 
 const SRC = join(ROOT, 'src');

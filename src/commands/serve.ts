@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
+import { UsageError } from '../errors.js';
+import { readVersion } from '../version.js';
+import { parseListen } from './mcp-mock.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { assertServerExists, openTools } from './open-tools.js';
+
+interface ServeOptions {
+  http?: string;
+  tools?: string[];
+  deny?: string[];
+  separator: string;
+  tokenEnv?: string;
+}
+
+/** `toolrun serve` (SPEC §20): the registry, local tools and the config's (or --host's) servers, as one MCP server. */
+export function registerServeCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('serve')
+    .description("serve the local tools and the servers' tools, resources and prompts as one MCP server (stdio, or Streamable HTTP on 127.0.0.1), upstreams kept warm and their credentials kept here")
+    .argument('[server...]', 'the configured servers to serve (default: all of them)')
+    .option('--http <[host:]port>', 'serve Streamable HTTP on this port (127.0.0.1 unless a host is given; 0 picks a free port) instead of stdio')
+    .option('--tools <glob...>', 'serve only the tools whose served name matches (e.g. "everything__get-*" math_eval)')
+    .option('--deny <glob...>', 'never serve these tools: hidden from tools/list, refused by tools/call')
+    .option('--separator <text>', 'between a server and its tool, prompt or resource name', '__')
+    .option('--token-env <var>', 'over HTTP: require "Authorization: Bearer $VAR" on every request (401 without it)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ toolrun --config home.json serve                               # stdio: put it in a host's config
+  $ toolrun serve everything --deny "everything__trigger-*"
+  $ MCP_TOKEN=s3cret toolrun serve --http 8931 --token-env MCP_TOKEN
+  $ toolrun --host cursor serve --http 0
+
+As a host's one server: "command": "toolrun", "args": ["--config", "/abs/toolrun.config.json", "serve"].
+Tools are SERVER__TOOL (local tools keep their names); prompts and resource names get the same prefix.
+The servers' headers, tokens and env stay in toolrun: a client sees names and results, never them.
+Exit codes: 0 the client closed stdin (or Ctrl-C over HTTP) · 2 bad usage · 3 config`,
+    )
+    .action((servers: string[], options: ServeOptions) => run((cli) => serve(cli, servers, options)));
+}
+
+async function serve(cli: CliContext, names: string[], options: ServeOptions): Promise<number> {
+  if (options.separator === '' || /[\s/]/.test(options.separator)) throw new UsageError(`--separator ${JSON.stringify(options.separator)}: give a non-empty separator without spaces or "/"`);
+  const listen = options.http === undefined ? undefined : parseListen(options.http);
+  if (options.tokenEnv !== undefined && !listen) throw new UsageError('a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env');
+  const token = options.tokenEnv === undefined ? undefined : cli.env[options.tokenEnv];
+  if (options.tokenEnv !== undefined && !token) throw new UsageError(`${options.tokenEnv} is not set (or empty): set it to the bearer token clients must send, then start serve again`);
+  const [{ isLoopbackHost, serveOverHttp }, { Gateway }, { createGatewayServer }, { nameFilter }] = await Promise.all([
+    import('../serve/serve-http.js'),
+    import('../serve/serve-gateway.js'),
+    import('../serve/gateway-server.js'),
+    import('../serve/serve-catalog.js'),
+  ]);
+  if (listen && !isLoopbackHost(listen.host) && token === undefined) throw new UsageError(`--http ${options.http} listens beyond this machine: guard it with a bearer token (--token-env)`);
+  const config = await loadCliConfig(cli);
+  for (const name of names) assertServerExists(config, name);
+  const servers = names.length > 0 ? [...new Set(names)] : Object.keys(config.servers);
+
+  // A server's question goes to the client whose call it is in; none in flight: nobody to ask. (The
+  // gateway is made after openTools, whose askBack needs it: hence the holder.)
+  const made: { gateway?: InstanceType<typeof Gateway> } = {};
+  const askingSession = (server: string) => made.gateway?.askingSession(server);
+  const opened = await openTools(cli, {
+    config,
+    useSession: false,
+    onToolReplaced: () => {},
+    askBack: {
+      elicit: async (params, context) => ((await askingSession(context.server)?.elicit?.(params, context.signal)) ?? { action: 'decline' }) as { action: 'accept' | 'decline' | 'cancel' },
+      sample: async (params, context) => {
+        const session = askingSession(context.server);
+        if (!session?.sample) throw new Error('no client of toolrun serve is in a call to answer sampling');
+        return session.sample(params, context.signal) as never;
+      },
+      roots: async (context) => (await askingSession(context.server)?.roots?.(context.signal)) ?? [],
+    },
+  });
+  const gateway = (made.gateway = new Gateway(opened, { servers, separator: options.separator, filter: nameFilter(options.tools ?? [], options.deny ?? []), timeoutMs: cli.globals.timeout }));
+  const failures = await gateway.start();
+  if (failures.length > 0)
+    cli.terminal.warn(
+      `serving without ${failures.map((failure) => failure.server).join(', ')} for now: ${failures.length === 1 ? 'it' : 'they'} could not be connected (tried again at the next call)`,
+    );
+  const info = { name: 'toolrun', version: readVersion() };
+
+  if (!listen) {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { server } = createGatewayServer(gateway, info);
+    const stdin = process.stdin;
+    const ended = new Promise<void>((done) => {
+      stdin.once('end', done);
+      stdin.once('close', done);
+      cli.signal.addEventListener('abort', () => done(), { once: true });
+    });
+    // A client's line that is not JSON-RPC is dropped by the SDK; the first few are said on stderr, not every one of a flood.
+    let problems = 0;
+    server.onerror = (error) => {
+      problems += 1;
+      if (problems <= 3) cli.terminal.warn(`toolrun serve: ${problems === 3 ? 'a third problem with the client (no more are shown): ' : ''}${error.message}`);
+    };
+    await server.connect(new StdioServerTransport(stdin, cli.terminal.stdout));
+    cli.terminal.verbose(`toolrun serve: ${gateway.tools().length} tools on stdio`);
+    await ended;
+    await server.close().catch(() => {});
+    return 0;
+  }
+  const http = await serveOverHttp(() => createGatewayServer(gateway, info).server, { ...listen, token }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--http ${options.http}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed to listen there' : error.message}`);
+  });
+  cli.onExit(() => http.close());
+  cli.terminal.info(`toolrun serve: ${gateway.tools().length} tools on ${http.url}${token ? ' (bearer token required)' : ''}`);
+  await new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
+  return 0;
+}

@@ -1,0 +1,118 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type ElicitResult,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { rpcError } from './rpc-error.js';
+import type { Gateway, GatewaySession } from './serve-gateway.js';
+
+/**
+ * One downstream client's MCP server (the official SDK's server side), answering from the shared
+ * gateway: tools, resources and prompts with their server's prefix, progress and cancellation of
+ * each call relayed, and the upstreams' logs, list changes and questions (elicitation, sampling,
+ * roots) passed to this client when it can answer them.
+ */
+export function createGatewayServer(gateway: Gateway, info: { name: string; version: string }): { server: Server; session: GatewaySession } {
+  const server = new Server(info, {
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
+    instructions: "toolrun serve: local tools under their own names, and each MCP server's tools, resources and prompts as SERVER__NAME.",
+  });
+  const capable = (what: 'elicitation' | 'sampling' | 'roots') => Boolean(server.getClientCapabilities()?.[what]);
+  const session: GatewaySession = {
+    toolsChanged: () => void server.sendToolListChanged().catch(() => {}),
+    promptsChanged: () => void server.sendPromptListChanged().catch(() => {}),
+    resourcesChanged: () => void server.sendResourceListChanged().catch(() => {}),
+    log: (params) => void server.sendLoggingMessage(params as Parameters<Server['sendLoggingMessage']>[0]).catch(() => {}),
+    elicit: async (params, signal) => {
+      if (!capable('elicitation')) return { action: 'decline' } satisfies ElicitResult;
+      return server.elicitInput(params as Parameters<Server['elicitInput']>[0], { signal });
+    },
+    sample: async (params, signal) => {
+      if (!capable('sampling')) throw rpcError(ErrorCode.InvalidRequest, 'the client of toolrun serve does not offer sampling');
+      return server.createMessage(params, { signal }) as Promise<CreateMessageResult>;
+    },
+    roots: async (signal) => (capable('roots') ? (await server.listRoots(undefined, { signal })).roots : []),
+  };
+
+  // Every list is one page: a cursor can only be one this server never gave.
+  const onePage = (params: { cursor?: unknown } | undefined) => {
+    if (params?.cursor !== undefined) throw rpcError(ErrorCode.InvalidParams, 'Invalid cursor: the list has one page');
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    onePage(request.params);
+    return { tools: gateway.tools().map((tool) => tool.definition) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: { progress: number; total?: number; message?: string }) =>
+            // Built field by field: the upstream's update carries the upstream's own token, which this client never sent.
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: {
+                  progressToken: token,
+                  progress: progress.progress,
+                  ...(progress.total === undefined ? {} : { total: progress.total }),
+                  ...(progress.message === undefined ? {} : { message: progress.message }),
+                },
+              })
+              .catch(() => {});
+    return gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    onePage(request.params);
+    return { resources: await gateway.listResources() };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
+    onePage(request.params);
+    return { resourceTemplates: await gateway.listResourceTemplates() };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await gateway.readResource(request.params.uri, extra.signal)) as never);
+  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    onePage(request.params);
+    return { prompts: await gateway.listPrompts() };
+  });
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => (await gateway.getPrompt(request.params.name, request.params.arguments, extra.signal)) as never);
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    await gateway.setLogLevel(request.params.level);
+    return {};
+  });
+  answerMalformedParamsWithInvalidParams(server);
+  gateway.sessions.add(session);
+  server.onclose = () => gateway.sessions.delete(session);
+  return { server, session };
+}
+
+/**
+ * The 1.x SDK's Server checks each request against its schema before the handler runs, and a
+ * request that does not fit (tools/call without "name") gets -32603 with zod's issues as its
+ * message. JSON-RPC says -32602 (Invalid params), and MCP clients and `mcp conform` expect it: each
+ * handler is wrapped so such a failure is -32602 with one line saying which parameter is wrong.
+ */
+function answerMalformedParamsWithInvalidParams(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issues = (error as { issues?: Array<{ path?: Array<string | number>; message?: string }> }).issues;
+        if (!Array.isArray(issues)) throw error;
+        const first = issues[0];
+        throw rpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${first?.path?.join('.') ?? '(params)'}: ${first?.message ?? 'malformed'}`);
+      }
+    });
+  }
+}

@@ -1,0 +1,284 @@
+import { ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectFailure } from '../mcp/connect-failure.js';
+import { isConnectionLost } from '../mcp/connection-lost.js';
+import type { ElicitParams, SamplingParams, ClientRoot } from '../mcp/ask-back.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import { listItems } from '../mcp/list-items.js';
+import { listToolsLeniently } from '../mcp/list-tools.js';
+import type { ToolExecutor } from '../executor/tool-executor.js';
+import type { Registry } from '../assembly/server-status.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
+import { rpcError } from './rpc-error.js';
+import { isServed, servedName, splitServedName, type NameFilter, type ServedTool } from './serve-catalog.js';
+
+/**
+ * The shared half of `toolrun serve` (SPEC §20): the upstream servers, kept connected (a lost one is
+ * started again at its next use, as a session holder does), the local tools, and what every
+ * downstream session is told (list changes, logs). Each downstream client has its own SDK Server
+ * (gateway-server.ts) that asks this for everything. Nothing of an upstream's configuration
+ * (command, URL, headers, env, tokens) is ever in what it answers: errors are masked and name the
+ * server only.
+ */
+export interface GatewaySession {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  log(params: Record<string, unknown>): void;
+  elicit?(params: ElicitParams, signal: AbortSignal): Promise<unknown>;
+  sample?(params: SamplingParams, signal: AbortSignal): Promise<unknown>;
+  roots?(signal: AbortSignal): Promise<ClientRoot[]>;
+}
+
+export interface GatewayParts {
+  registry: Registry;
+  executor: ToolExecutor;
+  connect(names: string[], options: { registerTools: boolean }): Promise<ConnectFailure[]>;
+}
+
+export interface GatewayOptions {
+  servers: string[];
+  separator: string;
+  filter: NameFilter;
+  timeoutMs?: number;
+}
+
+export class Gateway {
+  readonly sessions = new Set<GatewaySession>();
+  /** Which session's call is in flight on each upstream: the one a server's question goes to. */
+  readonly #asking = new Map<string, GatewaySession[]>();
+  readonly #connecting = new Map<string, Promise<ConnectFailure[]>>();
+  readonly #watched = new WeakSet<ServerConnection>();
+  #tools: ServedTool[] = [];
+
+  constructor(
+    readonly parts: GatewayParts,
+    readonly options: GatewayOptions,
+  ) {}
+
+  /** Connects every upstream (those that fail are reported, and tried again at their next use). */
+  async start(): Promise<ConnectFailure[]> {
+    const failures = this.options.servers.length > 0 ? await this.parts.connect(this.options.servers, { registerTools: false }) : [];
+    for (const server of this.options.servers) this.#watch(server);
+    this.#rebuild();
+    return failures;
+  }
+
+  tools(): ServedTool[] {
+    return this.#tools;
+  }
+
+  /** The local tools, then each connected server's, filtered; rebuilt when a server's list changes. */
+  #rebuild(): void {
+    const { separator, filter } = this.options;
+    const served: ServedTool[] = [];
+    for (const tool of this.parts.registry.list()) {
+      if (tool.source === 'mcp' || !isServed(tool.definition.name, filter)) continue;
+      const definition = { name: tool.definition.name, description: tool.definition.description, inputSchema: { type: 'object' as const, ...tool.definition.parameters } } as Tool;
+      served.push({ name: tool.definition.name, definition, target: { kind: 'local', name: tool.definition.name } });
+    }
+    for (const server of this.options.servers) {
+      const status = this.parts.registry.servers.get(server);
+      if (status?.status !== 'connected') continue;
+      for (const tool of status.connection.tools) {
+        const name = servedName(server, tool.name, separator);
+        if (isServed(name, filter)) served.push({ name, definition: { ...tool, name }, target: { kind: 'mcp', server, tool: tool.name } });
+      }
+    }
+    this.#tools = served;
+  }
+
+  /** A connected upstream; a lost one is connected again first (one start at a time per server). */
+  async connection(server: string): Promise<ServerConnection> {
+    const { registry } = this.parts;
+    const known = registry.servers.get(server);
+    if (known?.status === 'connected' && isConnectionLost(known.connection)) registry.servers.delete(server);
+    if (registry.servers.get(server)?.status !== 'connected') {
+      registry.servers.delete(server);
+      if (!this.#connecting.has(server))
+        this.#connecting.set(
+          server,
+          this.parts.connect([server], { registerTools: false }).finally(() => this.#connecting.delete(server)),
+        );
+      await this.#connecting.get(server);
+      this.#watch(server);
+      // A server started again may list other tools than before: the clients are told.
+      const before = JSON.stringify(this.#tools.map((tool) => tool.definition));
+      this.#rebuild();
+      if (JSON.stringify(this.#tools.map((tool) => tool.definition)) !== before) for (const session of this.sessions) session.toolsChanged();
+    }
+    const status = registry.servers.get(server);
+    if (status?.status !== 'connected')
+      throw rpcError(ErrorCode.InternalError, `MCP server '${server}' is unavailable: ${maskSecrets(status?.status === 'failed' ? status.failure.reason : 'it could not be started')}`);
+    return status.connection;
+  }
+
+  /** Relays an upstream's list changes and logs to every session, once per connection. */
+  #watch(server: string): void {
+    const status = this.parts.registry.servers.get(server);
+    if (status?.status !== 'connected' || this.#watched.has(status.connection)) return;
+    const connection = status.connection;
+    this.#watched.add(connection);
+    connection.client.onNotification('notifications/tools/list_changed', () => {
+      void listToolsLeniently(connection.client, { timeout: this.options.timeoutMs }).then(
+        ({ tools }) => {
+          connection.tools = tools;
+          this.#rebuild();
+          for (const session of this.sessions) session.toolsChanged();
+        },
+        () => {},
+      );
+    });
+    connection.client.onNotification('notifications/prompts/list_changed', () => this.sessions.forEach((session) => session.promptsChanged()));
+    connection.client.onNotification('notifications/resources/list_changed', () => this.sessions.forEach((session) => session.resourcesChanged()));
+    connection.client.onNotification('notifications/message', (params: Record<string, unknown>) => {
+      const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
+      for (const session of this.sessions) session.log({ ...params, logger });
+    });
+  }
+
+  async callTool(
+    session: GatewaySession,
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<CallToolResult> {
+    const served = this.#tools.find((tool) => tool.name === name);
+    if (!served) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (served.target.kind === 'local') return this.#callLocal(served.target.name, args, options);
+    const { server, tool } = served.target;
+    const connection = await this.connection(server);
+    const asking = [...(this.#asking.get(server) ?? []), session];
+    this.#asking.set(server, asking);
+    try {
+      return (await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
+    } catch (error) {
+      throw this.#upstreamError(server, connection, error);
+    } finally {
+      const left = (this.#asking.get(server) ?? []).filter((entry) => entry !== session);
+      this.#asking.set(server, left);
+    }
+  }
+
+  async #callLocal(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<CallToolResult> {
+    const envelope = await this.parts.executor.execute(name, args, { signal: options.signal, onProgress: options.onProgress, timeoutMs: this.options.timeoutMs, silent: true });
+    if (!envelope.success) return { content: [{ type: 'text', text: maskSecrets(envelope.error) }], isError: true };
+    const result = envelope.result;
+    const text = typeof result === 'string' ? result : JSON.stringify(result);
+    return { content: [{ type: 'text', text }], ...(typeof result === 'object' && result !== null && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {}) };
+  }
+
+  /**
+   * An upstream's own JSON-RPC error keeps its code and message; the connection ending under the call
+   * (the server died), or the call timing out, is said in words that name the server. Masked.
+   */
+  #upstreamError(server: string, connection: ServerConnection, error: unknown): Error {
+    const code = (error as { code?: unknown }).code;
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )+/, '');
+    if (isConnectionLost(connection) || code === ErrorCode.ConnectionClosed) {
+      const stderr = connection.stdio?.stderr.lastLines(2) ?? [];
+      const last = stderr.length > 0 ? `; its stderr ended with: ${stderr.join(' / ')}` : '';
+      return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' went away during the call (it is started again for the next one)${last}`));
+    }
+    if (code === ErrorCode.RequestTimeout) return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' did not answer in time: ${message}`));
+    if (typeof code === 'number') return rpcError(code, maskSecrets(message), error instanceof McpError ? error.data : undefined);
+    return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' failed the call: ${message}`));
+  }
+
+  /** The session whose call is in flight on `server` (the latest), for a question that server asks. */
+  askingSession(server: string): GatewaySession | undefined {
+    return this.#asking.get(server)?.at(-1);
+  }
+
+  async listResources(): Promise<Resource[]> {
+    return this.#gather('resources', (server, resource: Resource) => ({ ...resource, name: servedName(server, resource.name, this.options.separator) }));
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    return this.#gather('resourceTemplates', (server, template: ResourceTemplate) => ({ ...template, name: servedName(server, template.name, this.options.separator) }));
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    return this.#gather('prompts', (server, prompt: Prompt) => ({ ...prompt, name: servedName(server, prompt.name, this.options.separator) }));
+  }
+
+  /**
+   * A resource's server: the one that listed the URI, else those with a template it fits. A URI no
+   * server lists or templates is not sent anywhere: -32002, as the spec has a server say it.
+   */
+  async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const owners = await this.#resourceOwners(uri);
+    let last: Error | undefined;
+    for (const server of owners) {
+      const connection = await this.connection(server);
+      try {
+        return await connection.client.request('resources/read', { uri }, { signal, timeout: this.options.timeoutMs });
+      } catch (error) {
+        last = this.#upstreamError(server, connection, error);
+      }
+    }
+    if (last && owners.length === 1) throw last;
+    throw rpcError(-32002, `Resource not found: ${uri}`, { uri });
+  }
+
+  async getPrompt(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const split = splitServedName(name, this.options.servers, this.options.separator);
+    if (!split) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    const connection = await this.connection(split.server);
+    try {
+      return await connection.client.request('prompts/get', { name: split.name, ...(args ? { arguments: args } : {}) }, { signal, timeout: this.options.timeoutMs });
+    } catch (error) {
+      throw this.#upstreamError(split.server, connection, error);
+    }
+  }
+
+  async setLogLevel(level: string): Promise<void> {
+    await Promise.all(this.#connected('logging').map((connection) => connection.client.setLogLevel(level as Parameters<ServerConnection['client']['setLogLevel']>[0]).catch(() => {})));
+  }
+
+  #connected(capability: 'resources' | 'prompts' | 'logging'): ServerConnection[] {
+    return this.options.servers.flatMap((server) => {
+      const status = this.parts.registry.servers.get(server);
+      return status?.status === 'connected' && status.connection.capabilities?.[capability] ? [status.connection] : [];
+    });
+  }
+
+  readonly #uriOwners = new Map<string, string>();
+
+  async #resourceOwners(uri: string): Promise<string[]> {
+    if (!this.#uriOwners.has(uri)) await this.listResources().catch(() => []);
+    const listed = this.#uriOwners.get(uri);
+    if (listed) return [listed];
+    const templates = await Promise.all(
+      this.#connected('resources').map(async (connection) => {
+        const items = await listItems(connection.client, 'resourceTemplates', { timeout: this.options.timeoutMs }).catch(() => []);
+        return items.some((template) => fitsTemplate(template.uriTemplate, uri)) ? [connection.name] : [];
+      }),
+    );
+    return templates.flat();
+  }
+
+  async #gather<K extends 'resources' | 'resourceTemplates' | 'prompts', T>(kind: K, rename: (server: string, item: T) => T): Promise<T[]> {
+    const capability = kind === 'prompts' ? 'prompts' : 'resources';
+    const lists = await Promise.all(
+      this.#connected(capability).map(async (connection) => {
+        const items = (await listItems(connection.client, kind, { timeout: this.options.timeoutMs }).catch(() => [])) as T[];
+        if (kind === 'resources') for (const item of items) this.#uriOwners.set(String((item as { uri: string }).uri), connection.name);
+        return items.map((item) => rename(connection.name, item));
+      }),
+    );
+    return lists.flat();
+  }
+}
+
+/** An RFC 6570 template (`file:///{path}`, `test://{+id}`) matched loosely: each expression stands for any text. */
+function fitsTemplate(template: string, uri: string): boolean {
+  const pattern = template
+    .split(/\{[^}]*\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.+');
+  return new RegExp(`^${pattern}$`).test(uri);
+}

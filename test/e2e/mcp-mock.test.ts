@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
+import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+/** Issue #35: `toolrun mcp mock`: recordings and snapshots served as real servers, and faults on purpose. */
+
+const marker = newProcessMarker();
+afterAll(async () => expect(await waitForNoProcesses(marker.alive)).toEqual([]));
+
+const dir = tempDir();
+const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+writeFileSync(join(dir, 'note.txt'), 'hello from the mock test\n');
+const config = writeTempConfig({
+  mcpServers: {
+    everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
+    filesystem: { command: process.execPath, args: [FILESYSTEM, dir] },
+    memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+    modern: fixtureServer('v2-server.js', { env: { LEGACY: 'reject' } }),
+  },
+});
+const mock = (...args: string[]) => ['--', process.execPath, BIN, 'mcp', 'mock', ...args];
+const run = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { env: { ...marker.env, ...env } });
+
+/** Lines in, lines out: a mock over stdio fed these requests, its stdout split into messages (or text). */
+async function converse(args: string[], lines: unknown[]): Promise<string[]> {
+  const result = await runToolrun(['mcp', 'mock', ...args], { input: `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`, stdin: undefined, env: marker.env });
+  return result.stdout.split('\n').filter(Boolean);
+}
+const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+describe('a snapshot as a server', () => {
+  it("mcp conform passes every check on a mock of server-everything's snapshot, over stdio and HTTP", { timeout: 60_000 }, async () => {
+    const snapshot = await run(['--config', config, 'mcp', 'snapshot', 'everything']);
+    writeFileSync(join(dir, 'everything.json'), snapshot.stdout);
+    const stdio = await run(['mcp', 'conform', '--call-all', ...mock(join(dir, 'everything.json'))]);
+    expect(stdio.exitCode, stdio.stdout).toBe(0);
+    // cancellation.honoured passes, or skips when every call answers before a cancel could be sent.
+    expect(stdio.stdout).toMatch(/\n(22 passed, 0 failed, 0 warnings, 2|23 passed, 0 failed, 0 warnings, 1) skipped in/);
+    const child = spawn(process.execPath, [BIN, 'mcp', 'mock', join(dir, 'everything.json'), '--http', '0'], { env: { ...process.env, ...marker.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const url = await new Promise<string>((resolve) => child.stderr.on('data', (chunk: Buffer) => /on (http:\/\/\S+)/.test(String(chunk)) && resolve(/on (http:\/\/\S+)/.exec(String(chunk))![1]!)));
+    const http = await run(['mcp', 'conform', url]);
+    child.kill();
+    expect(http.exitCode, http.stdout).toBe(0);
+    expect(http.stdout).toMatch(/\n19 passed, 0 failed, 0 warnings, 5 skipped in/);
+  });
+
+  it('a call is answered with output valid against its outputSchema, or a text naming the call; bad arguments are an isError result', async () => {
+    const lines = await converse([join(dir, 'everything.json')], [call(1, 'get-structured-content', { location: 'Chicago' }), call(2, 'echo', { message: 'hi' }), call(3, 'echo', { message: 5 })]);
+    const byId = new Map(lines.map((line) => JSON.parse(line)).map((message) => [message.id, message]));
+    const [structured, echo, invalid] = [byId.get(1), byId.get(2), byId.get(3)];
+    expect(structured.result.structuredContent).toEqual({ temperature: 1, conditions: 'toolrun', humidity: 1 });
+    expect(echo.result.content[0].text).toBe('toolrun mock: echo called with {"message":"hi"}');
+    expect(invalid.result.isError).toBe(true);
+  });
+});
+
+describe('a recording as a server', () => {
+  it('mcp replay against the mock of its own recording shows no difference: server-everything, -filesystem, -memory', { timeout: 60_000 }, async () => {
+    const sessions: Array<[string, string[]]> = [
+      ['everything', ['--call', 'get-sum', 'a:=2', 'b:=3']],
+      ['filesystem', ['--call', 'read_text_file', `path=${join(dir, 'note.txt')}`]],
+      ['memory', ['--call', 'read_graph']],
+    ];
+    for (const [server, calls] of sessions) {
+      const recording = join(dir, `${server}.rec`);
+      const recorded = await run(['--config', config, 'mcp', 'check-stdout', server, ...calls, '--save', recording]);
+      expect(recorded.exitCode, recorded.stderr).toBe(0);
+      const replayed = await run(['mcp', 'replay', recording, ...mock(recording)]);
+      expect(replayed.exitCode, `${server}: ${replayed.stdout}`).toBe(0);
+      expect(replayed.stdout).toMatch(/same: \d+ responses as recorded$/);
+    }
+  });
+
+  it('a request the recording never saw is a JSON-RPC error naming it, never a hang; --match ordered answers by position', async () => {
+    const recording = join(dir, 'everything.rec');
+    const [unrecorded] = await converse([recording], [call(1, 'echo', { message: 'never recorded' })]);
+    expect(JSON.parse(unrecorded!)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'toolrun mock: the recording has no answer to tools/call with {"arguments":{"message":"never recorded"},"name":"echo"}' },
+    });
+    const [ordered] = await converse([recording, '--match', 'ordered'], [call(1, 'echo', { message: 'anything' })]);
+    expect(JSON.parse(ordered!).result.content[0].text).toBe('The sum of 2 and 3 is 5.');
+    const [unknown] = await converse([recording], [{ jsonrpc: '2.0', id: 9, method: 'completion/complete', params: {} }]);
+    expect(JSON.parse(unknown!).error.message).toBe('toolrun mock: the recording has no completion/complete request to answer from');
+  });
+
+  it('a 2026-07-28 recording answers a 2025 client: initialize made from its server/discover', { timeout: 30_000 }, async () => {
+    const recording = join(dir, 'modern.rec');
+    expect((await run(['--config', config, 'mcp', 'check-stdout', 'modern', '--call', 'add', 'a:=1', 'b:=2', '--save', recording])).exitCode).toBe(0);
+    const [answer] = await converse(
+      [recording],
+      [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }],
+    );
+    expect(JSON.parse(answer!).result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'v2-fixture' } });
+  });
+});
+
+describe('faults, the same for the same seed', () => {
+  const recording = () => join(dir, 'everything.rec');
+  const twenty = Array.from({ length: 20 }, (_, index) => call(index + 1, 'get-sum', { a: 2, b: 3 }));
+  const outcomes = async (seed: string) =>
+    (await converse([recording(), '--fault', 'error-rate=0.5', '--fault', 'is-error-rate=0.3', '--seed', seed], twenty))
+      .map((line) => (line.includes('"error"') ? 'E' : line.includes('"isError":true') ? 'I' : '.'))
+      .join('');
+
+  it('error-rate and is-error-rate: one seed, one sequence; another seed, another', async () => {
+    const first = await outcomes('7');
+    expect(first).toHaveLength(20);
+    expect(first).toMatch(/E/);
+    expect(first).toMatch(/\./);
+    expect(await outcomes('7')).toBe(first);
+    expect(await outcomes('8')).not.toBe(first);
+  });
+
+  it('hang, exit-mid-call, pollute-stdout, latency and slow-init, as a client meets them', { timeout: 30_000 }, async () => {
+    const faulty = (fault: string) => writeTempConfig({ mcpServers: { m: { command: process.execPath, args: [BIN, 'mcp', 'mock', recording(), '--fault', fault] } } });
+    const hung = await run(['--config', faulty('hang'), '--timeout', '300', 'exec', 'm:get-sum', 'a=2', 'b=3']);
+    expect(hung.exitCode).toBe(1);
+    expect(hung.stderr).toMatch(/timed out|300 ms/);
+    const died = await run(['--config', faulty('exit-mid-call'), 'exec', 'm:get-sum', 'a=2', 'b=3']);
+    expect(died.exitCode).toBe(1);
+    expect(died.stderr).toMatch(/exited|closed|went away/);
+    const polluted = await run(['--config', faulty('pollute-stdout'), 'mcp', 'check-stdout', 'm', '--call', 'get-sum', 'a:=2', 'b:=3']);
+    expect(polluted.exitCode).toBe(1);
+    expect(polluted.stdout + polluted.stderr).toContain('toolrun mock: a stray line before the answer');
+    const started = performance.now();
+    const [slow] = await converse(
+      [recording(), '--fault', 'slow-init=300', '--fault', 'latency=50'],
+      [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }],
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+    expect(JSON.parse(slow!).result.protocolVersion).toBeDefined();
+    const storm = await converse([recording(), '--fault', 'list-changed-storm=4'], [{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(storm).toEqual(Array(4).fill('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'));
+  });
+
+  it('over HTTP: 401 with a Bearer challenge, and a session that expires (404)', { timeout: 30_000 }, async () => {
+    const start = async (fault: string) => {
+      const child = spawn(process.execPath, [BIN, 'mcp', 'mock', recording(), '--http', '0', '--fault', fault], { env: { ...process.env, ...marker.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const url = await new Promise<string>((resolve) => child.stderr.on('data', (chunk: Buffer) => /on (http:\/\/\S+)/.test(String(chunk)) && resolve(/on (http:\/\/\S+)/.exec(String(chunk))![1]!)));
+      return { child, url };
+    };
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const refused = await start('401');
+    const answer = await fetch(refused.url, { method: 'POST', headers, body: initialize });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    refused.child.kill();
+    const expiring = await start('session-expired=2');
+    const opened = await fetch(expiring.url, { method: 'POST', headers, body: initialize });
+    const session = opened.headers.get('mcp-session-id')!;
+    const ping = () => fetch(expiring.url, { method: 'POST', headers: { ...headers, 'Mcp-Session-Id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    expect((await ping()).status).toBe(200);
+    expect((await ping()).status).toBe(404);
+    expiring.child.kill();
+  });
+
+  it('bad input: one line, exit 2, nothing served', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--fault', 'gremlins'], "unknown fault 'gremlins'; faults: latency=MS, error-rate=P"],
+      [['--fault', 'error-rate=2'], '--fault error-rate=2: give a probability from 0 to 1'],
+      [['--fault', 'latency'], '--fault latency: give milliseconds'],
+      [['--fault', '401'], '401 and session-expired are HTTP faults: add --http PORT'],
+      [['--http', '0', '--fault', 'pollute-stdout'], 'pollute-stdout and list-changed-storm are stdio faults'],
+      [['--match', 'fuzzy'], '--match fuzzy: args or ordered'],
+      [['--seed', 'abc'], '--seed abc: a whole number'],
+    ];
+    for (const [flags, message] of cases) {
+      const result = await run(['mcp', 'mock', recording(), ...flags]);
+      expect(result.exitCode, flags.join(' ')).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr.split('\n')).toHaveLength(1);
+    }
+    const missing = await run(['mcp', 'mock', join(dir, 'nope.rec')]);
+    expect(missing.stderr).toContain('no such file; give a recording (tap --record, check-stdout --save), a snapshot (mcp snapshot) or a config with mock tools');
+    writeFileSync(join(dir, 'plain.json'), '{"hello": 1}');
+    expect((await run(['mcp', 'mock', join(dir, 'plain.json')])).stderr).toContain('not a recording, a snapshot, or a config with mock tools');
+    expect(readFileSync(recording(), 'utf8').length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,178 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { BIN, testCacheHome } from '../helpers/run-toolrun.js';
+import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+
+/** Issue #35: `toolrun serve`, used by real clients: the SDK's (v1 and v2), toolrun's own conform, a host-style entry. */
+
+const marker = newProcessMarker();
+afterAll(async () => expect(await waitForNoProcesses(marker.alive)).toEqual([]));
+
+const dir = tempDir();
+const api = join(dir, 'api.json');
+const config = writeTempConfig({
+  mcpServers: {
+    everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { API_TOKEN: 'sk-upstream-secret-0123456789' } },
+    // A mock that dies during its second call: serve must name it, then start it again; each answered
+    // call is followed by three tools/list_changed, which serve passes on to its client.
+    flaky: { command: process.execPath, args: [BIN, 'mcp', 'mock', api, '--fault', 'exit-mid-call=2', '--fault', 'list-changed-storm=3'] },
+    remote: { url: 'http://user:hunter2hunter2@127.0.0.1:9/mcp' },
+  },
+});
+writeFileSync(
+  api,
+  JSON.stringify({
+    toolrunSnapshot: 1,
+    server: { name: 'mock' },
+    tools: [{ name: 'ping_it', description: 'Answers.', inputSchema: { type: 'object', properties: {} } }],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  }),
+);
+const env = { ...process.env, ...marker.env, XDG_CACHE_HOME: testCacheHome(), NO_COLOR: '1' } as Record<string, string>;
+
+/** Clients opened by a test: closed after it, passed or failed, so no serve (and no upstream) outlives it. */
+const open = new Set<{ close(): Promise<void> }>();
+afterEach(async () => {
+  await Promise.all([...open].map((client) => client.close().catch(() => {})));
+  open.clear();
+});
+
+async function stdioClient(args: string[], capabilities: Record<string, unknown> = {}) {
+  const client = new Client({ name: 'sdk-test', version: '1.0.0' }, { capabilities });
+  open.add(client);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', config, 'serve', ...args], env, stderr: 'ignore' }));
+  return client;
+}
+
+describe('toolrun serve over stdio', () => {
+  it('an SDK client lists and calls math_eval and a server tool; --deny hides and refuses; prompts and resources carry the prefix', { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['everything', '--deny', 'everything__get-env', '--deny', 'echo']);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('math_eval');
+    expect(names).toContain('everything__get-sum');
+    expect(names).not.toContain('everything__get-env');
+    expect(names).not.toContain('echo');
+    expect(names.every((name) => !name.startsWith('flaky__'))).toBe(true);
+    expect(await client.callTool({ name: 'math_eval', arguments: { expression: '6*7' } })).toEqual({ content: [{ type: 'text', text: '{"result":42}' }], structuredContent: { result: 42 } });
+    expect(await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } })).toEqual({ content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });
+    await expect(client.callTool({ name: 'everything__get-env', arguments: {} })).rejects.toThrow('MCP error -32602: Unknown tool: everything__get-env');
+    const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    expect(prompts).toContain('everything__simple-prompt');
+    expect((await client.getPrompt({ name: 'everything__simple-prompt' })).messages.length).toBeGreaterThan(0);
+    const resources = (await client.listResources()).resources;
+    expect(resources.every((resource) => resource.name.startsWith('everything__'))).toBe(true);
+    const read = await client.readResource({ uri: resources[0]!.uri });
+    expect(read.contents[0]!.uri).toBe(resources[0]!.uri);
+    await expect(client.readResource({ uri: 'nowhere://nothing' })).rejects.toThrow('-32002');
+    await client.close();
+  });
+
+  it('progress and elicitation are relayed between the client and the upstream', { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['everything'], { elicitation: {} });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { color: 'red', number: 7, pets: 'cats' } }));
+    const progress: number[] = [];
+    await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+    // The last update and the result can arrive together, and the SDK's client handles notifications a
+    // microtask after responses: it may drop that last one (upstream in toolrun, or here). The first two never are.
+    expect(progress.slice(0, 2)).toEqual([1, 2]);
+    const elicited = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
+    expect(JSON.stringify(elicited)).toContain('red');
+    await client.close();
+  });
+
+  it("an upstream that dies mid-call: the client's error names it, the next call starts it again; list changes reach the client", { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['flaky']);
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changes++);
+    expect(await client.callTool({ name: 'flaky__ping_it', arguments: {} })).toMatchObject({ content: [{ type: 'text' }] });
+    await expect(client.callTool({ name: 'flaky__ping_it', arguments: {} })).rejects.toThrow(/MCP server 'flaky' went away during the call/);
+    expect(await client.callTool({ name: 'flaky__ping_it', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'toolrun mock: ping_it called with {}' }] });
+    await expect.poll(() => changes, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    await client.close();
+  });
+
+  it("an upstream's credentials never reach the client: its URL's password is masked in the error", { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['remote', 'everything']);
+    const error = await client.getPrompt({ name: 'remote__anything' }).catch((caught: Error) => caught);
+    expect(String(error)).toMatch(/MCP server 'remote' is unavailable/);
+    expect(String(error)).not.toContain('hunter2');
+    const everything = JSON.stringify(await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } }));
+    expect(everything).not.toContain('sk-upstream-secret');
+    await client.close();
+  });
+
+  it('mcp conform passes every check on toolrun serve', { timeout: 60_000 }, async () => {
+    const result = await runInProcess(['mcp', 'conform', '--', process.execPath, BIN, '--config', config, 'serve', 'everything'], { env: marker.env });
+    expect(result.exitCode, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/\n\d+ passed, 0 failed, 0 warnings, 3 skipped in/);
+  });
+
+  it('the v2 SDK client is served too', { timeout: 30_000 }, async () => {
+    const { Client: V2Client } = await import('@modelcontextprotocol/client');
+    const { StdioClientTransport: V2Stdio } = await import('@modelcontextprotocol/client/stdio');
+    const client = new V2Client({ name: 'v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    open.add(client);
+    await client.connect(new V2Stdio({ command: process.execPath, args: [BIN, '--config', config, 'serve', 'everything'], env, stderr: 'ignore' }));
+    expect(await client.callTool({ name: 'everything__echo', arguments: { message: 'v2' } })).toMatchObject({ content: [{ type: 'text', text: 'Echo: v2' }] });
+    await client.close();
+  });
+});
+
+describe('toolrun serve over HTTP', () => {
+  it('the bearer guards every request (401), the Origin must be loopback (403), and an SDK client with the token is served', { timeout: 30_000 }, async () => {
+    const child = spawn(process.execPath, [BIN, '--config', config, 'serve', 'everything', '--http', '0', '--token-env', 'SERVE_TOKEN'], {
+      env: { ...env, SERVE_TOKEN: 'tok-0123456789' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        text += chunk;
+        const match = /on (http:\/\/\S+)/.exec(text);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(text)));
+    });
+    try {
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+      expect((await fetch(url, { method: 'POST', headers, body: initialize })).status).toBe(401);
+      expect((await fetch(url, { method: 'POST', headers: { ...headers, Authorization: 'Bearer wrong-token-00' }, body: initialize })).status).toBe(401);
+      expect((await fetch(url, { method: 'POST', headers: { ...headers, Authorization: 'Bearer tok-0123456789', Origin: 'https://evil.example' }, body: initialize })).status).toBe(403);
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      open.add(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer tok-0123456789' } } }));
+      expect(await client.callTool({ name: 'math_eval', arguments: { expression: '2+2' } })).toMatchObject({ structuredContent: { result: 4 } });
+      expect(await client.callTool({ name: 'everything__echo', arguments: { message: 'http' } })).toMatchObject({ content: [{ text: 'Echo: http' }] });
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+      expect(await new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)))).toBe(143);
+    }
+  });
+
+  it('bad usage: one line, exit 2', async () => {
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [['--token-env', 'NOPE_UNSET', '--http', '0'], {}, 'NOPE_UNSET is not set (or empty): set it to the bearer token clients must send'],
+      [['--token-env', 'X'], { X: 'y' }, 'a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env'],
+      [['--http', '0.0.0.0:0'], {}, 'listens beyond this machine: guard it with a bearer token (--token-env)'],
+      [['--http', 'port'], {}, '--http port: give a port, or HOST:PORT'],
+      [['nosuch'], {}, "'nosuch'"],
+    ];
+    for (const [args, extra, message] of cases) {
+      const result = await runInProcess(['--config', config, 'serve', ...args], { env: extra });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(message);
+    }
+  });
+});
