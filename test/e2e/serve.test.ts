@@ -6,9 +6,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { BIN, testCacheHome } from '../helpers/run-toolrun.js';
+import { BIN, runToolrun, testCacheHome } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue #35: `toolrun serve`, used by real clients: the SDK's (v1 and v2), toolrun's own conform, a host-style entry. */
@@ -115,6 +116,25 @@ describe('toolrun serve over stdio', () => {
     const result = await runInProcess(['mcp', 'conform', '--', process.execPath, BIN, '--config', config, 'serve', 'everything'], { env: marker.env });
     expect(result.exitCode, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/\n\d+ passed, 0 failed, 0 warnings, 3 skipped in/);
+  });
+
+  it("a host-style entry: Cursor's config with toolrun serve as its one server, used through --host", { timeout: 30_000 }, async () => {
+    const f = fixtureHome();
+    f.write(
+      join(f.home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { toolrun: { command: process.execPath, args: [BIN, '--config', config, 'serve', 'everything'] }, plain: echoServer() } }),
+    );
+    const result = await runInProcess(['--host', 'cursor', 'exec', 'toolrun:everything__echo', 'message=through serve'], { env: { ...f.env, ...marker.env }, cwd: f.project });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'Echo: through serve' });
+  });
+
+  it('a client that sends garbage gets a bounded report on stderr, and is served after it', { timeout: 30_000 }, async () => {
+    const garbage = Array.from({ length: 50 }, (_, index) => `not json ${index}`).join('\n');
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const result = await runToolrun(['--config', config, 'serve', 'everything'], { input: `${garbage}\n${initialize}\n`, stdin: undefined, env: marker.env });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout.split('\n')[0]!).result.serverInfo.name).toBe('toolrun');
+    expect(result.stderr.split('\n').filter((line) => line.includes('toolrun serve:')).length).toBe(3);
   });
 
   it('the v2 SDK client is served too', { timeout: 30_000 }, async () => {
