@@ -86,24 +86,16 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   const info = { name: 'toolrun', version: readVersion() };
 
   if (!listen) {
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const { server } = createGatewayServer(gateway, info);
-    const stdin = process.stdin;
-    const ended = new Promise<void>((done) => {
-      stdin.once('end', done);
-      stdin.once('close', done);
-      cli.signal.addEventListener('abort', () => done(), { once: true });
-    });
+    const { serveBothErasOverStdio } = await import('../serve/gateway-server-both-eras.js');
     // A client's line that is not JSON-RPC is dropped by the SDK; the first few are said on stderr, not every one of a flood.
     let problems = 0;
-    server.onerror = (error) => {
+    const onError = (error: Error) => {
       problems += 1;
       if (problems <= 3) cli.terminal.warn(`toolrun serve: ${problems === 3 ? 'a third problem with the client (no more are shown): ' : ''}${error.message}`);
     };
-    await server.connect(new StdioServerTransport(stdin, cli.terminal.stdout));
     cli.terminal.verbose(`toolrun serve: ${gateway.tools().length} tools on stdio`);
-    await ended;
-    await server.close().catch(() => {});
+    const stopped = new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
+    await Promise.race([serveBothErasOverStdio(gateway, info, { stdin: process.stdin, stdout: cli.terminal.stdout }, onError), stopped]);
     return 0;
   }
   const http = await serveOverHttp(() => createGatewayServer(gateway, info).server, { ...listen, token }).catch((error: NodeJS.ErrnoException) => {

@@ -15,7 +15,11 @@ const RESOURCE_NOT_FOUND = -32002;
 const SHOWN_PARAMS = 300;
 
 export function createResponder(book: MockBook, match: MatchMode): Responder {
-  return book.kind === 'recording' ? recordingResponder(book.exchanges, match) : snapshotResponder(book);
+  if (book.kind === 'recording') return recordingResponder(book.exchanges, match);
+  // The argument checker (Ajv) loads once the first answers are out, so it is ready before the first
+  // call instead of making that call ~100 ms slow (and the mock slow to start if loaded up front).
+  if (book.api.tools.length > 0) setTimeout(() => void import('../schema/compile-schema.js').catch(() => {}), 20).unref();
+  return snapshotResponder(book);
 }
 
 /**

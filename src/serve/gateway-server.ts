@@ -16,7 +16,8 @@ import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
 /**
- * One downstream client's MCP server (the official SDK's server side), answering from the shared
+ * One downstream client's MCP server over Streamable HTTP (the official 1.x SDK's server side, the
+ * 2025 family, with sessions; stdio serves both eras: gateway-server-both-eras.ts), answering from the shared
  * gateway: tools, resources and prompts with their server's prefix, progress and cancellation of
  * each call relayed, and the upstreams' logs, list changes and questions (elicitation, sampling,
  * roots) passed to this client when it can answer them.

@@ -40,8 +40,16 @@ describe('a snapshot as a server', () => {
     writeFileSync(join(dir, 'everything.json'), snapshot.stdout);
     const stdio = await run(['mcp', 'conform', '--call-all', ...mock(join(dir, 'everything.json'))]);
     expect(stdio.exitCode, stdio.stdout).toBe(0);
-    // cancellation.honoured passes, or skips when every call answers before a cancel could be sent.
-    expect(stdio.stdout).toMatch(/\n(22 passed, 0 failed, 0 warnings, 2|23 passed, 0 failed, 0 warnings, 1) skipped in/);
+    // cancellation.honoured passes, or skips when every call answers before a cancel could be sent;
+    // on a loaded machine an answer can cross conform's cancel on the pipe, which conform warns about:
+    // that check alone may warn, nothing may fail.
+    expect(stdio.stdout).toMatch(/\n2[23] passed, 0 failed, [01] warnings?, [12] skipped in/);
+    expect(
+      stdio.stdout
+        .split('\n')
+        .filter((line) => /^[!✘] /.test(line))
+        .every((line) => line.startsWith('! cancellation.honoured')),
+    ).toBe(true);
     const child = spawn(process.execPath, [BIN, 'mcp', 'mock', join(dir, 'everything.json'), '--http', '0'], { env: { ...process.env, ...marker.env }, stdio: ['ignore', 'ignore', 'pipe'] });
     const url = await new Promise<string>((resolve) => child.stderr.on('data', (chunk: Buffer) => /on (http:\/\/\S+)/.test(String(chunk)) && resolve(/on (http:\/\/\S+)/.exec(String(chunk))![1]!)));
     const http = await run(['mcp', 'conform', url]);
