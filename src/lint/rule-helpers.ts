@@ -28,6 +28,11 @@ export function finding(target: string, input: FindingInput): Finding {
   return { ...rest, rule: `${target}/${input.rule}`, target, message: confirmed === false ? `${input.message} (reported by users; not in the host's documentation)` : input.message };
 }
 
+/** Adds findings of one target about one server's tool: the target, server and tool filled in. */
+export function findingsOfTool(findings: Finding[], target: string, server: string, tool: string): (input: Omit<FindingInput, 'server' | 'tool'>) => void {
+  return (input) => findings.push(finding(target, { ...input, server, tool }));
+}
+
 export function toolName(tool: ApiItem): string {
   return String(tool.name);
 }

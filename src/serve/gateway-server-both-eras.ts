@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
@@ -154,32 +155,4 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   answerMalformedParamsWithInvalidParams(server);
   gateway.sessions.add(session);
   return { server, session };
-}
-
-/**
- * The v2 SDK checks a spec request against its era's schema before the handler runs, and one that
- * does not fit (resources/read without "uri") fails with -32603 and zod's issues as the message.
- * JSON-RPC says -32602 (Invalid params): the handlers are wrapped so such a failure says that, in
- * one line naming the parameter. Errors the handlers throw with a code keep it.
- */
-function answerMalformedParamsWithInvalidParams(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> })._requestHandlers;
-  for (const [method, handler] of handlers) {
-    handlers.set(method, async (request, ctx) => {
-      try {
-        return await handler(request, ctx);
-      } catch (error) {
-        if (typeof (error as { code?: unknown }).code === 'number' || !(error instanceof Error)) throw error;
-        let issues: Array<{ path?: Array<string | number>; message?: string }> | undefined;
-        try {
-          issues = JSON.parse(error.message) as typeof issues;
-        } catch {
-          throw error;
-        }
-        const first = Array.isArray(issues) ? issues[0] : undefined;
-        if (!first) throw error;
-        throw rpcError(-32602, `Invalid params for ${method}: ${first.path?.join('.') ?? '(params)'}: ${first.message ?? 'malformed'}`);
-      }
-    });
-  }
 }

@@ -12,6 +12,7 @@ import {
   type ElicitResult,
   type CreateMessageResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
@@ -94,26 +95,4 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
   gateway.sessions.add(session);
   server.onclose = () => gateway.sessions.delete(session);
   return { server, session };
-}
-
-/**
- * The 1.x SDK's Server checks each request against its schema before the handler runs, and a
- * request that does not fit (tools/call without "name") gets -32603 with zod's issues as its
- * message. JSON-RPC says -32602 (Invalid params), and MCP clients and `mcp conform` expect it: each
- * handler is wrapped so such a failure is -32602 with one line saying which parameter is wrong.
- */
-function answerMalformedParamsWithInvalidParams(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
-  for (const [method, handler] of handlers) {
-    handlers.set(method, async (request, extra) => {
-      try {
-        return await handler(request, extra);
-      } catch (error) {
-        const issues = (error as { issues?: Array<{ path?: Array<string | number>; message?: string }> }).issues;
-        if (!Array.isArray(issues)) throw error;
-        const first = issues[0];
-        throw rpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${first?.path?.join('.') ?? '(params)'}: ${first?.message ?? 'malformed'}`);
-      }
-    });
-  }
 }

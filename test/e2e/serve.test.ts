@@ -56,13 +56,15 @@ async function stdioClient(args: string[], capabilities: Record<string, unknown>
 }
 
 describe('toolrun serve over stdio', () => {
-  it('an SDK client lists and calls math_eval and a server tool; --deny hides and refuses; prompts and resources carry the prefix', { timeout: 30_000 }, async () => {
-    const client = await stdioClient(['everything', '--deny', 'everything__get-env', '--deny', 'echo']);
+  it('an SDK client lists and calls math_eval and a server tool; --tools and --deny hide and refuse; prompts and resources carry the prefix', { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['everything', '--tools', 'everything__*', 'math_eval', '--deny', 'everything__get-env']);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('math_eval');
     expect(names).toContain('everything__get-sum');
     expect(names).not.toContain('everything__get-env');
-    expect(names).not.toContain('echo');
+    // Only what --tools names: the other local tools are not served.
+    expect(names).not.toContain('get_current_datetime');
+    await expect(client.callTool({ name: 'get_current_datetime', arguments: {} })).rejects.toThrow('Unknown tool: get_current_datetime');
     expect(names.every((name) => !name.startsWith('flaky__'))).toBe(true);
     expect(await client.callTool({ name: 'math_eval', arguments: { expression: '6*7' } })).toEqual({ content: [{ type: 'text', text: '{"result":42}' }], structuredContent: { result: 42 } });
     expect(await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } })).toEqual({ content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });

@@ -1,5 +1,5 @@
 import type { Finding, LintTarget, ServerTools } from '../lint-types.js';
-import { allTools, finding, rootSchema, toolName } from '../rule-helpers.js';
+import { allTools, findingsOfTool, rootSchema, toolName } from '../rule-helpers.js';
 import { isSchemaObject, member } from '../schema-walk.js';
 
 /*
@@ -29,7 +29,7 @@ function check(servers: ServerTools[]): Finding[] {
   const findings: Finding[] = [];
   for (const { server, tool } of allTools(servers)) {
     const name = toolName(tool);
-    const add = (input: Omit<Parameters<typeof finding>[1], 'server' | 'tool'>) => findings.push(finding(target, { ...input, server, tool: name }));
+    const add = findingsOfTool(findings, target, server, name);
     const sent = `mcp__${server}__${name}`;
     if (!NAME.test(name)) {
       add({

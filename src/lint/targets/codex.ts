@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiItem } from '../../snapshot/snapshot-types.js';
 import type { Finding, LintTarget, ServerTools } from '../lint-types.js';
-import { allTools, finding, inputSchemaNodes, rootSchema, toolName } from '../rule-helpers.js';
+import { allTools, findingsOfTool, inputSchemaNodes, rootSchema, toolName } from '../rule-helpers.js';
 import { member } from '../schema-walk.js';
 
 /*
@@ -66,7 +66,7 @@ function check(servers: ServerTools[]): Finding[] {
   const findings: Finding[] = [];
   for (const { server, tool } of allTools(servers)) {
     const name = toolName(tool);
-    const add = (input: Omit<Parameters<typeof finding>[1], 'server' | 'tool'>) => findings.push(finding(target, { ...input, server, tool: name }));
+    const add = findingsOfTool(findings, target, server, name);
     const full = `mcp__${server}__${name}`;
     if (full.length > MAX_NAME) {
       add({

@@ -1,6 +1,6 @@
 import type { ApiItem } from '../../snapshot/snapshot-types.js';
 import type { Finding, LintTarget, ServerTools } from '../lint-types.js';
-import { allTools, finding, inputSchemaNodes, rootSchema, sameNames, toolName } from '../rule-helpers.js';
+import { allTools, finding, findingsOfTool, inputSchemaNodes, rootSchema, sameNames, toolName } from '../rule-helpers.js';
 
 /*
  * Gemini CLI (google-gemini/gemini-cli @5411f113, packages/core/src/tools/mcp-tool.ts and
@@ -31,7 +31,7 @@ function check(servers: ServerTools[]): Finding[] {
   const findings: Finding[] = [];
   for (const { server, tool } of allTools(servers)) {
     const name = toolName(tool);
-    const add = (input: Omit<Parameters<typeof finding>[1], 'server' | 'tool'>) => findings.push(finding(target, { ...input, server, tool: name }));
+    const add = findingsOfTool(findings, target, server, name);
     const full = `mcp_${server}_${name}`;
     if (full.length > MAX_NAME) {
       add({

@@ -1,6 +1,6 @@
 import type { ApiItem } from '../../snapshot/snapshot-types.js';
 import type { Finding, LintTarget, ServerTools } from '../lint-types.js';
-import { allTools, finding, inputSchemaNodes, rootSchema, tooManyTools, toolName } from '../rule-helpers.js';
+import { allTools, findingsOfTool, inputSchemaNodes, rootSchema, toolName, tooManyTools } from '../rule-helpers.js';
 import { member } from '../schema-walk.js';
 
 /*
@@ -42,7 +42,7 @@ function check(servers: ServerTools[]): Finding[] {
   });
   for (const { server, tool } of allTools(servers)) {
     const name = toolName(tool);
-    const add = (input: Omit<Parameters<typeof finding>[1], 'server' | 'tool'>) => findings.push(finding(target, { ...input, server, tool: name }));
+    const add = findingsOfTool(findings, target, server, name);
     if (!NAME.test(name)) {
       add({
         rule: 'name-pattern',

@@ -1,7 +1,7 @@
 import { draft07SchemaProblem } from '../../schema/compile-schema.js';
 import type { ApiItem } from '../../snapshot/snapshot-types.js';
 import type { Finding, LintTarget, ServerTools } from '../lint-types.js';
-import { allTools, finding, inputSchemaNodes, rootSchema, sameNames, tooManyTools, toolName } from '../rule-helpers.js';
+import { allTools, finding, findingsOfTool, inputSchemaNodes, rootSchema, sameNames, toolName, tooManyTools } from '../rule-helpers.js';
 import { isSchemaObject } from '../schema-walk.js';
 
 /*
@@ -46,7 +46,7 @@ function check(servers: ServerTools[]): Finding[] {
   });
   for (const { server, tool } of allTools(servers)) {
     const name = toolName(tool);
-    const add = (input: Omit<Parameters<typeof finding>[1], 'server' | 'tool'>) => findings.push(finding(target, { ...input, server, tool: name }));
+    const add = findingsOfTool(findings, target, server, name);
     if (INVALID_CHARACTER.test(name.replaceAll('.', '_'))) {
       add({
         rule: 'name-characters',
