@@ -63,7 +63,7 @@ function unknownTarget(name: string): never {
 
 export async function runLint(cli: CliContext, run: LintRun, source: LintSource): Promise<number> {
   const { servers, origins, unreachable } = 'snapshots' in source ? await readSnapshots(cli, source.snapshots) : await readServers(cli, source);
-  if (servers.length === 0) return ExitCode.UNREACHABLE;
+  if (servers.length === 0 && run.options.fix) return ExitCode.UNREACHABLE;
   if (run.options.fix) return printFixes(cli, servers, run.targets[0]!);
   const counting = run.options.tokens !== false || run.options.maxTokens !== undefined;
   if (run.options.tokens === false && run.options.maxTokens !== undefined) throw new UsageError('drop --no-tokens: a token budget needs the token count (--max-tokens)');

@@ -21,7 +21,7 @@ export function registerMcpLintCommand(mcp: Command, run: CommandRunner): void {
 Examples:
   $ toolrun mcp lint --snapshot api.json                        # offline: no server starts
   $ toolrun --config home.json mcp lint zwave --target openai --target gemini
-  $ toolrun mcp lint -- node server.js --max-tokens 8000 --max-tools 40
+  $ toolrun mcp lint --max-tokens 8000 --max-tools 40 -- node server.js
   $ toolrun mcp lint --snapshot api.json --fix --target gemini  # the schemas as Gemini needs them
   $ toolrun mcp lint --snapshot api.json --sarif lint.sarif     # for GitHub code scanning
   $ toolrun hosts lint cursor                                   # all of Cursor's servers together

@@ -36,7 +36,7 @@ A recording answers each request with what the server answered then (its ids asi
 never saw is a JSON-RPC error naming it, never a hang. A snapshot answers its lists as listed, calls
 with results valid against the tool's outputSchema (else a text naming the call), reads and prompts
 with text that says it is a mock's. In a host's config: "command": "toolrun", "args": ["mcp", "mock", "api.json"].
-Exit codes: 0 stdin closed (or Ctrl-C over HTTP) · 1 exit-mid-call · 2 bad usage or source`,
+Exit codes: 0 stdin closed · 1 exit-mid-call · 2 bad usage or source · 130 Ctrl-C (143 SIGTERM)`,
     )
     .action((source: string, options: MockOptions) => run((cli) => mock(cli, source, options)));
 }

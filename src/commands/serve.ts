@@ -37,7 +37,7 @@ Examples:
 As a host's one server: "command": "toolrun", "args": ["--config", "/abs/toolrun.config.json", "serve"].
 Tools are SERVER__TOOL (local tools keep their names); prompts and resource names get the same prefix.
 The servers' headers, tokens and env stay in toolrun: a client sees names and results, never them.
-Exit codes: 0 the client closed stdin (or Ctrl-C over HTTP) · 2 bad usage · 3 config`,
+Exit codes: 0 the client closed stdin · 2 bad usage · 3 config · 130 Ctrl-C (143 SIGTERM), every upstream ended first`,
     )
     .action((servers: string[], options: ServeOptions) => run((cli) => serve(cli, servers, options)));
 }

@@ -17,9 +17,9 @@ export function fixSchema(schema: unknown, target: string): Record<string, unkno
   const root = isSchemaObject(schema) ? schema : { type: 'object', properties: {} };
   switch (target) {
     case 'gemini':
-      return rewrite(inline(root, root), (node) => geminiNode(node)) as Record<string, unknown>;
+      return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => geminiNode(node)) as Record<string, unknown>;
     case 'codex':
-      return rewrite(inline(root, root), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+      return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
     case 'openai':
       return rewrite(root, strictNode) as Record<string, unknown>;
     case 'anthropic':
@@ -31,23 +31,31 @@ export function fixSchema(schema: unknown, target: string): Record<string, unkno
   }
 }
 
+/**
+ * Inlined references are copies, so a schema whose definitions each use the next one twice doubles
+ * at every level: past this many inlined references the rest stay described objects (a hostile
+ * snapshot must not make --fix run out of memory).
+ */
+const MAX_INLINED = 10_000;
+
 /** Local `#/$defs/x` and `#/definitions/x` references replaced by what they name; a cycle ends in a described object. */
-function inline(node: unknown, root: Record<string, unknown>, seen: string[] = [], depth = 0): unknown {
-  if (Array.isArray(node)) return node.map((item) => inline(item, root, seen, depth + 1));
+function inline(node: unknown, root: Record<string, unknown>, budget: { left: number }, seen: string[] = [], depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(item, root, budget, seen, depth + 1));
   if (!isSchemaObject(node) || depth > MAX_DEPTH) return node;
   if (typeof node.$ref === 'string') {
     const { $ref, ...siblings } = node;
     const target = resolveLocal($ref, root);
     if (target === undefined || seen.includes($ref)) return { type: 'object', description: `${seen.includes($ref) ? 'recursive' : 'unresolved'} reference ${$ref}`, ...siblings };
-    return inline({ ...target, ...siblings }, root, [...seen, $ref], depth + 1);
+    if (--budget.left < 0) return { type: 'object', description: `reference ${$ref} (not inlined: the schema inlines to more than ${MAX_INLINED} references)`, ...siblings };
+    return inline({ ...target, ...siblings }, root, budget, [...seen, $ref], depth + 1);
   }
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === '$defs' || key === 'definitions') && depth === 0) continue;
     copy[key] =
       key === 'properties' && isSchemaObject(value)
-        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, inline(child, root, seen, depth + 1)]))
-        : inline(value, root, seen, depth + 1);
+        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, inline(child, root, budget, seen, depth + 1)]))
+        : inline(value, root, budget, seen, depth + 1);
   }
   return copy;
 }
@@ -56,7 +64,12 @@ function resolveLocal(ref: string, root: Record<string, unknown>): unknown {
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
   for (const part of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key: string;
+    try {
+      key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // a malformed %-escape names nothing
+    }
     if (!isSchemaObject(node) || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
     node = node[key];
   }

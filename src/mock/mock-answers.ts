@@ -1,4 +1,5 @@
 import type { ApiItem } from '../snapshot/snapshot-types.js';
+import { fitsUriTemplate } from '../text/uri-template-match.js';
 import { MOCK_PROTOCOL_VERSIONS, type MockBook, type RecordedExchange } from './mock-book.js';
 
 export type MockAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
@@ -99,7 +100,7 @@ function snapshotResponder(book: Extract<MockBook, { kind: 'snapshot' }>): Respo
       case 'resources/read': {
         if (!capabilities.resources) return notFound(method);
         if (typeof params.uri !== 'string') return invalid('resources/read needs "uri"');
-        const resource = resources.get(params.uri) ?? (api.resourceTemplates.some((template) => matchesTemplate(String(template.uriTemplate), params.uri as string)) ? { uri: params.uri } : undefined);
+        const resource = resources.get(params.uri) ?? (api.resourceTemplates.some((template) => fitsUriTemplate(String(template.uriTemplate), params.uri as string)) ? { uri: params.uri } : undefined);
         if (!resource) return { error: { code: RESOURCE_NOT_FOUND, message: `Resource not found: ${params.uri}`, data: { uri: params.uri } } };
         const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : 'text/plain';
         return { result: { contents: [{ uri: params.uri, mimeType, text: `toolrun mock: the contents of ${params.uri}` }] } };
@@ -158,15 +159,6 @@ function notFound(method: string): MockAnswer {
 function negotiate(params: Record<string, unknown> | undefined): string {
   const asked = params?.protocolVersion;
   return typeof asked === 'string' && MOCK_PROTOCOL_VERSIONS.includes(asked) ? asked : MOCK_PROTOCOL_VERSIONS[0]!;
-}
-
-/** An RFC 6570 level-1 template (`file:///{path}`) matched loosely: each `{…}` stands for any text. */
-function matchesTemplate(template: string, uri: string): boolean {
-  const pattern = template
-    .split(/\{[^}]*\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.+');
-  return new RegExp(`^${pattern}$`).test(uri);
 }
 
 function withoutMeta(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {

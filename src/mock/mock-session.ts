@@ -66,7 +66,10 @@ export function createMockSession(responder: Responder, faults: Faults, random: 
       if (!lifecycle && faults.errorRate !== undefined && random() < faults.errorRate) {
         answer = { error: { code: INTERNAL_ERROR, message: 'toolrun mock fault: an injected error (--fault error-rate)' } };
       } else {
-        answer = await responder(method, typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined);
+        answer = await responder(method, typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined).catch(
+          // A snapshot's schema that cannot be compiled (a dangling $ref): this request fails, the mock goes on.
+          (error: unknown): MockAnswer => ({ error: { code: INTERNAL_ERROR, message: `toolrun mock: ${(error as Error).message}` } }),
+        );
         if (isCall && 'result' in answer && faults.isErrorRate !== undefined && random() < faults.isErrorRate) {
           answer = { result: { content: [{ type: 'text', text: 'toolrun mock fault: an injected tool error (--fault is-error-rate)' }], isError: true } };
         }

@@ -29,6 +29,9 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
     instructions: "toolrun serve: local tools under their own names, and each MCP server's tools, resources and prompts as SERVER__NAME.",
   });
   const capable = (what: 'elicitation' | 'sampling' | 'roots') => Boolean(server.getClientCapabilities()?.[what]);
+  // The call in flight a relayed question belongs to: sent on that request's stream (without it the
+  // SDK uses the standalone GET stream, which a client need not open, and the question is lost).
+  let current: { requestId: string | number } | undefined;
   const session: GatewaySession = {
     toolsChanged: () => void server.sendToolListChanged().catch(() => {}),
     promptsChanged: () => void server.sendPromptListChanged().catch(() => {}),
@@ -36,13 +39,13 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
     log: (params) => void server.sendLoggingMessage(params as Parameters<Server['sendLoggingMessage']>[0]).catch(() => {}),
     elicit: async (params, signal) => {
       if (!capable('elicitation')) return { action: 'decline' } satisfies ElicitResult;
-      return server.elicitInput(params as Parameters<Server['elicitInput']>[0], { signal });
+      return server.elicitInput(params as Parameters<Server['elicitInput']>[0], { signal, relatedRequestId: current?.requestId });
     },
     sample: async (params, signal) => {
       if (!capable('sampling')) throw rpcError(ErrorCode.InvalidRequest, 'the client of toolrun serve does not offer sampling');
-      return server.createMessage(params, { signal }) as Promise<CreateMessageResult>;
+      return server.createMessage(params, { signal, relatedRequestId: current?.requestId }) as Promise<CreateMessageResult>;
     },
-    roots: async (signal) => (capable('roots') ? (await server.listRoots(undefined, { signal })).roots : []),
+    roots: async (signal) => (capable('roots') ? (await server.listRoots(undefined, { signal, relatedRequestId: current?.requestId })).roots : []),
   };
 
   // Every list is one page: a cursor can only be one this server never gave.
@@ -71,7 +74,13 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
                 },
               })
               .catch(() => {});
-    return gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+    const call = { requestId: extra.requestId };
+    current = call;
+    try {
+      return await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+    } finally {
+      if (current === call) current = undefined;
+    }
   });
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     onePage(request.params);

@@ -7,7 +7,8 @@ import { listItems } from '../mcp/list-items.js';
 import { listToolsLeniently } from '../mcp/list-tools.js';
 import type { ToolExecutor } from '../executor/tool-executor.js';
 import type { Registry } from '../assembly/server-status.js';
-import { maskSecrets } from '../secrets/mask-secrets.js';
+import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
+import { fitsUriTemplate } from '../text/uri-template-match.js';
 import { rpcError } from './rpc-error.js';
 import { isServed, servedName, splitServedName, type NameFilter, type ServedTool } from './serve-catalog.js';
 
@@ -45,7 +46,7 @@ export interface GatewayOptions {
 export class Gateway {
   readonly sessions = new Set<GatewaySession>();
   /** Which session's call is in flight on each upstream: the one a server's question goes to. */
-  readonly #asking = new Map<string, GatewaySession[]>();
+  readonly #asking = new Map<string, Array<{ session: GatewaySession }>>();
   readonly #connecting = new Map<string, Promise<ConnectFailure[]>>();
   readonly #watched = new WeakSet<ServerConnection>();
   #tools: ServedTool[] = [];
@@ -91,7 +92,11 @@ export class Gateway {
   async connection(server: string): Promise<ServerConnection> {
     const { registry } = this.parts;
     const known = registry.servers.get(server);
-    if (known?.status === 'connected' && isConnectionLost(known.connection)) registry.servers.delete(server);
+    if (known?.status === 'connected' && isConnectionLost(known.connection)) {
+      registry.servers.delete(server);
+      // Lost can mean "closed its stdout but still running": ended, so it does not outlive its replacement.
+      void known.connection.close().catch(() => {});
+    }
     if (registry.servers.get(server)?.status !== 'connected') {
       registry.servers.delete(server);
       if (!this.#connecting.has(server))
@@ -132,7 +137,9 @@ export class Gateway {
     connection.client.onNotification('notifications/resources/list_changed', () => this.sessions.forEach((session) => session.resourcesChanged()));
     connection.client.onNotification('notifications/message', (params: Record<string, unknown>) => {
       const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
-      for (const session of this.sessions) session.log({ ...params, logger });
+      // An upstream's log may name its own token or a URL with a password: masked like everything else that leaves.
+      const masked = maskSecretsDeep({ ...params, logger }) as Record<string, unknown>;
+      for (const session of this.sessions) session.log(masked);
     });
   }
 
@@ -142,20 +149,30 @@ export class Gateway {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void },
   ): Promise<CallToolResult> {
-    const served = this.#tools.find((tool) => tool.name === name);
+    let served = this.#tools.find((tool) => tool.name === name);
+    // A tool of a server that is not connected (it failed to start, or to restart): that server is
+    // tried again now, as the start-up warning promised, and the name looked up once more.
+    const owner = served ? undefined : splitServedName(name, this.options.servers, this.options.separator);
+    if (owner && this.parts.registry.servers.get(owner.server)?.status !== 'connected') {
+      await this.connection(owner.server).catch(() => undefined);
+      served = this.#tools.find((tool) => tool.name === name);
+    }
     if (!served) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     if (served.target.kind === 'local') return this.#callLocal(served.target.name, args, options);
     const { server, tool } = served.target;
     const connection = await this.connection(server);
-    const asking = [...(this.#asking.get(server) ?? []), session];
-    this.#asking.set(server, asking);
+    // One entry per call (the same session may have two calls in flight on this server).
+    const entry = { session };
+    this.#asking.set(server, [...(this.#asking.get(server) ?? []), entry]);
     try {
       return (await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
     } catch (error) {
       throw this.#upstreamError(server, connection, error);
     } finally {
-      const left = (this.#asking.get(server) ?? []).filter((entry) => entry !== session);
-      this.#asking.set(server, left);
+      this.#asking.set(
+        server,
+        (this.#asking.get(server) ?? []).filter((other) => other !== entry),
+      );
     }
   }
 
@@ -188,9 +205,13 @@ export class Gateway {
     return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' failed the call: ${message}`));
   }
 
-  /** The session whose call is in flight on `server` (the latest), for a question that server asks. */
+  /**
+   * The session whose call is in flight on `server` (the latest), for a question that server asks.
+   * An upstream's question carries nothing that ties it to one call: with calls of two clients in
+   * flight on the same server, the latest caller is asked.
+   */
   askingSession(server: string): GatewaySession | undefined {
-    return this.#asking.get(server)?.at(-1);
+    return this.#asking.get(server)?.at(-1)?.session;
   }
 
   async listResources(): Promise<Resource[]> {
@@ -255,7 +276,7 @@ export class Gateway {
     const templates = await Promise.all(
       this.#connected('resources').map(async (connection) => {
         const items = await listItems(connection.client, 'resourceTemplates', { timeout: this.options.timeoutMs }).catch(() => []);
-        return items.some((template) => fitsTemplate(template.uriTemplate, uri)) ? [connection.name] : [];
+        return items.some((template) => fitsUriTemplate(template.uriTemplate, uri)) ? [connection.name] : [];
       }),
     );
     return templates.flat();
@@ -272,13 +293,4 @@ export class Gateway {
     );
     return lists.flat();
   }
-}
-
-/** An RFC 6570 template (`file:///{path}`, `test://{+id}`) matched loosely: each expression stands for any text. */
-function fitsTemplate(template: string, uri: string): boolean {
-  const pattern = template
-    .split(/\{[^}]*\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.+');
-  return new RegExp(`^${pattern}$`).test(uri);
 }

@@ -4,6 +4,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+/** A request body larger than this is refused (413) before anything parses it. */
+const MAX_BODY_BYTES = 4 << 20;
+/** Sessions at once: each holds a server instance; more is a leak or a flood. */
+const MAX_SESSIONS = 1000;
+/** A session without a request for this long is ended. */
+const IDLE_MS = 30 * 60_000;
 
 /**
  * `toolrun serve --http`: Streamable HTTP on /mcp, one SDK server per session (made by `newServer`
@@ -31,20 +37,55 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
     if (origin !== undefined && !isLoopbackOrigin(origin)) return json(response, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: the Origin is not loopback' } });
     const sessionId = request.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (known) return known.handleRequest(request, response);
+    if (known) {
+      lastSeen.set(sessionId as string, Date.now());
+      return known.handleRequest(request, response);
+    }
     if (typeof sessionId === 'string') return json(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
-    if (request.method !== 'POST') return json(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: start a session with initialize' } });
-    // A new session: the SDK's transport answers initialize (and refuses anything else without a session).
+    const startOver = () => json(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: start a session with initialize' } });
+    if (request.method !== 'POST') return startOver();
+    // Only an initialize makes a session (and a server for it): anything else is refused before one exists.
+    const body = await readBody(request);
+    if (body === undefined) return json(response, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request too large (over ${MAX_BODY_BYTES} bytes)` } });
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      return json(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    }
+    if ((message as { method?: unknown } | null)?.method !== 'initialize') return startOver();
+    if (transports.size >= MAX_SESSIONS)
+      return json(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun serve holds ${MAX_SESSIONS} sessions: end one (DELETE) first` } });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void transports.set(id, transport),
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+        lastSeen.set(id, Date.now());
+      },
     });
     transport.onclose = () => {
-      if (transport.sessionId) transports.delete(transport.sessionId);
+      if (transport.sessionId) {
+        transports.delete(transport.sessionId);
+        lastSeen.delete(transport.sessionId);
+      }
     };
     await newServer().connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, message);
+    // An initialize the SDK refused made no session: its server goes now, not never.
+    if (!transport.sessionId || !transports.has(transport.sessionId)) await transport.close().catch(() => {});
   }
+
+  // A client that leaves without DELETE: its session ends after IDLE_MS without a request.
+  const lastSeen = new Map<string, number>();
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, seen] of lastSeen)
+      if (now - seen > IDLE_MS)
+        void transports
+          .get(id)
+          ?.close()
+          .catch(() => {});
+  }, 60_000).unref();
 
   return new Promise((resolve, reject) => {
     http.once('error', reject);
@@ -56,9 +97,12 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
         http,
         url: `http://${host}:${port}/mcp`,
         close: async () => {
+          clearInterval(sweeper);
           await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => {})));
-          await new Promise<void>((done) => http.close(() => done()));
-          http.closeAllConnections?.();
+          // Connections first: close() waits for every open one, and a client that sent half a request would hold it for minutes.
+          const closed = new Promise<void>((done) => http.close(() => done()));
+          http.closeAllConnections();
+          await closed;
         },
       });
     });
@@ -87,4 +131,22 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   response.end(text);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
 }

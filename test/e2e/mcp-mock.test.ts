@@ -66,6 +66,24 @@ describe('a snapshot as a server', () => {
     expect(echo.result.content[0].text).toBe('toolrun mock: echo called with {"message":"hi"}');
     expect(invalid.result.isError).toBe(true);
   });
+
+  it('a tool whose schema cannot be compiled fails its call with an error, and the mock goes on answering', async () => {
+    const file = join(dir, 'broken-schema.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        toolrunSnapshot: 1,
+        server: { name: 'b' },
+        tools: [{ name: 'broken', description: 'x', inputSchema: { type: 'object', properties: { q: { $ref: '#/$defs/missing' } } } }],
+        resources: [],
+        resourceTemplates: [],
+        prompts: [],
+      }),
+    );
+    const lines = (await converse([file], [call(1, 'broken', { q: 1 }), { jsonrpc: '2.0', id: 2, method: 'tools/list' }])).map((line) => JSON.parse(line));
+    expect(lines.find((message) => message.id === 1).error.message).toMatch(/^toolrun mock: /);
+    expect(lines.find((message) => message.id === 2).result.tools).toHaveLength(1);
+  });
 });
 
 describe('a recording as a server', () => {

@@ -198,6 +198,18 @@ describe('mcp lint --fix: the schema as the target needs it', () => {
     expect(JSON.stringify(fixed)).toContain('recursive reference #/$defs/node');
   });
 
+  it('a hostile snapshot: a malformed $ref is a finding, not a crash; a doubling chain of $defs inlines within its budget', async () => {
+    const malformed = { name: 'odd', description: 'Odd.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/a%zz' } } } };
+    expect(await findingsOf([{ server: 's', tools: [malformed] }], [findTarget('gemini-cli')!])).toEqual(["error gemini-cli/unresolved-ref odd $.inputSchema.properties.a['$ref']"]);
+    expect(JSON.stringify(fixSchema(malformed.inputSchema, 'gemini'))).toContain('unresolved reference #/$defs/a%zz');
+    const $defs: Record<string, unknown> = { d30: { type: 'string' } };
+    for (let level = 0; level < 30; level++) $defs[`d${level}`] = { type: 'object', properties: { left: { $ref: `#/$defs/d${level + 1}` }, right: { $ref: `#/$defs/d${level + 1}` } } };
+    const started = performance.now();
+    const fixed = JSON.stringify(fixSchema({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/d0' } } }, 'gemini'));
+    expect(fixed).toContain('not inlined: the schema inlines to more than 10000 references');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('openai: strict mode — every object closed, every property required, optional ones nullable', () => {
     expect(fixSchema({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] }, 'openai')).toEqual({
       type: 'object',

@@ -92,7 +92,12 @@ function resolves(ref: string, root: Record<string, unknown>): boolean {
   if (ref === '#') return true;
   let node: unknown = root;
   for (const part of ref.replace(/^#\/?/, '').split('/')) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key: string;
+    try {
+      key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return false; // a malformed %-escape names nothing
+    }
     if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return false;
     node = (node as Record<string, unknown>)[key];
   }
