@@ -78,11 +78,13 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
     },
   });
   const gateway = (made.gateway = new Gateway(opened, { servers, separator: options.separator, filter: nameFilter(options.tools ?? [], options.deny ?? []), timeoutMs: cli.globals.timeout }));
-  const failures = await gateway.start();
-  if (failures.length > 0)
-    cli.terminal.warn(
-      `serving without ${failures.map((failure) => failure.server).join(', ')} for now: ${failures.length === 1 ? 'it' : 'they'} could not be connected (tried again at the next call)`,
-    );
+  // Served at once; the upstreams start meanwhile (the handlers wait for them: Gateway.ready).
+  void gateway.start().then((failures) => {
+    if (failures.length > 0)
+      cli.terminal.warn(
+        `serving without ${failures.map((failure) => failure.server).join(', ')} for now: ${failures.length === 1 ? 'it' : 'they'} could not be connected (tried again at the next call)`,
+      );
+  });
   const info = { name: 'toolrun', version: readVersion() };
 
   if (!listen) {
@@ -93,7 +95,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
       problems += 1;
       if (problems <= 3) cli.terminal.warn(`toolrun serve: ${problems === 3 ? 'a third problem with the client (no more are shown): ' : ''}${error.message}`);
     };
-    cli.terminal.verbose(`toolrun serve: ${gateway.tools().length} tools on stdio`);
+    void gateway.ready.then(() => cli.terminal.verbose(`toolrun serve: ${gateway.tools().length} tools on stdio`));
     const stopped = new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
     await Promise.race([serveBothErasOverStdio(gateway, info, { stdin: process.stdin, stdout: cli.terminal.stdout }, onError), stopped]);
     return 0;
@@ -102,6 +104,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
     throw new UsageError(`--http ${options.http}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed to listen there' : error.message}`);
   });
   cli.onExit(() => http.close());
+  await gateway.ready;
   cli.terminal.info(`toolrun serve: ${gateway.tools().length} tools on ${http.url}${token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
   return 0;

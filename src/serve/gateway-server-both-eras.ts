@@ -105,29 +105,35 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
 
   handle('tools/list', async (params) => {
     onePage(params);
-    return { tools: gateway.tools().map((tool) => tool.definition) };
+    return { tools: (await gateway.readyTools()).map((tool) => tool.definition) };
   });
   handle('tools/call', async (params, ctx) => {
     if (typeof params.name !== 'string') throw rpcError(-32602, 'Invalid params for tools/call: name: expected a string');
     const token = params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
+    // Each update is written before the result (awaited below): a client reads them in that order.
+    const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
         ? undefined
         : (progress: { progress: number; total?: number; message?: string }) =>
-            void ctx.mcpReq
-              .notify({
-                method: 'notifications/progress',
-                params: {
-                  progressToken: token,
-                  progress: progress.progress,
-                  ...(progress.total === undefined ? {} : { total: progress.total }),
-                  ...(progress.message === undefined ? {} : { message: progress.message }),
-                },
-              })
-              .catch(() => {});
+            void sent.push(
+              ctx.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken: token,
+                    progress: progress.progress,
+                    ...(progress.total === undefined ? {} : { total: progress.total }),
+                    ...(progress.message === undefined ? {} : { message: progress.message }),
+                  },
+                })
+                .catch(() => {}),
+            );
     current = ctx;
     try {
-      return await gateway.callTool(session, params.name, (params.arguments ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, onProgress });
+      const result = await gateway.callTool(session, params.name, (params.arguments ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, onProgress });
+      await Promise.all(sent);
+      return result;
     } finally {
       if (current === ctx) current = undefined;
     }

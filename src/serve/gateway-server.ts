@@ -54,30 +54,36 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
   };
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     onePage(request.params);
-    return { tools: gateway.tools().map((tool) => tool.definition) };
+    return { tools: (await gateway.readyTools()).map((tool) => tool.definition) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
+    // Each update is written before the result (awaited below): a client reads them in that order.
+    const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
         ? undefined
         : (progress: { progress: number; total?: number; message?: string }) =>
             // Built field by field: the upstream's update carries the upstream's own token, which this client never sent.
-            void extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: {
-                  progressToken: token,
-                  progress: progress.progress,
-                  ...(progress.total === undefined ? {} : { total: progress.total }),
-                  ...(progress.message === undefined ? {} : { message: progress.message }),
-                },
-              })
-              .catch(() => {});
+            void sent.push(
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken: token,
+                    progress: progress.progress,
+                    ...(progress.total === undefined ? {} : { total: progress.total }),
+                    ...(progress.message === undefined ? {} : { message: progress.message }),
+                  },
+                })
+                .catch(() => {}),
+            );
     const call = { requestId: extra.requestId };
     current = call;
     try {
-      return await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+      const result = await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+      await Promise.all(sent);
+      return result;
     } finally {
       if (current === call) current = undefined;
     }

@@ -57,14 +57,41 @@ export class Gateway {
   ) {}
 
   /** Connects every upstream (those that fail are reported, and tried again at their next use). */
-  async start(): Promise<ConnectFailure[]> {
-    const failures = this.options.servers.length > 0 ? await this.parts.connect(this.options.servers, { registerTools: false }) : [];
-    for (const server of this.options.servers) this.#watch(server);
-    this.#rebuild();
-    return failures;
+  /**
+   * Connects every upstream (those that fail are reported, and tried again at their next use). The
+   * client's handshake is answered meanwhile (a client's first request must not wait for every
+   * upstream to start: a 2026-07-28 probe would time out and fall back to 2025); what needs the
+   * upstreams waits for `ready`.
+   */
+  start(): Promise<ConnectFailure[]> {
+    const started = (async () => {
+      this.#rebuild();
+      const failures = this.options.servers.length > 0 ? await this.parts.connect(this.options.servers, { registerTools: false }) : [];
+      for (const server of this.options.servers) this.#watch(server);
+      this.#rebuild();
+      return failures;
+    })();
+    this.#ready = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    return started;
   }
 
+  #ready: Promise<void> = Promise.resolve();
+
+  /** Resolves once the upstreams started at launch are connected (or failed). */
+  get ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** The served tools; once `ready`, with every upstream started at launch. */
   tools(): ServedTool[] {
+    return this.#tools;
+  }
+
+  async readyTools(): Promise<ServedTool[]> {
+    await this.#ready;
     return this.#tools;
   }
 
@@ -215,14 +242,17 @@ export class Gateway {
   }
 
   async listResources(): Promise<Resource[]> {
+    await this.#ready;
     return this.#gather('resources', (server, resource: Resource) => ({ ...resource, name: servedName(server, resource.name, this.options.separator) }));
   }
 
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    await this.#ready;
     return this.#gather('resourceTemplates', (server, template: ResourceTemplate) => ({ ...template, name: servedName(server, template.name, this.options.separator) }));
   }
 
   async listPrompts(): Promise<Prompt[]> {
+    await this.#ready;
     return this.#gather('prompts', (server, prompt: Prompt) => ({ ...prompt, name: servedName(server, prompt.name, this.options.separator) }));
   }
 
@@ -231,6 +261,7 @@ export class Gateway {
    * server lists or templates is not sent anywhere: -32002, as the spec has a server say it.
    */
   async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    await this.#ready;
     const owners = await this.#resourceOwners(uri);
     let last: Error | undefined;
     for (const server of owners) {
@@ -246,6 +277,7 @@ export class Gateway {
   }
 
   async getPrompt(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    await this.#ready;
     const split = splitServedName(name, this.options.servers, this.options.separator);
     if (!split) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     const connection = await this.connection(split.server);
