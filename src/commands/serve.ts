@@ -48,8 +48,9 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   if (options.tokenEnv !== undefined && !listen) throw new UsageError('a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env');
   const token = options.tokenEnv === undefined ? undefined : cli.env[options.tokenEnv];
   if (options.tokenEnv !== undefined && !token) throw new UsageError(`${options.tokenEnv} is not set (or empty): set it to the bearer token clients must send, then start serve again`);
-  const [{ isLoopbackHost, serveOverHttp }, { Gateway }, { createGatewayServer }, { nameFilter }] = await Promise.all([
+  const [{ serveOverHttp }, { isLoopbackHost }, { Gateway }, { createGatewayServer }, { nameFilter }] = await Promise.all([
     import('../serve/serve-http.js'),
+    import('../http/incoming-request.js'),
     import('../serve/serve-gateway.js'),
     import('../serve/gateway-server.js'),
     import('../serve/serve-catalog.js'),

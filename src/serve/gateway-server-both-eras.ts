@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
+import { progressRelay } from './progress-relay.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
@@ -109,30 +110,11 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   });
   handle('tools/call', async (params, ctx) => {
     if (typeof params.name !== 'string') throw rpcError(-32602, 'Invalid params for tools/call: name: expected a string');
-    const token = params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
-    // Each update is written before the result (awaited below): a client reads them in that order.
-    const sent: Array<Promise<unknown>> = [];
-    const onProgress =
-      token === undefined
-        ? undefined
-        : (progress: { progress: number; total?: number; message?: string }) =>
-            void sent.push(
-              ctx.mcpReq
-                .notify({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken: token,
-                    progress: progress.progress,
-                    ...(progress.total === undefined ? {} : { total: progress.total }),
-                    ...(progress.message === undefined ? {} : { message: progress.message }),
-                  },
-                })
-                .catch(() => {}),
-            );
+    const { onProgress, flushed } = progressRelay(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
     current = ctx;
     try {
       const result = await gateway.callTool(session, params.name, (params.arguments ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, onProgress });
-      await Promise.all(sent);
+      await flushed();
       return result;
     } finally {
       if (current === ctx) current = undefined;
@@ -140,23 +122,23 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   });
   handle('resources/list', async (params) => {
     onePage(params);
-    return { resources: await gateway.listResources() };
+    return { resources: await gateway.lists.listResources() };
   });
   handle('resources/templates/list', async (params) => {
     onePage(params);
-    return { resourceTemplates: await gateway.listResourceTemplates() };
+    return { resourceTemplates: await gateway.lists.listResourceTemplates() };
   });
   handle('resources/read', async (params, ctx) => {
     if (typeof params.uri !== 'string') throw rpcError(-32602, 'Invalid params for resources/read: uri: expected a string');
-    return gateway.readResource(params.uri, ctx.mcpReq.signal);
+    return gateway.lists.readResource(params.uri, ctx.mcpReq.signal);
   });
   handle('prompts/list', async (params) => {
     onePage(params);
-    return { prompts: await gateway.listPrompts() };
+    return { prompts: await gateway.lists.listPrompts() };
   });
   handle('prompts/get', async (params, ctx) => {
     if (typeof params.name !== 'string') throw rpcError(-32602, 'Invalid params for prompts/get: name: expected a string');
-    return gateway.getPrompt(params.name, params.arguments as Record<string, unknown> | undefined, ctx.mcpReq.signal);
+    return gateway.lists.getPrompt(params.name, params.arguments as Record<string, unknown> | undefined, ctx.mcpReq.signal);
   });
   answerMalformedParamsWithInvalidParams(server);
   gateway.sessions.add(session);

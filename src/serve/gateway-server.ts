@@ -13,6 +13,7 @@ import {
   type CreateMessageResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
+import { progressRelay } from './progress-relay.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
@@ -57,32 +58,12 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
     return { tools: (await gateway.readyTools()).map((tool) => tool.definition) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const token = request.params._meta?.progressToken;
-    // Each update is written before the result (awaited below): a client reads them in that order.
-    const sent: Array<Promise<unknown>> = [];
-    const onProgress =
-      token === undefined
-        ? undefined
-        : (progress: { progress: number; total?: number; message?: string }) =>
-            // Built field by field: the upstream's update carries the upstream's own token, which this client never sent.
-            void sent.push(
-              extra
-                .sendNotification({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken: token,
-                    progress: progress.progress,
-                    ...(progress.total === undefined ? {} : { total: progress.total }),
-                    ...(progress.message === undefined ? {} : { message: progress.message }),
-                  },
-                })
-                .catch(() => {}),
-            );
+    const { onProgress, flushed } = progressRelay(request.params._meta?.progressToken, (notification) => extra.sendNotification(notification));
     const call = { requestId: extra.requestId };
     current = call;
     try {
       const result = await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
-      await Promise.all(sent);
+      await flushed();
       return result;
     } finally {
       if (current === call) current = undefined;
@@ -90,18 +71,18 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
   });
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     onePage(request.params);
-    return { resources: await gateway.listResources() };
+    return { resources: await gateway.lists.listResources() };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
     onePage(request.params);
-    return { resourceTemplates: await gateway.listResourceTemplates() };
+    return { resourceTemplates: await gateway.lists.listResourceTemplates() };
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await gateway.readResource(request.params.uri, extra.signal)) as never);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await gateway.lists.readResource(request.params.uri, extra.signal)) as never);
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
     onePage(request.params);
-    return { prompts: await gateway.listPrompts() };
+    return { prompts: await gateway.lists.listPrompts() };
   });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => (await gateway.getPrompt(request.params.name, request.params.arguments, extra.signal)) as never);
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => (await gateway.lists.getPrompt(request.params.name, request.params.arguments, extra.signal)) as never);
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     await gateway.setLogLevel(request.params.level);
     return {};

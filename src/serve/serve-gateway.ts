@@ -1,15 +1,15 @@
-import { ErrorCode, McpError, type CallToolResult, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
 import type { ElicitParams, SamplingParams, ClientRoot } from '../mcp/ask-back.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { listItems } from '../mcp/list-items.js';
 import { listToolsLeniently } from '../mcp/list-tools.js';
 import type { ToolExecutor } from '../executor/tool-executor.js';
 import type { Registry } from '../assembly/server-status.js';
 import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
-import { fitsUriTemplate } from '../text/uri-template-match.js';
 import { rpcError } from './rpc-error.js';
+import { ServedLists } from './served-lists.js';
+import { upstreamError } from './upstream-error.js';
 import { isServed, servedName, splitServedName, type NameFilter, type ServedTool } from './serve-catalog.js';
 
 /**
@@ -86,6 +86,9 @@ export class Gateway {
   }
 
   /** The served tools; once `ready`, with every upstream started at launch. */
+  /** Resources and prompts of every upstream, prefixed (served-lists.ts). */
+  readonly lists = new ServedLists(this);
+
   tools(): ServedTool[] {
     return this.#tools;
   }
@@ -194,7 +197,7 @@ export class Gateway {
     try {
       return (await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
     } catch (error) {
-      throw this.#upstreamError(server, connection, error);
+      throw upstreamError(server, connection, error);
     } finally {
       this.#asking.set(
         server,
@@ -216,23 +219,6 @@ export class Gateway {
   }
 
   /**
-   * An upstream's own JSON-RPC error keeps its code and message; the connection ending under the call
-   * (the server died), or the call timing out, is said in words that name the server. Masked.
-   */
-  #upstreamError(server: string, connection: ServerConnection, error: unknown): Error {
-    const code = (error as { code?: unknown }).code;
-    const message = (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )+/, '');
-    if (isConnectionLost(connection) || code === ErrorCode.ConnectionClosed) {
-      const stderr = connection.stdio?.stderr.lastLines(2) ?? [];
-      const last = stderr.length > 0 ? `; its stderr ended with: ${stderr.join(' / ')}` : '';
-      return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' went away during the call (it is started again for the next one)${last}`));
-    }
-    if (code === ErrorCode.RequestTimeout) return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' did not answer in time: ${message}`));
-    if (typeof code === 'number') return rpcError(code, maskSecrets(message), error instanceof McpError ? error.data : undefined);
-    return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' failed the call: ${message}`));
-  }
-
-  /**
    * The session whose call is in flight on `server` (the latest), for a question that server asks.
    * An upstream's question carries nothing that ties it to one call: with calls of two clients in
    * flight on the same server, the latest caller is asked.
@@ -241,88 +227,15 @@ export class Gateway {
     return this.#asking.get(server)?.at(-1)?.session;
   }
 
-  async listResources(): Promise<Resource[]> {
-    await this.#ready;
-    return this.#gather('resources', (server, resource: Resource) => ({ ...resource, name: servedName(server, resource.name, this.options.separator) }));
-  }
-
-  async listResourceTemplates(): Promise<ResourceTemplate[]> {
-    await this.#ready;
-    return this.#gather('resourceTemplates', (server, template: ResourceTemplate) => ({ ...template, name: servedName(server, template.name, this.options.separator) }));
-  }
-
-  async listPrompts(): Promise<Prompt[]> {
-    await this.#ready;
-    return this.#gather('prompts', (server, prompt: Prompt) => ({ ...prompt, name: servedName(server, prompt.name, this.options.separator) }));
-  }
-
-  /**
-   * A resource's server: the one that listed the URI, else those with a template it fits. A URI no
-   * server lists or templates is not sent anywhere: -32002, as the spec has a server say it.
-   */
-  async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
-    await this.#ready;
-    const owners = await this.#resourceOwners(uri);
-    let last: Error | undefined;
-    for (const server of owners) {
-      const connection = await this.connection(server);
-      try {
-        return await connection.client.request('resources/read', { uri }, { signal, timeout: this.options.timeoutMs });
-      } catch (error) {
-        last = this.#upstreamError(server, connection, error);
-      }
-    }
-    if (last && owners.length === 1) throw last;
-    throw rpcError(-32002, `Resource not found: ${uri}`, { uri });
-  }
-
-  async getPrompt(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    await this.#ready;
-    const split = splitServedName(name, this.options.servers, this.options.separator);
-    if (!split) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const connection = await this.connection(split.server);
-    try {
-      return await connection.client.request('prompts/get', { name: split.name, ...(args ? { arguments: args } : {}) }, { signal, timeout: this.options.timeoutMs });
-    } catch (error) {
-      throw this.#upstreamError(split.server, connection, error);
-    }
-  }
-
   async setLogLevel(level: string): Promise<void> {
-    await Promise.all(this.#connected('logging').map((connection) => connection.client.setLogLevel(level as Parameters<ServerConnection['client']['setLogLevel']>[0]).catch(() => {})));
+    await Promise.all(this.connected('logging').map((connection) => connection.client.setLogLevel(level as Parameters<ServerConnection['client']['setLogLevel']>[0]).catch(() => {})));
   }
 
-  #connected(capability: 'resources' | 'prompts' | 'logging'): ServerConnection[] {
+  /** The connected upstreams that offer `capability`, in the configured order. */
+  connected(capability: 'resources' | 'prompts' | 'logging'): ServerConnection[] {
     return this.options.servers.flatMap((server) => {
       const status = this.parts.registry.servers.get(server);
       return status?.status === 'connected' && status.connection.capabilities?.[capability] ? [status.connection] : [];
     });
-  }
-
-  readonly #uriOwners = new Map<string, string>();
-
-  async #resourceOwners(uri: string): Promise<string[]> {
-    if (!this.#uriOwners.has(uri)) await this.listResources().catch(() => []);
-    const listed = this.#uriOwners.get(uri);
-    if (listed) return [listed];
-    const templates = await Promise.all(
-      this.#connected('resources').map(async (connection) => {
-        const items = await listItems(connection.client, 'resourceTemplates', { timeout: this.options.timeoutMs }).catch(() => []);
-        return items.some((template) => fitsUriTemplate(template.uriTemplate, uri)) ? [connection.name] : [];
-      }),
-    );
-    return templates.flat();
-  }
-
-  async #gather<K extends 'resources' | 'resourceTemplates' | 'prompts', T>(kind: K, rename: (server: string, item: T) => T): Promise<T[]> {
-    const capability = kind === 'prompts' ? 'prompts' : 'resources';
-    const lists = await Promise.all(
-      this.#connected(capability).map(async (connection) => {
-        const items = (await listItems(connection.client, kind, { timeout: this.options.timeoutMs }).catch(() => [])) as T[];
-        if (kind === 'resources') for (const item of items) this.#uriOwners.set(String((item as { uri: string }).uri), connection.name);
-        return items.map((item) => rename(connection.name, item));
-      }),
-    );
-    return lists.flat();
   }
 }

@@ -1,9 +1,9 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-request.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 /** A request body larger than this is refused (413) before anything parses it. */
 const MAX_BODY_BYTES = 4 << 20;
 /** Sessions at once: each holds a server instance; more is a leak or a flood. */
@@ -23,39 +23,39 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
 
   const http = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) json(response, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: `toolrun serve: ${(error as Error).message}` } });
+      if (!response.headersSent) sendJson(response, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: `toolrun serve: ${(error as Error).message}` } });
     });
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if ((request.url ?? '/').split('?')[0] !== '/mcp') return json(response, 404, { error: 'not found: toolrun serve answers on /mcp' });
+    if ((request.url ?? '/').split('?')[0] !== '/mcp') return sendJson(response, 404, { error: 'not found: toolrun serve answers on /mcp' });
     if (expected && !bearerMatches(request.headers.authorization, expected)) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="toolrun serve"');
-      return json(response, 401, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized: send the bearer token toolrun serve was started with (--token-env)' } });
+      return sendJson(response, 401, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized: send the bearer token toolrun serve was started with (--token-env)' } });
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin)) return json(response, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: the Origin is not loopback' } });
+    if (origin !== undefined && !isLoopbackOrigin(origin)) return sendJson(response, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: the Origin is not loopback' } });
     const sessionId = request.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (known) {
       lastSeen.set(sessionId as string, Date.now());
       return known.handleRequest(request, response);
     }
-    if (typeof sessionId === 'string') return json(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
-    const startOver = () => json(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: start a session with initialize' } });
+    if (typeof sessionId === 'string') return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    const startOver = () => sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: start a session with initialize' } });
     if (request.method !== 'POST') return startOver();
     // Only an initialize makes a session (and a server for it): anything else is refused before one exists.
-    const body = await readBody(request);
-    if (body === undefined) return json(response, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request too large (over ${MAX_BODY_BYTES} bytes)` } });
+    const body = await readBoundedBody(request, MAX_BODY_BYTES);
+    if (body === undefined) return sendJson(response, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request too large (over ${MAX_BODY_BYTES} bytes)` } });
     let message: unknown;
     try {
       message = JSON.parse(body.toString('utf8'));
     } catch {
-      return json(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      return sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     }
     if ((message as { method?: unknown } | null)?.method !== 'initialize') return startOver();
     if (transports.size >= MAX_SESSIONS)
-      return json(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun serve holds ${MAX_SESSIONS} sessions: end one (DELETE) first` } });
+      return sendJson(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun serve holds ${MAX_SESSIONS} sessions: end one (DELETE) first` } });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -113,40 +113,4 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
   if (header === undefined) return false;
   const given = Buffer.from(header);
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function isLoopbackOrigin(origin: string): boolean {
-  try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(undefined);
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }

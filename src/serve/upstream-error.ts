@@ -1,0 +1,22 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isConnectionLost } from '../mcp/connection-lost.js';
+import type { ServerConnection } from '../mcp/server-connection.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
+import { rpcError } from './rpc-error.js';
+
+/**
+ * An upstream's own JSON-RPC error keeps its code and message; the connection ending under the call
+ * (the server died), or the call timing out, is said in words that name the server. Masked.
+ */
+export function upstreamError(server: string, connection: ServerConnection, error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )+/, '');
+  if (isConnectionLost(connection) || code === ErrorCode.ConnectionClosed) {
+    const stderr = connection.stdio?.stderr.lastLines(2) ?? [];
+    const last = stderr.length > 0 ? `; its stderr ended with: ${stderr.join(' / ')}` : '';
+    return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' went away during the call (it is started again for the next one)${last}`));
+  }
+  if (code === ErrorCode.RequestTimeout) return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' did not answer in time: ${message}`));
+  if (typeof code === 'number') return rpcError(code, maskSecrets(message), error instanceof McpError ? error.data : undefined);
+  return rpcError(ErrorCode.InternalError, maskSecrets(`MCP server '${server}' failed the call: ${message}`));
+}
