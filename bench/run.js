@@ -3,7 +3,7 @@
 // the same as JSON. `npm run bench -- --only scan` runs the benchmarks whose name contains "scan".
 // Run after a build (npm run bench does both). Exit 1 when a target is missed.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,13 +238,16 @@ const startBearerServer = async () => {
     });
     bearerServer.once('exit', () => reject(new Error(`the bearer server exited: ${text}`)));
   });
-  writeFileSync(oauthConfig, JSON.stringify({ mcpServers: { stored: { url }, header: { url, headers: { Authorization: `Bearer ${bearerToken}` } } } }));
+  writeFileSync(oauthConfig, JSON.stringify({ mcpServers: { stored: { url }, bound: { url }, header: { url, headers: { Authorization: `Bearer ${bearerToken}` } } } }));
   // The record `toolrun auth login` writes (src/auth/token-store.ts, auth-paths.ts), with a token valid for a day.
   const authDir = join(oauthData, 'toolrun', 'auth');
   mkdirSync(authDir, { recursive: true, mode: 0o700 });
-  const file = join(authDir, `stored-${createHash('sha256').update(url).digest('hex').slice(0, 12)}.json`);
-  const record = { version: 1, server: 'stored', serverUrl: url, tokens: { access_token: bearerToken, token_type: 'Bearer', expires_at: Date.now() + 86_400_000, obtained_at: Date.now() } };
-  writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+  const fileOf = (name) => join(authDir, `${name}-${createHash('sha256').update(url).digest('hex').slice(0, 12)}.json`);
+  const tokens = (type) => ({ access_token: bearerToken, token_type: type, expires_at: Date.now() + 86_400_000, obtained_at: Date.now() });
+  writeFileSync(fileOf('stored'), JSON.stringify({ version: 1, server: 'stored', serverUrl: url, tokens: tokens('Bearer') }), { mode: 0o600 });
+  // SPEC §21: the same token DPoP-bound, its P-256 key kept beside it, as a DPoP grant stores it.
+  const privateJwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  writeFileSync(fileOf('bound'), JSON.stringify({ version: 1, server: 'bound', serverUrl: url, tokens: tokens('DPoP'), dpop: { privateJwk } }), { mode: 0o600 });
 };
 const stopBearerServer = async () => bearerServer?.kill();
 
@@ -289,6 +292,16 @@ const benchmarks = [
     subject: [node, [bin, '--config', oauthConfig, 'exec', 'stored:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
     baseline: [node, [bin, '--config', oauthConfig, 'exec', 'header:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
     target: 1.05,
+    runs: 15,
+    setup: startBearerServer,
+    teardown: stopBearerServer,
+  },
+  {
+    // SPEC §21: a DPoP-bound token costs a proof per request (an ES256 signature), against the same token as a bearer.
+    name: 'exec through a stored DPoP-bound token (vs the same token stored as bearer, same server)',
+    subject: [node, [bin, '--config', oauthConfig, 'exec', 'bound:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
+    baseline: [node, [bin, '--config', oauthConfig, 'exec', 'stored:echo', 'message=hi'], { XDG_DATA_HOME: oauthData }],
+    target: 1.1,
     runs: 15,
     setup: startBearerServer,
     teardown: stopBearerServer,

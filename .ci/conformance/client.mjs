@@ -62,21 +62,39 @@ const SCRIPTS = {
   },
 };
 
-/** The server's entry, as a user would write it for this kind of server. */
+/**
+ * The server's entry, as a user would write it for this kind of server: keys, assertions and ID
+ * tokens come from variables (CREDENTIALS), as a CI job passes its secrets and its OIDC token.
+ */
 function entryFor(name) {
   const entry = { url };
   if (version) entry.protocol = version;
-  if (context.client_id) entry.oauth = { clientId: context.client_id, ...(context.client_secret && { clientSecret: context.client_secret }) };
+  if (context.client_id) entry.oauth = { clientId: context.client_id, ...(context.client_secret && { clientSecret: '${CONFORMANCE_CLIENT_SECRET}' }) };
   else if (name.startsWith('auth/')) entry.oauth = { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL };
   if (name.startsWith('auth/client-credentials')) entry.oauth.grant = 'client_credentials';
+  // private_key_jwt: the client's key (SEP-1046).
+  if (context.private_key_pem) Object.assign(entry.oauth, { privateKey: '${CONFORMANCE_PRIVATE_KEY}', signingAlgorithm: context.signing_algorithm });
+  // Workload identity federation: the workload's token is the assertion of a JWT-bearer grant (SEP-1933).
+  if (context.valid_jwt) Object.assign(entry.oauth, { grant: 'jwt_bearer', assertion: '${CONFORMANCE_WORKLOAD_TOKEN}' });
+  // Enterprise-managed authorization: the identity provider's ID token → an ID-JAG → a token (SEP-990).
+  if (context.idp_id_token) Object.assign(entry.oauth, { grant: 'enterprise', idp: { issuer: context.idp_issuer, clientId: context.idp_client_id, idToken: '${CONFORMANCE_ID_TOKEN}' } });
   return entry;
 }
+
+/** The variables the entry reads its credentials from. */
+const CREDENTIALS = {
+  CONFORMANCE_CLIENT_SECRET: context.client_secret,
+  CONFORMANCE_PRIVATE_KEY: context.private_key_pem,
+  CONFORMANCE_WORKLOAD_TOKEN: context.valid_jwt,
+  CONFORMANCE_ID_TOKEN: context.idp_id_token,
+};
 
 const folder = mkdtempSync(join(tmpdir(), 'toolrun-conformance-'));
 try {
   const config = join(folder, 'toolrun.config.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: entryFor(scenario) } }, null, 2));
-  const env = { ...process.env, XDG_DATA_HOME: join(folder, 'data'), BROWSER: join(root, 'fixtures/oauth-browser.js'), NO_COLOR: '1' };
+  const credentials = Object.fromEntries(Object.entries(CREDENTIALS).filter(([, value]) => value !== undefined));
+  const env = { ...process.env, ...credentials, XDG_DATA_HOME: join(folder, 'data'), BROWSER: join(root, 'fixtures/oauth-browser.js'), NO_COLOR: '1' };
   /** Runs one toolrun command; its stdout is returned (and shown), a failure ends the scenario. */
   const toolrun = (command) => {
     process.stderr.write(`$ toolrun --config ${config} ${command.join(' ')}\n`);

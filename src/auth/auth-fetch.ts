@@ -1,80 +1,73 @@
-import { limitedAuthFetch } from './auth-request-limits.js';
+import { AuthFlowError } from './auth-errors.js';
 import type { AuthSession } from './auth-session.js';
-import type { StoredOAuthProvider } from './provider.js';
-import { parseBearerChallenge } from './www-authenticate.js';
+import { isResourceNonceChallenge, rememberDpopNonce } from './dpop.js';
+import { parseTokenChallenge, type TokenChallenge } from './www-authenticate.js';
 
 /**
  * The fetch a remote transport uses when OAuth may be involved, in both protocol eras. The token is
- * added here; a 401 to a request is answered here, once: refresh under the cross-process lock (or
- * take the token another process refreshed), or a login when nothing is stored, then the same
- * request again. A 403 `insufficient_scope` asks for the union of scopes the same way. The SDK's
- * own handling would refresh without a lock, or start a browser flow an `exec` cannot finish. When
- * no browser can be answered, the session throws "run toolrun auth login SERVER" at once, before
- * any discovery request. client_credentials is the SDK's: it needs no person.
+ * added here (Bearer, or DPoP with a fresh proof: RFC 9449 §7.1); a 401 to a request is answered here,
+ * once: a DPoP nonce asked for (§9) is sent once; else a refresh under the cross-process lock (or
+ * the token another process refreshed), a machine grant's new token, or a login when nothing is
+ * stored, then the same request again. A 403 `insufficient_scope` asks for the union of scopes the
+ * same way. The SDK's own handling would refresh without a lock, or start a browser flow an `exec`
+ * cannot finish. When no browser can be answered, the session throws "run toolrun auth login
+ * SERVER" at once, before any discovery request.
  */
 export function authFetch(base: typeof fetch, session: AuthSession): typeof fetch {
   return async (input, init) => {
-    const provider: StoredOAuthProvider | undefined = session.provider;
-    if (provider?.grant === 'client_credentials') return clientCredentialsFetch(base, provider, session.serverUrl, input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let sent = bearerOf(init?.headers) ?? (await session.token());
-    const send = (token: string | undefined) => base(input, token ? { ...init, headers: withBearer(init?.headers, token) } : init);
-    let response = await send(sent);
-    if (isBearerChallenge(response, 401)) {
-      const { scope } = challengeOf(response);
+    const send = async (token: string | undefined) => {
+      const response = await base(input, token ? { ...init, headers: session.present(new Headers(init?.headers), token, method, url) } : init);
+      rememberDpopNonce(url, response);
+      return response;
+    };
+    let response = await sendWithNonce(send, sent, url);
+    if (isChallenge(response, 401)) {
+      const challenge = challengeOf(response);
       await response.body?.cancel();
-      sent = await session.afterUnauthorized(sent, scope);
-      response = await send(sent);
-      if (isBearerChallenge(response, 401)) {
+      sent = await session.afterUnauthorized(sent, challenge);
+      response = await sendWithNonce(send, sent, url);
+      if (isChallenge(response, 401)) {
+        const again = challengeOf(response);
         await response.body?.cancel();
-        throw session.refused();
+        throw session.refused(again);
       }
     }
     if (response.status !== 401) session.noteAccepted(sent);
     // Bounded by the session: a scope set it already asked for is not asked again.
-    while (isBearerChallenge(response, 403)) {
-      const { error, scope } = challengeOf(response);
-      if (error !== 'insufficient_scope') break;
+    while (isChallenge(response, 403)) {
+      const { params } = challengeOf(response);
+      if (params.error !== 'insufficient_scope') break;
       await response.body?.cancel();
-      sent = await session.afterInsufficientScope(sent, scope);
+      sent = await session.afterInsufficientScope(sent, params.scope);
       response = await send(sent);
     }
     return response;
   };
 }
 
-async function clientCredentialsFetch(base: typeof fetch, provider: StoredOAuthProvider, serverUrl: string, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
-  // The SDK transport's own auth() (discovery, the token request) uses this fetch too: metadata and
-  // another origin's requests are the flow's, bounded as every OAuth request is, and carry no token.
-  if (isFlowRequest(input, serverUrl)) return limitedAuthFetch(base)(input instanceof Request ? input.url : input, init);
-  // The 2026-07-28 transport takes no provider: the header is added here for it.
-  if (!bearerOf(init?.headers)) {
-    const tokens = await provider.tokens();
-    if (tokens) init = { ...init, headers: withBearer(init?.headers, tokens.access_token) };
-  }
-  return base(input, init);
+/** Sends; a DPoP `use_dpop_nonce` challenge (RFC 9449 §9) gets the same request once more with the nonce it gave, never a loop. */
+async function sendWithNonce(send: (token: string | undefined) => Promise<Response>, token: string | undefined, url: string): Promise<Response> {
+  const response = await send(token);
+  if (!token || !isResourceNonceChallenge(response)) return response;
+  await response.body?.cancel();
+  const again = await send(token);
+  if (!isResourceNonceChallenge(again)) return again;
+  await again.body?.cancel();
+  throw new AuthFlowError(`${new URL(url).origin} answered use_dpop_nonce again to a DPoP proof carrying the nonce it had just given (RFC 9449 §9): toolrun stopped after one retry`);
 }
 
-/** A well-known metadata document, or a request to another origin than the MCP server's (its authorization server). */
-function isFlowRequest(input: Parameters<typeof fetch>[0], serverUrl: string): boolean {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  return url.origin !== new URL(serverUrl).origin || url.pathname.startsWith('/.well-known/');
+function challengeOf(response: Response): TokenChallenge {
+  return parseTokenChallenge(response.headers.get('www-authenticate')) ?? { scheme: 'bearer', params: {}, offersDpop: false };
 }
 
-function challengeOf(response: Response): { error?: string; scope?: string } {
-  return parseBearerChallenge(response.headers.get('www-authenticate'))?.params ?? {};
-}
-
-function isBearerChallenge(response: Response, status: number): boolean {
-  return response.status === status && /^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '');
+function isChallenge(response: Response, status: number): boolean {
+  return response.status === status && parseTokenChallenge(response.headers.get('www-authenticate')) !== undefined;
 }
 
 function bearerOf(headers: RequestInit['headers']): string | undefined {
   const value = new Headers(headers).get('authorization');
   return value?.match(/^Bearer\s+(\S+)$/i)?.[1];
-}
-
-function withBearer(headers: RequestInit['headers'], token: string): Headers {
-  const copy = new Headers(headers);
-  copy.set('authorization', `Bearer ${token}`);
-  return copy;
 }

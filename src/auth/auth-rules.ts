@@ -26,7 +26,8 @@ export type AuthRuleId =
   | 'iss-mismatch'
   | 'invalid-request-not-invalid-grant'
   | 'token-endpoint-error'
-  | 'bogus-code-accepted';
+  | 'bogus-code-accepted'
+  | 'grant-not-supported';
 
 /** A rule broken, with the facts that show it, and the fix. */
 export interface BrokenRule {
@@ -58,4 +59,5 @@ const SOURCES: Record<AuthRuleId, string> = {
   'invalid-request-not-invalid-grant': 'RFC 6749 §5.2: an invalid, expired or unknown code is invalid_grant, which is how clients know to log in again',
   'token-endpoint-error': 'RFC 6749 §5.2: a refused code is a 400 with an OAuth error such as invalid_grant; a 5xx is the authorization server failing',
   'bogus-code-accepted': 'OAuth 2.1 §4.1.3: the code MUST be one the server issued, bound to the client and PKCE verifier',
+  'grant-not-supported': 'RFC 8414 §2: grant_types_supported lists the grants the authorization server takes; the extensions (SEP-1046, SEP-1933, SEP-990) require theirs to be listed',
 };

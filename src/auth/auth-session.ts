@@ -1,8 +1,12 @@
-import { AuthRequiredError } from './auth-errors.js';
+import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
 import type { InlineLogin, LoginTarget } from './inline-login.js';
+import { isMachineGrant } from './machine-grants.js';
+import { obtainMachineTokens } from './machine-token.js';
 import { StoredOAuthProvider } from './provider.js';
 import { checkServerScope } from './scope-syntax.js';
 import type { TokenStore } from './token-store.js';
+import type { TokenChallenge } from './www-authenticate.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 
 /**
  * Re-authorizations one command may start for one server: a first login, one for more scopes, and one
@@ -43,6 +47,8 @@ export class AuthSession {
    */
   async token(): Promise<string | undefined> {
     if (!this.provider) return undefined;
+    // A grant with no person: a token now when discovery is known, else the server's challenge says where to ask.
+    if (this.isMachine) return (await this.provider.tokens())?.access_token ?? (this.provider.current.discovery ? (await obtainMachineTokens(this.store, this.provider, {})).access_token : undefined);
     try {
       return (await this.provider.tokens())?.access_token;
     } catch (error) {
@@ -56,10 +62,22 @@ export class AuthSession {
     if (token) this.accepted.add(token);
   }
 
-  /** A 401 with a Bearer challenge to a request that carried `sent` (or no token). */
-  async afterUnauthorized(sent: string | undefined, challengeScope: string | undefined): Promise<string> {
+  /** The headers presenting `token` (Bearer, or DPoP with a proof for this request). */
+  present(headers: Headers, token: string, method: string, url: string): Headers {
+    if (this.provider) return this.provider.presentToken(headers, token, method, url);
+    headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  }
+
+  /** A 401 with a Bearer or DPoP challenge to a request that carried `sent` (or no token). */
+  async afterUnauthorized(sent: string | undefined, challenge: TokenChallenge): Promise<string> {
     const name = this.server.name;
-    challengeScope = checkServerScope(challengeScope, name, 'its 401 challenge');
+    const challengeScope = checkServerScope(challenge.params.scope, name, 'its 401 challenge');
+    if (this.provider && this.isMachine) {
+      const named = challenge.params.resource_metadata;
+      const resourceMetadataUrl = named && URL.canParse(named, this.server.url) ? new URL(named, this.server.url) : undefined;
+      return (await obtainMachineTokens(this.store, this.provider, { resourceMetadataUrl, scope: challengeScope, offersDpop: challenge.offersDpop }, { rejected: sent })).access_token;
+    }
     if (this.provider) {
       try {
         if (sent) return await this.provider.refreshAfter401(sent);
@@ -88,10 +106,18 @@ export class AuthSession {
     return this.reauthorize(new AuthRequiredError(name, why, { scope: union || undefined }), union || undefined, sent);
   }
 
-  /** The server refused even the token just refreshed or obtained. */
-  refused(): AuthRequiredError {
+  /** The server refused even the token just refreshed or obtained; what its challenge said, in one line. */
+  refused(challenge?: TokenChallenge): AuthRequiredError | AuthFlowError {
     const name = this.server.name;
-    return new AuthRequiredError(name, `'${name}' refused the OAuth token toolrun just got (HTTP 401 again)`);
+    const { error, error_description: description } = challenge?.params ?? {};
+    const said = error ? `: ${challenge!.scheme === 'dpop' ? 'DPoP' : 'Bearer'} error="${error}"${description ? `, ${maskSecrets(description).replace(/\s+/g, ' ').slice(0, 200)}` : ''}` : '';
+    const why = `'${name}' refused the OAuth token toolrun just got (HTTP 401 again${said})`;
+    if (this.isMachine) return new AuthFlowError(why, { fix: 'check the scopes and audience the authorization server grants this client' });
+    return new AuthRequiredError(name, why);
+  }
+
+  private get isMachine(): boolean {
+    return this.provider !== undefined && isMachineGrant(this.provider.grant);
   }
 
   /**

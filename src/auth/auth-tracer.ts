@@ -4,7 +4,7 @@ import { boundedRequest, isFailure, type BoundedAnswer, type RequestLimits } fro
 import { ALL_CONTROLS, spellControl } from '../text/control-characters.js';
 
 /** The stages of the MCP authorization flow, in the order a client meets them. */
-export type AuthStageName = 'challenge' | 'resource-metadata' | 'authorization-server-metadata' | 'registration' | 'authorization' | 'token';
+export type AuthStageName = 'challenge' | 'resource-metadata' | 'authorization-server-metadata' | 'registration' | 'authorization' | 'token' | 'identity-provider';
 
 /** One request of the trace: what was asked, what came back, how long it took, and the rule it broke. */
 export interface AuthStage {

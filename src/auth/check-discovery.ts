@@ -1,5 +1,6 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AuthFlowError } from './auth-errors.js';
+import type { OAuthGrant } from '../config/config-types.js';
 
 /**
  * What the SDK's discovery does not check (SPEC §14): the metadata's `issuer` is exactly the
@@ -7,7 +8,7 @@ import { AuthFlowError } from './auth-errors.js';
  * elsewhere), and PKCE S256 is listed (the MCP spec: a server that does not list it is refused).
  * Metadata absent altogether is the 2025-03-26 fallback (default endpoints): nothing to check.
  */
-export function checkDiscovery(state: OAuthDiscoveryState, grant: 'authorization_code' | 'client_credentials'): void {
+export function checkDiscovery(state: OAuthDiscoveryState, grant: OAuthGrant): void {
   const metadata = state.authorizationServerMetadata;
   if (!metadata) return;
   if (!sameIssuer(metadata.issuer, state.authorizationServerUrl))

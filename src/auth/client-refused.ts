@@ -27,7 +27,12 @@ export function clientRefused(store: TokenStore, record: AuthRecord, server: Ref
 
 /** The entry's `oauth.clientId`/`clientSecret` refused at the token endpoint: one line naming them. */
 export function configClientRefused(server: RefusedServer, said: string, cause?: unknown): AuthFlowError {
-  const secret = server.oauth?.clientSecret ? ' and oauth.clientSecret' : '';
+  const oauth = server.oauth;
+  const secret = oauth?.clientSecret
+    ? ' and oauth.clientSecret'
+    : oauth?.privateKey !== undefined || oauth?.privateKeyFile !== undefined
+      ? ' and oauth.privateKey (its public key must be registered there)'
+      : '';
   return new AuthFlowError(`the authorization server refused the client of '${server.name}' (${said})`, {
     cause,
     fix: `check oauth.clientId${secret} in the entry of '${server.name}' (the ones the authorization server issued)`,

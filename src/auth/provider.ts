@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { selectClientAuthMethod, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
 import { checkAuthorizationUrl } from './authorization-url.js';
 import { configClientRefused } from './client-refused.js';
 import { checkDiscovery } from './check-discovery.js';
 import { checkServerScope } from './scope-syntax.js';
+import { privateKeyJwtAuthentication, usesPrivateKeyJwt } from './client-assertion.js';
+import { DpopKey, DPOP_ALGORITHM } from './dpop.js';
+import { isMachineGrant, machineTokenRequest, registrationGrantTypes } from './machine-grants.js';
 import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
+import type { OAuthGrant } from '../config/config-types.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isUsable, storedTokens } from './token-expiry.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
 
@@ -35,14 +40,35 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private record: AuthRecord;
   private verifier: string | undefined;
   private readonly stateValue = randomBytes(16).toString('base64url');
+  private dpopKey: DpopKey | undefined;
+  /** private_key_jwt for every token request when the entry has a key; else the SDK's own choice (secret or none). */
+  readonly addClientAuthentication: OAuthClientProvider['addClientAuthentication'];
+  /** A machine grant's scope for this request: the entry's, else the server's challenge. */
+  requestScope: string | undefined;
+  /** The assertion of the last JWT-bearer request (jwt_bearer, enterprise): what a refusal says about it. */
+  lastAssertion: string | undefined;
+  /** The MCP server's challenge offered the DPoP scheme: it takes DPoP-bound tokens. */
+  resourceOffersDpop = false;
+  /** The fetch of requests the grant itself makes (the identity provider's token exchange): doctor records them. */
+  flowFetch: FetchLike | undefined;
 
   constructor(private readonly options: ProviderOptions) {
-    const { server, store } = options;
-    this.record = store.read(server.name, server.url) ?? { version: 1, server: server.name, serverUrl: server.url };
+    this.record = this.readRecord();
+    this.addClientAuthentication = privateKeyJwtAuthentication(options.server);
   }
 
-  get grant(): 'authorization_code' | 'client_credentials' {
+  get server(): AuthServer {
+    return this.options.server;
+  }
+
+  get grant(): OAuthGrant {
     return this.options.server.oauth?.grant ?? 'authorization_code';
+  }
+
+  /** Reads the record again (another toolrun may have stored tokens meanwhile). */
+  reload(): void {
+    this.record = this.readRecord();
+    this.dpopKey = undefined;
   }
 
   /** What is stored now (the caller prints issuer, scopes, expiry: never a token). */
@@ -56,8 +82,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    // No redirect makes the SDK's auth() take the non-interactive path: prepareTokenRequest below.
-    if (this.grant === 'client_credentials') return undefined;
+    // No redirect: a grant with no person (machine-token.ts), no authorization endpoint.
+    if (isMachineGrant(this.grant)) return undefined;
     return this.options.redirectUrl ?? this.record.redirectUrl ?? STORED_REDIRECT;
   }
 
@@ -66,10 +92,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return {
       client_name: 'toolrun',
       redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
-      grant_types: this.grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-      response_types: this.grant === 'client_credentials' ? [] : ['code'],
-      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
-      scope: this.options.server.oauth?.scope,
+      grant_types: registrationGrantTypes(this.grant),
+      response_types: isMachineGrant(this.grant) ? [] : ['code'],
+      token_endpoint_auth_method: usesPrivateKeyJwt(this.options.server) ? 'private_key_jwt' : secret ? 'client_secret_basic' : 'none',
+      scope: this.requestScope ?? this.options.server.oauth?.scope,
       // The MCP authorization spec: a CLI is a native client, which may use a loopback redirect (RFC 8252).
       application_type: 'native',
     } as OAuthClientMetadata;
@@ -106,7 +132,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     // A login always asks the authorization server anew (new scopes, another account).
     if (this.options.mode === 'login') return undefined;
     const tokens = this.record.tokens;
-    if (this.grant === 'client_credentials') return isUsable(tokens) ? tokens : undefined;
+    if (isMachineGrant(this.grant)) return isUsable(tokens) ? tokens : undefined;
     if (!tokens) throw new AuthRequiredError(this.options.server.name, `'${this.options.server.name}' needs an OAuth login and no token is stored`);
     if (!isUsable(tokens)) this.record.tokens = await refreshStoredTokens(this.options.store, this.options.server, tokens.access_token);
     // Without its refresh token: toolrun refreshes under its lock (refreshAfter401), never the SDK on its own.
@@ -122,7 +148,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   saveTokens(tokens: OAuthTokens): void {
     this.record.tokens = { ...storedTokens(tokens), issuer: tokens.issuer };
     this.record.issuer = tokens.issuer ?? this.record.issuer;
+    // What `auth status` and doctor say of these tokens: how they were got (never a secret).
+    this.record.grant = this.grant;
+    this.record.clientAuthentication = this.clientAuthenticationMethod();
     this.persist();
+  }
+
+  /** How the client authenticates at the token endpoint: its key, else the SDK's choice for its secret or none. */
+  private clientAuthenticationMethod(): string {
+    if (usesPrivateKeyJwt(this.options.server)) return 'private_key_jwt';
+    const client = clientOf(this.options.server, this.record);
+    if (!client) return 'none';
+    return selectClientAuthMethod(client, this.record.discovery?.authorizationServerMetadata?.token_endpoint_auth_methods_supported ?? []);
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -174,9 +211,68 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.persist();
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.grant !== 'client_credentials') return undefined;
-    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope && { scope }) });
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    if (!isMachineGrant(this.grant)) return undefined;
+    const { params, assertion } = await machineTokenRequest(this.options.server, this.record.discovery, this.record.resource, scope, this.flowFetch);
+    this.lastAssertion = assertion;
+    return params;
+  }
+
+  /**
+   * The DPoP key of token requests, when tokens are to be DPoP-bound (RFC 9449): the entry's `dpop`;
+   * unset, when both sides take them: the authorization server lists ES256 in
+   * `dpop_signing_alg_values_supported` (the sign of support the DPoP extension defines), and the MCP
+   * server offered the DPoP scheme in its challenge, or its protected resource metadata lists DPoP
+   * (RFC 9728 §2), or tokens were DPoP-bound before (a key is stored). An authorization server that
+   * supports DPoP in front of a resource server that does not would otherwise bind every token to a
+   * scheme the server refuses. Made on first use and kept with the tokens.
+   */
+  dpopKeyForTokenRequests(): DpopKey | undefined {
+    const wanted = this.options.server.oauth?.dpop;
+    const discovery = this.record.discovery;
+    const algorithms = (discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: string[] } | undefined)?.dpop_signing_alg_values_supported;
+    const resource = discovery?.resourceMetadata as { dpop_signing_alg_values_supported?: string[]; dpop_bound_access_tokens_required?: boolean } | undefined;
+    const resourceTakesDpop =
+      this.resourceOffersDpop ||
+      this.record.dpop !== undefined ||
+      resource?.dpop_bound_access_tokens_required === true ||
+      resource?.dpop_signing_alg_values_supported?.includes(DPOP_ALGORITHM) === true;
+    if (wanted === false || (wanted === undefined && !(algorithms?.includes(DPOP_ALGORITHM) && resourceTakesDpop))) return undefined;
+    if (algorithms && !algorithms.includes(DPOP_ALGORITHM))
+      throw new AuthFlowError(`the authorization server of '${this.options.server.name}' takes DPoP proofs signed with ${algorithms.join(', ') || 'nothing'}, not ${DPOP_ALGORITHM}`, {
+        fix: 'set oauth.dpop to false',
+      });
+    return this.storedDpopKey(true)!;
+  }
+
+  /**
+   * The headers that present `token` on a request to the MCP server: `Authorization: DPoP` and a
+   * proof bound to this request and token when the authorization server issued it DPoP-bound
+   * (`token_type: DPoP`), else `Authorization: Bearer`.
+   */
+  presentToken(headers: Headers, token: string, method: string, url: string): Headers {
+    const tokens = this.record.tokens;
+    const bound = tokens?.access_token === token && tokens.token_type?.toLowerCase() === 'dpop';
+    const key = bound ? this.storedDpopKey(false) : undefined;
+    if (bound && !key) throw new AuthRequiredError(this.options.server.name, `the DPoP-bound token of '${this.options.server.name}' has no key stored beside it`);
+    headers.set('authorization', `${key ? 'DPoP' : 'Bearer'} ${token}`);
+    if (key) headers.set('dpop', key.proof(method, url, token));
+    return headers;
+  }
+
+  private storedDpopKey(create: boolean): DpopKey | undefined {
+    if (this.dpopKey) return this.dpopKey;
+    if (this.record.dpop) return (this.dpopKey = DpopKey.fromStored(this.record.dpop));
+    if (!create) return undefined;
+    const { key, stored } = DpopKey.generate();
+    this.record.dpop = stored;
+    this.persist();
+    return (this.dpopKey = key);
+  }
+
+  private readRecord(): AuthRecord {
+    const { server, store } = this.options;
+    return store.read(server.name, server.url) ?? { version: 1, server: server.name, serverUrl: server.url };
   }
 
   private persist(): void {

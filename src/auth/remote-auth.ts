@@ -9,8 +9,6 @@ import { TokenStore } from './token-store.js';
 import { currentEnv } from '../run-environment.js';
 
 export interface RemoteAuth {
-  /** For the v1 SDK transport, client_credentials only: its auth() gets a token with the client's secret, no person needed. */
-  provider?: StoredOAuthProvider;
   /** Wraps the transport's fetch: the token, a refresh on a 401, more scopes on a 403, a login inline or "run toolrun auth login SERVER". */
   wrapFetch: (base: typeof fetch) => typeof fetch;
 }
@@ -38,5 +36,5 @@ function decideRemoteAuth(server: AuthServer, headers: Record<string, string>, e
   const stored = server.oauth || existsSync(store.pathOf(server.name, server.url));
   const provider = stored ? new StoredOAuthProvider({ server, store, mode: 'connect' }) : undefined;
   const session = new AuthSession({ ...server, headers }, store, provider, currentInlineLogin());
-  return { provider: provider?.grant === 'client_credentials' ? provider : undefined, wrapFetch: (base) => authFetch(base, session) };
+  return { wrapFetch: (base) => authFetch(base, session) };
 }

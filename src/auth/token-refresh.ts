@@ -1,20 +1,19 @@
 import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { OAuthSettings } from '../config/config-types.js';
+import type { AuthServer } from './auth-server.js';
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
 import { clientRefused } from './client-refused.js';
 import { limitedAuthFetch } from './auth-request-limits.js';
 import { authWarning } from './auth-warnings.js';
 import { sameIssuer } from './check-discovery.js';
+import { privateKeyJwtAuthentication } from './client-assertion.js';
+import { DpopKey } from './dpop.js';
+import { dpopTokenFetch } from './dpop-token-fetch.js';
 import { withFileLock } from './refresh-lock.js';
 import { isUsable, storedTokens } from './token-expiry.js';
 import type { AuthRecord, StoredTokens, TokenStore } from './token-store.js';
 
-export interface AuthServer {
-  name: string;
-  url: string;
-  oauth?: OAuthSettings;
-}
+export type { AuthServer } from './auth-server.js';
 
 /**
  * The client as the token endpoint knows it: the config's pre-registered one, else the stored
@@ -56,7 +55,9 @@ export async function refreshStoredTokens(store: TokenStore, server: AuthServer,
         refreshToken: tokens.refresh_token,
         // Verbatim, as the SDK sends it in the login (a URL object would add a "/" to a pathless resource).
         resource: record.resource as unknown as URL | undefined,
-        fetchFn: limitedAuthFetch(),
+        // A DPoP-bound refresh token is refreshed with a proof of the same key (RFC 9449 §5); a keyed client signs its assertion.
+        fetchFn: dpopTokenFetch(limitedAuthFetch(), () => (record.dpop && tokens.token_type?.toLowerCase() === 'dpop' ? DpopKey.fromStored(record.dpop) : undefined)),
+        addClientAuthentication: privateKeyJwtAuthentication(server),
       });
     } catch (error) {
       if (error instanceof AuthFlowError) throw error;

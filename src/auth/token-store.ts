@@ -8,6 +8,8 @@ import { readOwnFile } from '../files/read-own-file.js';
 import { replaceFileAtomically } from '../files/write-file-safely.js';
 import { rememberSecret } from '../secrets/mask-secrets.js';
 import { authDirectory, authFileName } from './auth-paths.js';
+import type { StoredDpopKey } from './dpop.js';
+import type { OAuthGrant } from '../config/config-types.js';
 
 /** Tokens as stored: the SDK's, with the expiry made absolute (a relative `expires_in` means nothing a day later). */
 export type StoredTokens = OAuthTokens & { expires_at?: number; obtained_at?: number };
@@ -29,6 +31,11 @@ export interface AuthRecord {
   registrationRefused?: string;
   /** Saved so that a refresh or a later flow does no discovery requests. */
   discovery?: OAuthDiscoveryState;
+  /** The key DPoP-bound tokens are bound to (RFC 9449): kept with them, never printed. */
+  dpop?: StoredDpopKey;
+  /** How the tokens were got (SPEC §21): the grant, and the client's authentication at the token endpoint. */
+  grant?: OAuthGrant;
+  clientAuthentication?: string;
 }
 
 const MAX_RECORD_BYTES = 1 << 20;
@@ -88,7 +95,7 @@ export class TokenStore {
       return undefined;
     }
     if (record?.version !== 1 || typeof record.server !== 'string' || typeof record.serverUrl !== 'string') return undefined;
-    for (const secret of [record.tokens?.access_token, record.tokens?.refresh_token, record.tokens?.id_token, record.client?.client_secret]) {
+    for (const secret of [record.tokens?.access_token, record.tokens?.refresh_token, record.tokens?.id_token, record.client?.client_secret, record.dpop?.privateJwk?.d]) {
       if (typeof secret === 'string' && secret) rememberSecret(secret);
     }
     return record;

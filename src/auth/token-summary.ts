@@ -14,10 +14,11 @@ export interface StoredTokenSummary {
 /**
  * What doctor shows of a remote server's stored login: the summary, null when toolrun has none for
  * it (doctor then names `toolrun auth login SERVER`), or undefined when it does not apply: the
- * entry gets its tokens itself (`oauth.grant: "client_credentials"`), so doctor just connects.
+ * entry gets its tokens itself (a grant with no person: client_credentials, jwt_bearer, enterprise),
+ * which doctor traces (machine-trace.ts).
  */
 export function storedTokenSummary(store: TokenStore, server: string, url: string, grant: string | undefined): StoredTokenSummary | null | undefined {
-  if (grant === 'client_credentials') return undefined;
+  if (grant !== undefined && grant !== 'authorization_code') return undefined;
   const record = store.read(server, url);
   const tokens = record?.tokens;
   if (!record || (!tokens?.access_token && !tokens?.refresh_token)) return null;

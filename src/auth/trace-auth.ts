@@ -4,7 +4,9 @@ import { oneLine, parseUrl, Tracer, type AuthStage } from './auth-tracer.js';
 import { isFailure, type BoundedAnswer, type RequestLimits } from './bounded-request.js';
 import { authorizationServerMetadataUrls, resourceMatches, resourceMetadataUrls } from './discovery-urls.js';
 import { checkRegistration } from './check-registration.js';
-import { parseBearerChallenge } from './www-authenticate.js';
+import { parseTokenChallenge } from './www-authenticate.js';
+import { JWT_BEARER_GRANT } from './machine-grants.js';
+import type { OAuthGrant } from '../config/config-types.js';
 
 export interface AuthTrace {
   /** none: the server answered without asking for authorization; required: the chain is sound; broken: a rule is broken; unreachable: no HTTP answer. */
@@ -27,6 +29,8 @@ export interface AuthTrace {
 export interface TraceAuthOptions extends RequestLimits {
   /** The entry's pre-registered client (`oauth.clientId`), when it has one. */
   clientId?: string;
+  /** The entry's grant: one with no person (SPEC §21) needs a token endpoint and its grant listed, not PKCE nor a registration. */
+  grant?: OAuthGrant;
   /**
    * Also register a throwaway client and send the authorization and token endpoints a request that
    * must be refused. Off by default: it creates a client at the authorization server.
@@ -70,7 +74,7 @@ export async function traceAuth(serverUrl: string, options: TraceAuthOptions): P
   });
   if (isFailure(challenge)) return finish('unreachable');
   if (challenge.status !== 401) return finish('none');
-  const bearer = parseBearerChallenge(challenge.headers.get('www-authenticate'));
+  const bearer = parseTokenChallenge(challenge.headers.get('www-authenticate'));
   const challengeScopes = bearer?.params.scope?.split(/\s+/).filter(Boolean);
 
   // Protected resource metadata: the URL the challenge names, else the well-known URLs in order.
@@ -175,6 +179,33 @@ async function traceLegacy(tracer: Tracer, resource: URL): Promise<DiscoveredSer
   return answer.json ? { identifier: resource.origin, metadata: answer.json } : undefined;
 }
 
+/**
+ * A grant with no person: a token endpoint, and the grant in grant_types_supported when the metadata
+ * lists grants (RFC 8414 §2: absent means authorization_code and implicit, which a server offering a
+ * machine grant would not leave it at, but toolrun only warns then: the token request will tell).
+ */
+function traceMachineGrant(
+  metadata: Record<string, unknown>,
+  options: TraceAuthOptions,
+  found: { issuer: string; scopes: string[] | undefined },
+  finish: (outcome: AuthTrace['outcome'], facts?: Partial<AuthTrace>) => AuthTrace,
+  broken: (found: BrokenRule) => AuthTrace,
+): AuthTrace {
+  if (typeof metadata.token_endpoint !== 'string' || !parseUrl(metadata.token_endpoint))
+    return broken(brokenRule('endpoints-missing', 'the metadata has no token_endpoint', 'add token_endpoint to the authorization server metadata'));
+  const wanted = options.grant === 'client_credentials' ? 'client_credentials' : JWT_BEARER_GRANT;
+  const grants = Array.isArray(metadata.grant_types_supported) ? metadata.grant_types_supported.map(String) : undefined;
+  if (grants && !grants.includes(wanted))
+    return broken(
+      brokenRule(
+        'grant-not-supported',
+        `grant_types_supported lists ${grants.map(oneLine).join(', ') || 'nothing'}, not ${wanted}`,
+        `enable the ${wanted} grant at the authorization server, or use another oauth.grant`,
+      ),
+    );
+  return finish('required', { ...found, ...(options.clientId && { registration: 'pre-registered' as const }) });
+}
+
 /** Checks the metadata found (issuer, S256, endpoints), then how a client would register. */
 async function traceAuthorizationServer(
   tracer: Tracer,
@@ -197,6 +228,8 @@ async function traceAuthorizationServer(
         ),
       );
   }
+  const found0 = { issuer: issuer ?? identifier, scopes: scopes ?? (Array.isArray(metadata.scopes_supported) ? metadata.scopes_supported.map(String) : undefined) };
+  if (options.grant && options.grant !== 'authorization_code') return traceMachineGrant(metadata, options, found0, finish, broken);
   const methods = Array.isArray(metadata.code_challenge_methods_supported) ? metadata.code_challenge_methods_supported.map(String) : undefined;
   if (!methods?.includes('S256'))
     return broken(
@@ -208,7 +241,7 @@ async function traceAuthorizationServer(
     );
   const missing = ['authorization_endpoint', 'token_endpoint'].filter((key) => typeof metadata[key] !== 'string' || !parseUrl(metadata[key]));
   if (missing.length > 0) return broken(brokenRule('endpoints-missing', `the metadata has no ${missing.join(' and ')}`, `add ${missing.join(' and ')} to the authorization server metadata`));
-  const found = { issuer: issuer ?? identifier, scopes: scopes ?? (Array.isArray(metadata.scopes_supported) ? metadata.scopes_supported.map(String) : undefined) };
+  const found = found0;
   const registration = await checkRegistration(tracer, metadata, found.issuer, { clientId: options.clientId, probe: options.probe, resource, scopes: found.scopes });
   if ('rule' in registration) return broken(registration);
   return finish('required', { ...found, registration: registration.how });

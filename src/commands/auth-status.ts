@@ -1,3 +1,4 @@
+import { dpopKeyThumbprint } from '../auth/dpop.js';
 import { TokenStore, type AuthRecord } from '../auth/token-store.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { ExitCode } from '../errors.js';
@@ -16,14 +17,24 @@ export function recordSummary(record: AuthRecord): Record<string, unknown> {
     registration_refused: record.registrationRefused ?? null,
     refreshable: Boolean(record.tokens?.refresh_token),
     expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
+    grant: record.grant ?? null,
+    client_authentication: record.clientAuthentication ?? null,
+    token_binding: record.tokens ? (isDpopBound(record) ? 'dpop' : 'bearer') : null,
+    dpop_key_thumbprint: isDpopBound(record) ? dpopKeyThumbprint(record.dpop!) : null,
   };
+}
+
+function isDpopBound(record: AuthRecord): boolean {
+  return record.dpop !== undefined && record.tokens?.token_type?.toLowerCase() === 'dpop';
 }
 
 export function describeRecord(record: AuthRecord): string {
   const summary = recordSummary(record);
   const scopes = (summary.scopes as string[]).join(' ') || 'none';
   const expiry = summary.expires_at ? `expires ${String(summary.expires_at)}` : 'no expiry given';
-  return `issuer ${String(summary.issuer ?? 'unknown')}, scopes ${scopes}, ${expiry}`;
+  const how = record.grant ? `, grant ${record.grant}${record.clientAuthentication ? ` (client authentication ${record.clientAuthentication})` : ''}` : '';
+  const binding = summary.token_binding === 'dpop' ? `, DPoP-bound token (key thumbprint ${String(summary.dpop_key_thumbprint)})` : summary.token_binding === 'bearer' ? ', bearer token' : '';
+  return `issuer ${String(summary.issuer ?? 'unknown')}, scopes ${scopes}, ${expiry}${how}${binding}`;
 }
 
 /** `toolrun auth status [SERVER]`. */

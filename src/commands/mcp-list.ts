@@ -153,7 +153,7 @@ async function traceRemoteAuth(config: ToolrunConfig, env: NodeJS.ProcessEnv, si
     }
     if (spec.transport === 'stdio') return;
     if (sendsOwnAuthorization(spec.url, spec.headers)) return states.set(raw.name, { state: 'static' });
-    states.set(raw.name, summarizeAuth(await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal })));
+    states.set(raw.name, summarizeAuth(await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal, grant: spec.oauth?.grant })));
   });
   return states;
 }

@@ -39,14 +39,50 @@ export interface OAuthSettings {
   clientSecret?: string;
   /** Scopes to ask for, space-separated; default: the server's challenge, else its `scopes_supported`. */
   scope?: string;
-  /** `client_credentials` gets tokens with the client's secret, no browser (CI). */
-  grant?: 'authorization_code' | 'client_credentials';
+  /**
+   * How tokens are got: `authorization_code` (a browser login), or with no person (SPEC §21):
+   * `client_credentials` (the client's secret or key), `jwt_bearer` (a workload's identity token:
+   * workload identity federation), `enterprise` (an identity provider's ID token exchanged for an ID-JAG).
+   */
+  grant?: OAuthGrant;
   /** The loopback redirect's port for `auth login` (default: the one kept with the registration, else a free one). */
   callbackPort?: number;
   /** A Client ID Metadata Document's https URL: the client_id where the authorization server supports them (no registration). */
   clientMetadataUrl?: string;
   /** The authorization server (its issuer) clientSecret belongs to: the secret is sent to no other. */
   issuer?: string;
+  /** private_key_jwt client authentication (RFC 7523): the client's private key, PEM, usually "${VAR}"; or a file holding it. */
+  privateKey?: string;
+  privateKeyFile?: string;
+  /** The client assertion's algorithm (default: the key's own, ES256 for P-256, RS256 for RSA). */
+  signingAlgorithm?: 'ES256' | 'ES384' | 'RS256';
+  /** The `kid` of the client assertion's header, when the authorization server holds several keys. */
+  keyId?: string;
+  /** jwt_bearer: the assertion (a workload's OIDC token): "${VAR}", a file, or a command printing it. */
+  assertion?: string;
+  assertionFile?: string;
+  assertionCommand?: string;
+  /** DPoP-bound tokens (RFC 9449): true, false, or (unset) when the authorization server supports them. */
+  dpop?: boolean;
+  /** enterprise: the identity provider and the user's ID token. */
+  idp?: IdentityProviderSettings;
+}
+
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer' | 'enterprise';
+
+/** The company's identity provider of enterprise-managed authorization (SEP-990). */
+export interface IdentityProviderSettings {
+  /** Its issuer: the token endpoint is found in its metadata. */
+  issuer?: string;
+  /** Its token endpoint, when it has no metadata. */
+  tokenEndpoint?: string;
+  /** toolrun's client at the identity provider. */
+  clientId?: string;
+  clientSecret?: string;
+  /** The user's ID token: "${VAR}", a file, or a command printing it. */
+  idToken?: string;
+  idTokenFile?: string;
+  idTokenCommand?: string;
 }
 
 export interface RawRemoteServer {

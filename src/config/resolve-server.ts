@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { OAuthSettings, RawRemoteServer, RawServerConfig, RawStdioServer, ToolrunConfig } from './config-types.js';
-import { ServerNotStartedError, type ConfigPlace } from '../errors.js';
+import { ConfigError, ServerNotStartedError, type ConfigPlace } from '../errors.js';
 import { isSecretName, rememberSecret } from '../secrets/mask-secrets.js';
 import { expandEnv } from './expand-env.js';
 import { readEnvFile } from './env-file.js';
@@ -76,7 +76,7 @@ export function resolveServer(config: ToolrunConfig, raw: RawServerConfig, env: 
     name: raw.name,
     url: rememberUrlPassword(expandEnv(raw.url, env, where('url'))),
     headers: expandMap(raw.headers, 'headers'),
-    ...(raw.oauth && { oauth: resolveOAuth(raw.oauth, (value, field) => expandEnv(value, env, where(`oauth.${field}`))) }),
+    ...(raw.oauth && { oauth: resolveOAuth(checkGrantSettings(raw.oauth, where('oauth')), (value, field) => expandEnv(value, env, where(`oauth.${field}`)), config.baseDir) }),
     hint: raw.hint,
     connectTimeoutMs,
     protocol,
@@ -92,16 +92,65 @@ function envFileVariables(raw: RawStdioServer, baseDir: string, env: NodeJS.Proc
   return variables;
 }
 
-/** The `oauth` block with its `${VAR}`s expanded; the secret remembered for masking (SPEC §8). */
-function resolveOAuth(raw: OAuthSettings, expand: (value: string, field: string) => string): OAuthSettings {
+/**
+ * The fields each grant needs, and none it does not use (SPEC §21): one source per credential, the
+ * assertion for `jwt_bearer`, the identity provider and the ID token for `enterprise`.
+ */
+function checkGrantSettings(oauth: OAuthSettings, place: ConfigPlace): OAuthSettings {
+  const fail = (detail: string) => {
+    throw new ConfigError(detail, { place });
+  };
+  const grant = oauth.grant ?? 'authorization_code';
+  const sources = (target: object, names: string[]) => names.filter((name) => (target as Record<string, unknown>)[name] !== undefined);
+  if (sources(oauth, ['privateKey', 'privateKeyFile']).length > 1) fail('set privateKey or privateKeyFile, not both');
+  const assertion = sources(oauth, ['assertion', 'assertionFile', 'assertionCommand']);
+  if (grant === 'jwt_bearer' && assertion.length !== 1)
+    fail(
+      assertion.length === 0
+        ? 'grant "jwt_bearer" needs the workload\'s token: set assertion ("${VAR}"), assertionFile or assertionCommand'
+        : `set one of ${assertion.join(', ')}, not ${assertion.length}`,
+    );
+  if (grant !== 'jwt_bearer' && assertion.length > 0) fail(`${assertion[0]} is used by grant "jwt_bearer" only (grant is "${grant}")`);
+  if (grant === 'enterprise') {
+    const idp = oauth.idp;
+    if (!idp || (idp.issuer === undefined && idp.tokenEndpoint === undefined)) fail('grant "enterprise" needs the identity provider: set idp.issuer (or idp.tokenEndpoint)');
+    const idToken = sources(idp!, ['idToken', 'idTokenFile', 'idTokenCommand']);
+    if (idToken.length !== 1)
+      fail(
+        idToken.length === 0
+          ? 'grant "enterprise" needs the user\'s ID token: set idp.idToken ("${VAR}"), idp.idTokenFile or idp.idTokenCommand'
+          : `set one of ${idToken.map((name) => `idp.${name}`).join(', ')}, not ${idToken.length}`,
+      );
+  } else if (oauth.idp !== undefined) fail(`idp is used by grant "enterprise" only (grant is "${grant}")`);
+  return oauth;
+}
+
+/**
+ * The `oauth` block with its `${VAR}`s expanded, its files made absolute (from the config's folder),
+ * and its secrets remembered for masking (SPEC §8). Commands are left to the shell that runs them.
+ */
+function resolveOAuth(raw: OAuthSettings, expand: (value: string, field: string) => string, baseDir: string): OAuthSettings {
   const resolved: OAuthSettings = { ...raw };
-  if (raw.clientId !== undefined) resolved.clientId = expand(raw.clientId, 'clientId');
-  if (raw.scope !== undefined) resolved.scope = expand(raw.scope, 'scope');
-  if (raw.clientMetadataUrl !== undefined) resolved.clientMetadataUrl = expand(raw.clientMetadataUrl, 'clientMetadataUrl');
-  if (raw.issuer !== undefined) resolved.issuer = expand(raw.issuer, 'issuer');
-  if (raw.clientSecret !== undefined) {
-    resolved.clientSecret = expand(raw.clientSecret, 'clientSecret');
-    rememberSecret(resolved.clientSecret);
+  const text = <T extends object>(target: T, key: keyof T & string, prefix = '', secret = false) => {
+    const value = target[key];
+    if (typeof value !== 'string') return;
+    const expanded = expand(value, `${prefix}${key}`);
+    (target as Record<string, unknown>)[key] = expanded;
+    if (secret) rememberSecret(expanded);
+  };
+  const file = <T extends object>(target: T, key: keyof T & string, prefix = '') => {
+    text(target, key, prefix);
+    const value = target[key];
+    if (typeof value === 'string' && !isAbsolute(value)) (target as Record<string, unknown>)[key] = resolve(baseDir, value);
+  };
+  for (const key of ['clientId', 'scope', 'clientMetadataUrl', 'issuer', 'keyId'] as const) text(resolved, key);
+  for (const key of ['clientSecret', 'privateKey', 'assertion'] as const) text(resolved, key, '', true);
+  for (const key of ['privateKeyFile', 'assertionFile'] as const) file(resolved, key);
+  if (raw.idp) {
+    const idp = (resolved.idp = { ...raw.idp });
+    for (const key of ['issuer', 'tokenEndpoint', 'clientId'] as const) text(idp, key, 'idp.');
+    for (const key of ['clientSecret', 'idToken'] as const) text(idp, key, 'idp.', true);
+    file(idp, 'idTokenFile', 'idp.');
   }
   return resolved;
 }

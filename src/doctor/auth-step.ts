@@ -2,6 +2,7 @@ import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { sendsOwnAuthorization } from '../auth/own-credentials.js';
 import type { AuthStage, AuthTrace } from '../auth/trace-auth.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
+import type { MachineTokenTrace } from '../auth/machine-trace.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import type { SetStep } from './set-step.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
@@ -21,6 +22,8 @@ export interface AuthStepOptions {
   storedToken?: StoredTokenSummary | null;
   /** With no token stored, the connection logs in (someone can answer the browser). */
   loginInline?: boolean;
+  /** A grant with no person: gets the token, each request recorded. */
+  traceMachineToken?: () => Promise<MachineTokenTrace>;
 }
 
 /**
@@ -35,7 +38,8 @@ export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOp
     set('auth', 'ok', 'the entry sends its own Authorization header: no OAuth flow to trace', { data: { outcome: 'static-credentials' } });
     return { connect: true };
   }
-  const trace = await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal: options.signal, probe: options.probe, clientId: options.clientId });
+  const grant = spec.oauth?.grant;
+  const trace = await traceAuth(spec.url, { timeoutMs: spec.connectTimeoutMs, signal: options.signal, probe: options.probe, clientId: options.clientId, grant });
   const details = trace.stages.map(describeStage);
   const data = {
     outcome: trace.outcome,
@@ -62,6 +66,7 @@ export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOp
     set('auth', 'fail', `${stage ? `${stage.stage}: ` : ''}${trace.rule!.text}`, { details, fix: trace.fix, data });
     return { connect: false, trace };
   }
+  if (grant && grant !== 'authorization_code' && options.traceMachineToken) return reportMachineGrant(trace, details, data, options.traceMachineToken, set);
   const registration = { 'pre-registered': 'pre-registered client (oauth.clientId)', 'client-id-metadata-document': 'client ID metadata document', 'dynamic-registration': 'dynamic registration' }[
     trace.registration!
   ];
@@ -70,6 +75,34 @@ export async function reportAuthStep(spec: RemoteServerSpec, options: AuthStepOp
   const token = options.storedToken === undefined ? '' : options.storedToken ? ` · ${describeToken(options.storedToken)}` : noToken;
   set('auth', 'ok', `${chain}${token}`, { details: [...details, ...trace.notes.map((note) => `note: ${note}`)], data });
   return { connect: options.storedToken !== null || options.loginInline === true, trace };
+}
+
+/**
+ * A grant with no person (SPEC §21): the chain is sound, so the token is got as a command would get
+ * it, each request of the grant traced after the discovery ones (never a key, assertion or token).
+ * A refusal fails the step with toolrun's one line and its fix; the connection is not tried.
+ */
+async function reportMachineGrant(
+  trace: AuthTrace,
+  details: string[],
+  data: Record<string, unknown>,
+  traceMachineToken: () => Promise<MachineTokenTrace>,
+  set: SetStep,
+): Promise<{ connect: boolean; trace: AuthTrace }> {
+  const chain = `authorization required: issuer ${trace.issuer}`;
+  try {
+    const got = await traceMachineToken();
+    const stages = [...trace.stages, ...got.stages];
+    set('auth', 'ok', `${chain} · ${got.summary}`, {
+      details: [...details, ...got.stages.map(describeStage), ...trace.notes.map((note) => `note: ${note}`)],
+      data: { ...data, stages, machine_grant: got.summary },
+    });
+    return { connect: true, trace };
+  } catch (error) {
+    const { why, fix } = error as { why?: string; fix?: string };
+    set('auth', 'fail', `${chain} · ${maskSecrets(why ?? (error as Error).message)}`, { details, fix, data });
+    return { connect: false, trace: { ...trace, outcome: 'broken' } };
+  }
 }
 
 /** One line per request: stage, method, URL (its query left out: a probe's is long and says nothing new), what came back, time. */

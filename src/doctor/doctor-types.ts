@@ -1,6 +1,8 @@
 import type { AskBack } from '../mcp/ask-back.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
+import type { MachineTokenTrace } from '../auth/machine-trace.js';
+import type { RemoteServerSpec } from '../config/resolve-server.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
 /**
  * The eight steps of SPEC §5, in order, with `--host` the host step of SPEC §13 (the server started
@@ -50,6 +52,8 @@ export interface DoctorOptions {
   authProbe?: boolean;
   /** The token store's word on a server (null: no token); without it, doctor connects and lets the server say. */
   lookupToken?: (server: string, url: string) => Promise<StoredTokenSummary | null | undefined>;
+  /** A grant with no person (SPEC §21): gets the token as a command would, recording each request (machine-trace.ts). */
+  traceMachineToken?: (spec: RemoteServerSpec) => Promise<MachineTokenTrace>;
   /** Someone can answer a browser ($BROWSER, or a terminal): with no token stored, the connection logs in instead of stopping. */
   loginInline?: boolean;
   /** Progress, for a spinner: called when a step starts. */

@@ -7,26 +7,24 @@ import { remoteFetch } from '../http/remote-fetch.js';
 
 /**
  * A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its
- * OAuth tokens (SPEC §14): the wrapped fetch adds them; the SDK gets a provider for client_credentials only.
+ * OAuth tokens (SPEC §14, §21): the wrapped fetch adds them, whatever the grant.
  */
 export async function createRemoteTransport(spec: RemoteServerSpec, kind: 'http' | 'sse'): Promise<Transport> {
   const { url, headers } = remoteTarget(spec);
   const requestInit: RequestInit = { headers };
   const auth = remoteAuth(spec, headers);
-  const authProvider = auth?.provider;
   const wrap = auth?.wrapFetch ?? ((base: typeof fetch) => base);
   if (kind === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     const sseFetch = wrap(remoteFetch);
     return new SSEClientTransport(url, {
       requestInit,
-      authProvider,
       fetch: sseFetch,
       eventSourceInit: { fetch: (input, init) => sseFetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }) },
     });
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: wrap(fetchFn) }));
+  return withDeleteStatus((fetchFn) => new StreamableHTTPClientTransport(url, { requestInit, fetch: wrap(fetchFn) }));
 }
 
 /** The 2026-07-28 era's Streamable HTTP client transport (v2 client), with the config's headers and OAuth tokens. */

@@ -10,9 +10,9 @@ import { perRunState } from '../run-environment.js';
 export const MASK = '***';
 
 /** Names whose values are secret: env vars, headers, query parameters, `--flags`. */
-const SECRET_NAME = /(token|secret|passw(or)?d|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential|session|cookie|signature)/i;
+const SECRET_NAME = /(token|secret|assertion|passw(or)?d|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|auth|credential|session|cookie|signature)/i;
 /** Query parameters: the names above, plus the short ones (`key`, `sig`) that are too common as env names. */
-const SECRET_QUERY_NAME = /^(?:.*(token|secret|passw(or)?d|pwd|api[-_]?key|apikey|auth|credential|session|signature)|key|sig|code|pass)$/i;
+const SECRET_QUERY_NAME = /^(?:.*(token|secret|assertion|passw(or)?d|pwd|api[-_]?key|apikey|auth|credential|session|signature)|key|sig|code|pass)$/i;
 
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:'"]*):([^\s/?#@'"]+)@/gi;
 const QUERY_PARAMETER = /([?&;])([\w.%-]+)=([^&#\s"'<>]+)/g;

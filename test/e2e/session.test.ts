@@ -209,7 +209,12 @@ describe('toolrun session', () => {
     const serverPid = start.servers[0]!.pid;
     process.kill(serverPid, 'SIGKILL');
     await waitFor(() => !marker.alive().includes(serverPid));
-    const list = await run(['session', 'list']);
+    // The process is gone from /proc a moment before the holder reads its exit: asked until it has (a loaded machine lags).
+    let list = await run(['session', 'list']);
+    for (let tries = 0; tries < 40 && !list.stdout.includes('crashed'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      list = await run(['session', 'list']);
+    }
     expect(list.stdout).toMatch(/p \(crashed: was killed by SIGKILL; restarted on next use\)/);
     const listed = JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers[0];
     expect(listed).toMatchObject({ name: 'p', status: 'crashed', reason: 'was killed by SIGKILL', restartsOnUse: true });

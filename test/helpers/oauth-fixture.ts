@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -6,6 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import Provider from 'oidc-provider';
 import { z } from 'zod';
+import { checkDpopPresentation, machineClients, registerJwtBearerGrant, serveIdentityProvider } from './oauth-machine-grants.js';
 
 /**
  * A real OAuth 2.1 authorization server (oidc-provider: maintained, certified, with dynamic
@@ -26,10 +28,20 @@ export interface OAuthFixtureOptions {
   discovery?: 'protected-resource' | 'origin-metadata' | 'default-endpoints';
   /** RFC 7009 token revocation (`revocation_endpoint` in the metadata). */
   revocation?: boolean;
+  /**
+   * The MCP server takes DPoP-bound tokens (RFC 9449): its challenge offers `DPoP`, its metadata lists
+   * ES256. `nonce` adds nonces at both servers (§8, §9); `nonce-loop` makes the MCP server ask for a
+   * new nonce at every request; `required` makes the authorization server refuse tokens without a proof.
+   */
+  dpop?: 'on' | 'nonce' | 'nonce-loop' | 'required';
+  /** The MCP server lets `initialize` through without a token and challenges what follows (with the scope `mcp:write`). */
+  openInitialize?: boolean;
 }
 
 export interface OAuthFixture {
   issuer: string;
+  /** The identity provider of enterprise-managed authorization (on the authorization server's origin). */
+  idpIssuer: string;
   mcpUrl: string;
   /** Token endpoint grants by type (`refresh_token`, `authorization_code`, `client_credentials`). */
   grants: Record<string, number>;
@@ -41,6 +53,8 @@ export interface OAuthFixture {
   refuseAdminAlways(refuse: boolean): void;
   /** 403 insufficient_scope answers given. */
   refusedForScope: number;
+  /** The DPoP schemes and proofs the MCP server saw: `DPoP`/`Bearer` per authorized request, nonce challenges given. */
+  dpopSeen: { schemes: string[]; nonceChallenges: number };
   close(): Promise<void>;
 }
 
@@ -59,11 +73,17 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const issuer = `http://127.0.0.1:${asPort}`;
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   const ttl = options.accessTokenTTL ?? 300;
-  const fixture = { issuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0 };
+  const idpIssuer = `${issuer}/idp`;
+  const dpop = options.dpop;
+  const fixture = { issuer, idpIssuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0, dpopSeen: { schemes: [] as string[], nonceChallenges: 0 } };
+  const resourceNonce = { current: dpop === 'nonce' || dpop === 'nonce-loop' ? 'rs-nonce-1' : undefined, seenJtis: new Set<string>() };
   let refuseAdmin = false;
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CI_CLIENT.id, client_secret: CI_CLIENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
+    clients: [
+      { client_id: CI_CLIENT.id, client_secret: CI_CLIENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] },
+      ...machineClients().map((client) => ({ ...client, ...(dpop === 'required' && { dpop_bound_access_tokens: true }) })),
+    ],
     scopes: ['openid', 'offline_access', ...RESOURCE_SCOPES],
     // The 2025-03-26 default endpoints, which a client without metadata assumes.
     ...(discovery === 'default-endpoints' && { routes: { authorization: '/authorize', token: '/token', registration: '/register' } }),
@@ -72,6 +92,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       registration: { enabled: true },
       revocation: { enabled: options.revocation === true },
       clientCredentials: { enabled: true },
+      // oidc-provider's DPoP (on by default): nonces when asked for (RFC 9449 §8).
+      dPoP: { enabled: true, ...(dpop === 'nonce' && { nonceSecret: randomBytes(32), requireNonce: () => true }) },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpUrl,
@@ -89,6 +111,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['toolrun-test-cookie-key'] },
   });
+  await registerJwtBearerGrant(provider, issuer, mcpUrl, idpIssuer);
   provider.on('grant.success', (ctx) => {
     const type = String(ctx.oidc.params?.grant_type ?? 'authorization_code');
     fixture.grants[type] = (fixture.grants[type] ?? 0) + 1;
@@ -97,7 +120,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const serveAs = (req: IncomingMessage, res: ServerResponse) => {
     // The MCP server's own key fetch (jose) is not toolrun's doing.
     if (req.url !== '/jwks') fixture.asRequests++;
-    if (discovery === 'default-endpoints' && req.url?.startsWith('/.well-known/')) res.writeHead(404).end();
+    if (req.url?.startsWith('/idp/')) void serveIdentityProvider(req, res, idpIssuer, fixture.grants);
+    else if (discovery === 'default-endpoints' && req.url?.startsWith('/.well-known/')) res.writeHead(404).end();
     else if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl);
     else providerCallback(req, res);
   };
@@ -110,22 +134,46 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
       if (sameOrigin) res.writeHead(404).end();
       else
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: SCOPES, bearer_methods_supported: ['header'] }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            resource: mcpUrl,
+            authorization_servers: [issuer],
+            scopes_supported: SCOPES,
+            bearer_methods_supported: ['header'],
+            ...(dpop && { dpop_signing_alg_values_supported: ['ES256'] }),
+          }),
+        );
       return;
     }
-    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const scopes = token && !rejected.has(token) ? await scopesOf(token) : undefined;
-    if (!scopes) {
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const message = body ? (JSON.parse(body.toString()) as { method?: string; params?: { name?: string } }) : undefined;
+    const [, scheme = '', token] = /^(Bearer|DPoP) (\S+)$/i.exec(req.headers.authorization ?? '') ?? [];
+    const verified = token && !rejected.has(token) ? await verify(token) : undefined;
+    const scheme401 = dpop ? 'DPoP algs="ES256",' : 'Bearer';
+    // openInitialize: the handshake needs no token; what follows does, with the scope the tools need.
+    if (options.openInitialize && !verified && (message?.method === 'initialize' || message?.method?.startsWith('notifications/'))) return serveMcp(req, res, message);
+    if (!verified) {
       // 2025-03-26 had no resource_metadata: the challenge names the scopes only.
-      const challenge = sameOrigin ? `Bearer scope="${SCOPES.join(' ')}"` : `Bearer resource_metadata="${metadataUrl}"`;
+      const challenge = sameOrigin ? `Bearer scope="${SCOPES.join(' ')}"` : `${scheme401} resource_metadata="${metadataUrl}"${options.openInitialize ? ', scope="mcp:write"' : ''}`;
       res.writeHead(401, { 'www-authenticate': challenge, 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
       return;
     }
+    const refusal = await checkDpopPresentation(req, mcpUrl, token!, scheme, verified.jkt, resourceNonce);
+    fixture.dpopSeen.schemes.push(scheme);
+    if (refusal) {
+      if (refusal.error === 'use_dpop_nonce') fixture.dpopSeen.nonceChallenges++;
+      // nonce-loop: a new nonce at every request, whatever the client sends.
+      if (dpop === 'nonce-loop') resourceNonce.current = `rs-nonce-${fixture.dpopSeen.nonceChallenges + 1}`;
+      const headers = {
+        'www-authenticate': `DPoP error="${refusal.error}", error_description="${refusal.description}"`,
+        'content-type': 'application/json',
+        ...(refusal.nonce && { 'dpop-nonce': refusal.nonce }),
+      };
+      res.writeHead(401, headers).end(JSON.stringify({ error: refusal.error }));
+      return;
+    }
+    const scopes = verified.scopes;
     seen.add(token!);
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const message = body ? (JSON.parse(body.toString()) as { method?: string; params?: { name?: string } }) : undefined;
     if (message?.method === 'tools/call' && message.params?.name === 'admin_echo' && (refuseAdmin || !scopes.includes(ADMIN_SCOPE))) {
       fixture.refusedForScope++;
       const challenge = `Bearer error="insufficient_scope", scope="${ADMIN_SCOPE}"${sameOrigin ? '' : `, resource_metadata="${metadataUrl}"`}`;
@@ -141,11 +189,11 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     asServer.on('request', serveAs);
     mcpServer.on('request', (req, res) => void serveResource(req, res));
   }
-  /** The token's scopes when the authorization server signed it for this resource, else undefined. */
-  const scopesOf = async (token: string) => {
+  /** The token's scopes (and the key it is bound to) when the authorization server signed it for this resource, else undefined. */
+  const verify = async (token: string) => {
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer, audience: mcpUrl });
-      return String(payload.scope ?? '').split(' ');
+      return { scopes: String(payload.scope ?? '').split(' '), jkt: (payload.cnf as { jkt?: string } | undefined)?.jkt };
     } catch {
       return undefined;
     }

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { AuthFlowError } from './auth-errors.js';
+import { authRequestTimeoutMs } from './auth-request-limits.js';
+import { readWholeFile } from '../files/read-whole-file.js';
+import { killServerNow, trackServer, untrackServer, type LiveServer } from '../process/process-group.js';
+import { SERVER_MARKER_VARIABLE, startTicksOf } from '../process/process-tree.js';
+import { currentEnv } from '../run-environment.js';
+import { maskSecrets, rememberSecret } from '../secrets/mask-secrets.js';
+
+/**
+ * Where a credential comes from (SPEC §21): the config's value (usually "${VAR}"), a file (a
+ * Kubernetes projected token, a key file), or a command whose stdout is the credential (a CI
+ * provider's OIDC token request, `gcloud auth print-identity-token`). Exactly one is set.
+ */
+export interface CredentialSource {
+  value?: string;
+  file?: string;
+  command?: string;
+}
+
+/** A token or a PEM key is a few kilobytes: more is not one. */
+const MAX_CREDENTIAL_BYTES = 64 * 1024;
+/** A command asks a metadata service or a CI runner for a token: 30 s is ample, and it never holds a command for longer. */
+const COMMAND_TIMEOUT_MS = 30_000;
+
+/**
+ * The credential, trimmed and remembered for masking. `what` names the config field in each one-line
+ * error ("oauth.assertionFile of 'ci'"); the credential itself is never quoted.
+ */
+export async function readCredential(source: CredentialSource, what: { field: string; server: string }): Promise<string> {
+  const value = source.value ?? (source.file !== undefined ? readCredentialFile(source.file, what) : await runCredentialCommand(source.command!, what));
+  const credential = value.trim();
+  const name = `${what.field}${source.file !== undefined ? 'File' : source.command !== undefined ? 'Command' : ''} of '${what.server}'`;
+  if (!credential) throw new AuthFlowError(`${name} is empty`, { fix: source.command !== undefined ? 'the command must print the credential on stdout' : 'check that it is set' });
+  rememberSecret(credential);
+  return credential;
+}
+
+function readCredentialFile(path: string, what: { field: string; server: string }): string {
+  const name = `oauth.${what.field}File of '${what.server}' (${path})`;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AuthFlowError(`${name} cannot be read (${code === 'ENOENT' ? 'no such file' : code})`, { fix: "check the path (a relative one is from the config file's folder)" });
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new AuthFlowError(`${name} is not a file`);
+    const bytes = readWholeFile(fd, stat.size, MAX_CREDENTIAL_BYTES);
+    if (!bytes) throw new AuthFlowError(`${name} holds more than ${MAX_CREDENTIAL_BYTES / 1024} KB: it is not a token or a key`);
+    return bytes.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Runs the command through the shell (it is the config's, as a stdio server's command is), in its
+ * own process group: stdout is the credential, stderr is kept for the error. It is ended, its group
+ * with it, at the time limit, when toolrun exits, and after it exits (nothing it started outlives it).
+ */
+function runCredentialCommand(command: string, what: { field: string; server: string }): Promise<string> {
+  const name = `oauth.${what.field}Command of '${what.server}'`;
+  const marker = randomBytes(8).toString('hex');
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, {
+      shell: true,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...currentEnv(), [SERVER_MARKER_VARIABLE]: marker },
+      windowsHide: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    let failure: string | undefined;
+    const live: LiveServer = { pid: child.pid ?? 0, marker, startTicks: child.pid ? startTicksOf(child.pid) : undefined, shutdown: async () => killServerNow(live) };
+    if (child.pid) trackServer(live);
+    const timeoutMs = Math.max(COMMAND_TIMEOUT_MS, authRequestTimeoutMs());
+    const timer = setTimeout(() => {
+      failure = `did not finish within ${timeoutMs / 1000} s`;
+      if (child.pid) killServerNow(live);
+    }, timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_CREDENTIAL_BYTES) {
+        failure ??= `printed more than ${MAX_CREDENTIAL_BYTES / 1024} KB: not a token`;
+        if (child.pid) killServerNow(live);
+      } else stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => (failure ??= `could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (child.pid) {
+        killServerNow(live);
+        untrackServer(live);
+      }
+      if (!failure && code !== 0) {
+        const said = Buffer.concat(stderr).toString('utf8').trim().split('\n').at(-1);
+        failure = `exited with ${code ?? signal}${said ? `: ${maskSecrets(said).slice(0, 200)}` : ''}`;
+      }
+      if (failure) reject(new AuthFlowError(`${name} ${failure}`));
+      else resolve(Buffer.concat(stdout).toString('utf8'));
+    });
+  });
+}
