@@ -14,6 +14,20 @@ export function checkNotExpired(token: string, what: string, now = Date.now()): 
 }
 
 /**
+ * A workload token is a credential for the authorization server it names in `aud`: sent to another
+ * (one a compromised MCP server's metadata points at), it could be replayed at the real one. Refused
+ * before it is sent when its audience is none of the authorization server's identifiers (its issuer,
+ * its token endpoint: RFC 7523 §3, SEP-1933). A token without `aud`, or not a JWT, is left to the server.
+ */
+export function checkAudience(token: string, accepted: Array<string | undefined>, what: string): void {
+  const problem = assertionHint(token, accepted);
+  if (problem)
+    throw new AuthFlowError(`${what} is not for this authorization server${problem}: toolrun does not send it there`, {
+      fix: 'request the token for the authorization server the MCP server names (its audience), or check the server URL',
+    });
+}
+
+/**
  * What a refused assertion's own claims say about the refusal: its audience when it is none of the
  * authorization server's identifiers (`accepted`: its issuer, its token endpoint; RFC 7523 §3 allows either).
  */

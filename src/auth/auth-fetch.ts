@@ -2,6 +2,7 @@ import { AuthFlowError } from './auth-errors.js';
 import type { AuthSession } from './auth-session.js';
 import { isResourceNonceChallenge, rememberDpopNonce } from './dpop.js';
 import { parseTokenChallenge, type TokenChallenge } from './www-authenticate.js';
+import { rebuildPerHop } from '../http/per-hop-headers.js';
 
 /**
  * The fetch a remote transport uses when OAuth may be involved, in both protocol eras. The token is
@@ -19,7 +20,10 @@ export function authFetch(base: typeof fetch, session: AuthSession): typeof fetc
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let sent = bearerOf(init?.headers) ?? (await session.token());
     const send = async (token: string | undefined) => {
-      const response = await base(input, token ? { ...init, headers: session.present(new Headers(init?.headers), token, method, url) } : init);
+      // Made again for each redirect hop the fetch below follows (a proof names its URL and method).
+      const presented = (target: string, verb: string): Headers => rebuildPerHop(session.present(new Headers(init?.headers), token!, verb, target), (hop, hopVerb) => presented(hop.href, hopVerb));
+      const headers = token ? presented(url, method) : undefined;
+      const response = await base(input, headers ? { ...init, headers } : init);
       rememberDpopNonce(url, response);
       return response;
     };

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { AuthFlowError } from './auth-errors.js';
-import { authRequestTimeoutMs } from './auth-request-limits.js';
+import { AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutMs } from './auth-request-limits.js';
 import { readWholeFile } from '../files/read-whole-file.js';
 import { killServerNow, trackServer, untrackServer, type LiveServer } from '../process/process-group.js';
 import { SERVER_MARKER_VARIABLE, startTicksOf } from '../process/process-tree.js';
@@ -66,6 +66,8 @@ function readCredentialFile(path: string, what: { field: string; server: string 
 function runCredentialCommand(command: string, what: { field: string; server: string }): Promise<string> {
   const name = `oauth.${what.field}Command of '${what.server}'`;
   const marker = randomBytes(8).toString('hex');
+  // 30 s, or less when the command's --timeout lowered the OAuth requests' limit.
+  const timeoutMs = authRequestTimeoutMs() < AUTH_REQUEST_TIMEOUT_MS ? authRequestTimeoutMs() : COMMAND_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
       shell: true,
@@ -75,37 +77,48 @@ function runCredentialCommand(command: string, what: { field: string; server: st
       windowsHide: true,
     });
     const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
     let size = 0;
-    let failure: string | undefined;
+    let stderrTail = '';
+    let settled = false;
     const live: LiveServer = { pid: child.pid ?? 0, marker, startTicks: child.pid ? startTicksOf(child.pid) : undefined, shutdown: async () => killServerNow(live) };
     if (child.pid) trackServer(live);
-    const timeoutMs = Math.max(COMMAND_TIMEOUT_MS, authRequestTimeoutMs());
-    const timer = setTimeout(() => {
-      failure = `did not finish within ${timeoutMs / 1000} s`;
-      if (child.pid) killServerNow(live);
-    }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_CREDENTIAL_BYTES) {
-        failure ??= `printed more than ${MAX_CREDENTIAL_BYTES / 1024} KB: not a token`;
-        if (child.pid) killServerNow(live);
-      } else stdout.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => (failure ??= `could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
+    const end = () => {
       if (child.pid) {
         killServerNow(live);
         untrackServer(live);
       }
-      if (!failure && code !== 0) {
-        const said = Buffer.concat(stderr).toString('utf8').trim().split('\n').at(-1);
-        failure = `exited with ${code ?? signal}${said ? `: ${maskSecrets(said).slice(0, 200)}` : ''}`;
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
+    // Settled once: at the time limit or an overflow at once (a descendant holding the pipes must not hold toolrun), else at close.
+    const fail = (why: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      end();
+      reject(new AuthFlowError(`${name} ${why}`));
+    };
+    const timer = setTimeout(() => fail(`did not finish within ${timeoutMs / 1000} s`), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_CREDENTIAL_BYTES) fail(`printed more than ${MAX_CREDENTIAL_BYTES / 1024} KB: not a token`);
+      else stdout.push(chunk);
+    });
+    // Only its last words are kept, for the error: a chatty helper does not grow toolrun's memory.
+    child.stderr.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+    child.on('error', (error) => fail(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      if (code !== 0) {
+        const said = stderrTail.trim().split('\n').at(-1);
+        return fail(`exited with ${code ?? signal}${said ? `: ${maskSecrets(said).slice(0, 200)}` : ''}`);
       }
-      if (failure) reject(new AuthFlowError(`${name} ${failure}`));
-      else resolve(Buffer.concat(stdout).toString('utf8'));
+      settled = true;
+      clearTimeout(timer);
+      end();
+      resolve(Buffer.concat(stdout).toString('utf8'));
     });
   });
 }
+
+const STDERR_TAIL_CHARS = 4096;

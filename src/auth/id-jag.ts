@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuthFlowError } from './auth-errors.js';
 import { checkNotExpired } from './assertion-check.js';
 import { readCredential } from './credential-source.js';
+import { isLoopbackHost } from './authorization-url.js';
 import { sameIssuer } from './check-discovery.js';
 import type { AuthServer } from './auth-server.js';
 import { rememberSecret } from '../secrets/mask-secrets.js';
@@ -25,7 +26,7 @@ export async function requestIdJag(server: AuthServer, target: { audience: strin
     });
   const idToken = await readCredential({ value: idp.idToken, file: idp.idTokenFile, command: idp.idTokenCommand }, { field: 'idp.idToken', server: server.name });
   checkNotExpired(idToken, `the ID token of '${server.name}' (oauth.idp.idToken)`);
-  const tokenEndpoint = idp.tokenEndpoint ?? (await identityProviderTokenEndpoint(idp.issuer!, fetchFn));
+  const tokenEndpoint = checkSecureUrl(idp.tokenEndpoint ?? (await identityProviderTokenEndpoint(idp.issuer!, fetchFn)), 'token endpoint');
   const body = new URLSearchParams({
     grant_type: TOKEN_EXCHANGE_GRANT,
     requested_token_type: ID_JAG_TOKEN_TYPE,
@@ -39,7 +40,14 @@ export async function requestIdJag(server: AuthServer, target: { audience: strin
   // In the body, as the extension's example (SEP-990 §4) and the SDK's requestJwtAuthorizationGrant send them.
   if (idp.clientId) body.set('client_id', idp.clientId);
   if (idp.clientSecret) body.set('client_secret', idp.clientSecret);
-  const response = await fetchFn(tokenEndpoint, { method: 'POST', headers, body });
+  // Never to wherever a redirect points: the body carries the ID token and the client's secret.
+  const response = await fetchFn(tokenEndpoint, { method: 'POST', headers, body, redirect: 'manual' });
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => {});
+    throw new AuthFlowError(`the identity provider's token endpoint ${tokenEndpoint} answered a redirect (HTTP ${response.status}): toolrun does not send the ID token on to it`, {
+      fix: 'set oauth.idp.tokenEndpoint to the endpoint itself',
+    });
+  }
   const answer = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (!response.ok || typeof answer?.access_token !== 'string') {
     const said = typeof answer?.error === 'string' ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}` : `HTTP ${response.status}`;
@@ -54,11 +62,18 @@ export async function requestIdJag(server: AuthServer, target: { audience: strin
   return answer.access_token;
 }
 
+/** An identity provider URL the ID token may go to: https, or http on this machine (a development identity provider). */
+function checkSecureUrl(url: string, what: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed && (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))) return url;
+  throw new AuthFlowError(`the identity provider's ${what} ${JSON.stringify(url.slice(0, 200))} is not https (http only on this machine): toolrun does not send an ID token there`);
+}
+
 /** The identity provider's token endpoint from its metadata (OpenID Connect Discovery, else RFC 8414), its issuer checked. */
 async function identityProviderTokenEndpoint(issuer: string, fetchFn: FetchLike): Promise<string> {
-  const base = issuer.replace(/\/+$/, '');
+  const base = checkSecureUrl(issuer, 'issuer').replace(/\/+$/, '');
   for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
-    const response = await fetchFn(`${base}${path}`, { headers: { accept: 'application/json' } });
+    const response = await fetchFn(`${base}${path}`, { headers: { accept: 'application/json' }, redirect: 'manual' });
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       continue;

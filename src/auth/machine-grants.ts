@@ -1,7 +1,7 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthGrant } from '../config/config-types.js';
-import { checkNotExpired } from './assertion-check.js';
+import { checkAudience, checkNotExpired } from './assertion-check.js';
 import { limitedAuthFetch } from './auth-request-limits.js';
 import { readCredential } from './credential-source.js';
 import { requestIdJag } from './id-jag.js';
@@ -40,7 +40,10 @@ export async function machineTokenRequest(
   if (grant === 'jwt_bearer') {
     const oauth = server.oauth!;
     assertion = await readCredential({ value: oauth.assertion, file: oauth.assertionFile, command: oauth.assertionCommand }, { field: 'assertion', server: server.name });
-    checkNotExpired(assertion, `the assertion of '${server.name}' (oauth.assertion${oauth.assertionFile !== undefined ? 'File' : oauth.assertionCommand !== undefined ? 'Command' : ''})`);
+    const what = `the assertion of '${server.name}' (oauth.assertion${oauth.assertionFile !== undefined ? 'File' : oauth.assertionCommand !== undefined ? 'Command' : ''})`;
+    checkNotExpired(assertion, what);
+    const metadata = discovery?.authorizationServerMetadata;
+    checkAudience(assertion, [metadata?.issuer ?? discovery?.authorizationServerUrl, metadata?.token_endpoint], what);
   } else {
     const audience = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl ?? new URL(server.url).origin;
     assertion = await requestIdJag(server, { audience, resource: resource ?? server.url, scope }, fetchFn);

@@ -6,7 +6,8 @@ import { limitedAuthFetch } from './auth-request-limits.js';
 import { configClientRefused, describeRefusal } from './client-refused.js';
 import { dpopTokenFetch } from './dpop-token-fetch.js';
 import type { StoredOAuthProvider } from './provider.js';
-import { withFileLock } from './refresh-lock.js';
+import { withFileLock, type LockLimits } from './refresh-lock.js';
+import { sameIssuer } from './check-discovery.js';
 import { isUsable } from './token-expiry.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
 import { ToolrunError } from '../errors.js';
@@ -35,37 +36,65 @@ export async function obtainMachineTokens(
 ): Promise<StoredTokens> {
   const server = provider.server;
   store.ensureDirectory();
-  return withFileLock(`${store.pathOf(server.name, server.url)}.lock`, async () => {
-    provider.reload();
-    if (hints.offersDpop) provider.resourceOffersDpop = true;
-    const stored = provider.current.tokens;
-    if (!fresh && isUsable(stored) && stored!.access_token !== rejected) return stored!;
-    // Each request recorded as it goes out when doctor traces (wrapFetch): a DPoP nonce retry is a request of its own.
-    provider.flowFetch = wrapFetch(limitedAuthFetch());
-    const fetchFn = dpopTokenFetch(provider.flowFetch, () => provider.dpopKeyForTokenRequests());
-    let discovery = fresh || rejected ? undefined : provider.current.discovery;
-    if (!discovery?.authorizationServerUrl) {
-      const found = await discoverOAuthServerInfo(server.url, { resourceMetadataUrl: hints.resourceMetadataUrl, fetchFn });
-      discovery = {
-        authorizationServerUrl: String(found.authorizationServerUrl),
-        resourceMetadataUrl: hints.resourceMetadataUrl?.toString(),
-        resourceMetadata: found.resourceMetadata,
-        authorizationServerMetadata: found.authorizationServerMetadata,
-      } satisfies OAuthDiscoveryState;
-      provider.saveDiscoveryState(discovery);
-    }
-    // Checked against the server's URL (a resource that is not this server's is refused); then sent verbatim, as the login does.
-    const selected = await selectResourceURL(server.url, provider, discovery.resourceMetadata);
-    const resource = selected && discovery.resourceMetadata ? discovery.resourceMetadata.resource : selected?.href;
-    provider.requestScope = server.oauth?.scope ?? hints.scope;
-    try {
-      const tokens = await fetchToken(provider, discovery.authorizationServerUrl, { metadata: discovery.authorizationServerMetadata, resource: resource as unknown as URL | undefined, fetchFn });
-      provider.saveTokens({ ...tokens, issuer: discovery.authorizationServerUrl });
-    } catch (error) {
-      throw machineGrantRefused(provider, error, [discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl, discovery.authorizationServerMetadata?.token_endpoint]);
-    }
-    return provider.current.tokens!;
-  });
+  return withFileLock(
+    `${store.pathOf(server.name, server.url)}.lock`,
+    async () => {
+      provider.reload();
+      if (hints.offersDpop) provider.resourceOffersDpop = true;
+      const stored = provider.current.tokens;
+      if (!fresh && isUsable(stored) && stored!.access_token !== rejected) return stored!;
+      // Each request recorded as it goes out when doctor traces (wrapFetch): a DPoP nonce retry is a request of its own.
+      provider.flowFetch = wrapFetch(limitedAuthFetch());
+      const fetchFn = dpopTokenFetch(provider.flowFetch, () => provider.dpopKeyForTokenRequests());
+      let discovery = fresh || rejected ? undefined : provider.current.discovery;
+      if (!discovery?.authorizationServerUrl) {
+        const found = await discoverOAuthServerInfo(server.url, { resourceMetadataUrl: hints.resourceMetadataUrl, fetchFn });
+        discovery = {
+          authorizationServerUrl: String(found.authorizationServerUrl),
+          resourceMetadataUrl: hints.resourceMetadataUrl?.toString(),
+          resourceMetadata: found.resourceMetadata,
+          authorizationServerMetadata: found.authorizationServerMetadata,
+        } satisfies OAuthDiscoveryState;
+        provider.saveDiscoveryState(discovery);
+      }
+      checkPinnedIssuer(provider, discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl);
+      // Checked against the server's URL (a resource that is not this server's is refused); then sent verbatim, as the login does.
+      const selected = await selectResourceURL(server.url, provider, discovery.resourceMetadata);
+      const resource = selected && discovery.resourceMetadata ? discovery.resourceMetadata.resource : selected?.href;
+      provider.requestScope = server.oauth?.scope ?? hints.scope;
+      try {
+        const tokens = await fetchToken(provider, discovery.authorizationServerUrl, { metadata: discovery.authorizationServerMetadata, resource: resource as unknown as URL | undefined, fetchFn });
+        provider.saveTokens({ ...tokens, issuer: discovery.authorizationServerUrl });
+      } catch (error) {
+        throw machineGrantRefused(provider, error, [discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl, discovery.authorizationServerMetadata?.token_endpoint]);
+      }
+      return provider.current.tokens!;
+    },
+    MACHINE_GRANT_LOCK,
+  );
+}
+
+/**
+ * Under the lock: a credential command (30 s at most), discovery, the identity provider's exchange and
+ * the token request with a nonce retry (10 s each at most). A parallel toolrun waits that long, and
+ * the lock is not taken over as stale before.
+ */
+const MACHINE_GRANT_LOCK: LockLimits = { staleMs: 120_000, waitMs: 120_000, doing: 'getting a token' };
+
+/**
+ * `oauth.issuer` pins the authorization server: a workload token or an ID-JAG goes to no other, so an
+ * MCP server whose metadata names another is refused (client_credentials keeps its own rule: the
+ * secret is withheld with a warning, token-refresh.ts clientOf).
+ */
+function checkPinnedIssuer(provider: StoredOAuthProvider, found: string): void {
+  const { name, oauth } = provider.server;
+  if (!oauth?.issuer || oauth.grant === 'client_credentials' || sameIssuer(oauth.issuer, found)) return;
+  throw new AuthFlowError(
+    `'${name}' names the authorization server ${found}, not ${oauth.issuer} that oauth.issuer pins: toolrun sends its ${oauth.grant === 'enterprise' ? 'ID-JAG' : 'assertion'} to no other`,
+    {
+      fix: 'check the server URL, or change oauth.issuer if the server really moved',
+    },
+  );
 }
 
 const GRANT_WORDS = { client_credentials: 'client_credentials', jwt_bearer: 'JWT-bearer', enterprise: 'ID-JAG' } as const;

@@ -3,7 +3,7 @@ import type { AuthStage, AuthStageName } from './auth-tracer.js';
 import { oneLine } from './auth-tracer.js';
 import type { AuthServer } from './auth-server.js';
 import { dpopKeyThumbprint } from './dpop.js';
-import { obtainMachineTokens } from './machine-token.js';
+import { obtainMachineTokens, type AuthChallengeHints } from './machine-token.js';
 import { StoredOAuthProvider } from './provider.js';
 import { isUsable } from './token-expiry.js';
 import type { TokenStore } from './token-store.js';
@@ -21,11 +21,16 @@ export interface MachineTokenTrace {
  * (a usable stored one is kept, no request made), each request recorded: its stage, URL, what the
  * answer said (token type, expiry, scope, or the OAuth error), never a key, an assertion or a token.
  */
-export async function traceMachineTokens(store: TokenStore, server: AuthServer): Promise<MachineTokenTrace> {
+export async function traceMachineTokens(store: TokenStore, server: AuthServer, hints: AuthChallengeHints = {}): Promise<MachineTokenTrace> {
   const stages: AuthStage[] = [];
   const provider = new StoredOAuthProvider({ server, store, mode: 'connect' });
   const stored = isUsable(provider.current.tokens);
-  await obtainMachineTokens(store, provider, {}, { wrapFetch: (base) => recordingFetch(base, stages, server.oauth?.idp?.issuer) });
+  try {
+    await obtainMachineTokens(store, provider, hints, { wrapFetch: (base) => recordingFetch(base, stages, server.oauth?.idp?.issuer) });
+  } catch (error) {
+    // The requests made before the refusal are what shows why: they go with the error.
+    throw Object.assign(error as object, { stages });
+  }
   const record = provider.current;
   const bound = record.dpop && record.tokens?.token_type?.toLowerCase() === 'dpop';
   const parts = [

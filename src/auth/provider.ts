@@ -251,8 +251,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
    * (`token_type: DPoP`), else `Authorization: Bearer`.
    */
   presentToken(headers: Headers, token: string, method: string, url: string): Headers {
-    const tokens = this.record.tokens;
-    const bound = tokens?.access_token === token && tokens.token_type?.toLowerCase() === 'dpop';
+    // By the stored token's type: an older token of the same binding (a request sent before a refresh) is bound to the same key.
+    const bound = this.record.tokens?.token_type?.toLowerCase() === 'dpop';
     const key = bound ? this.storedDpopKey(false) : undefined;
     if (bound && !key) throw new AuthRequiredError(this.options.server.name, `the DPoP-bound token of '${this.options.server.name}' has no key stored beside it`);
     headers.set('authorization', `${key ? 'DPoP' : 'Bearer'} ${token}`);

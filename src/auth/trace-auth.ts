@@ -20,6 +20,8 @@ export interface AuthTrace {
   registration?: 'pre-registered' | 'client-id-metadata-document' | 'dynamic-registration';
   /** Sound but worth saying: the 2025-03-26 fallback was needed, a parent-path resource, a trailing-slash issuer. */
   notes: string[];
+  /** What the 401 challenge named: where the protected resource metadata is, and whether it offered DPoP. */
+  challenge?: { resourceMetadataUrl?: string; offersDpop: boolean };
   /** The broken rule (outcome broken) and its fix. */
   rule?: AuthRule;
   fix?: string;
@@ -48,10 +50,13 @@ const PING = JSON.stringify({ jsonrpc: '2.0', id: 'toolrun-auth-trace', method: 
 export async function traceAuth(serverUrl: string, options: TraceAuthOptions): Promise<AuthTrace> {
   const startedAt = performance.now();
   const tracer = new Tracer(options);
+  // Set once the challenge is read; every outcome after it carries it.
+  const challenged: { value?: AuthTrace['challenge'] } = {};
   const finish = (outcome: AuthTrace['outcome'], facts: Partial<AuthTrace> = {}): AuthTrace => ({
     outcome,
     stages: tracer.stages,
     notes: tracer.notes,
+    ...(challenged.value && { challenge: challenged.value }),
     ...facts,
     ms: Math.round(performance.now() - startedAt),
   });
@@ -76,6 +81,7 @@ export async function traceAuth(serverUrl: string, options: TraceAuthOptions): P
   if (challenge.status !== 401) return finish('none');
   const bearer = parseTokenChallenge(challenge.headers.get('www-authenticate'));
   const challengeScopes = bearer?.params.scope?.split(/\s+/).filter(Boolean);
+  challenged.value = { resourceMetadataUrl: bearer?.params.resource_metadata, offersDpop: bearer?.offersDpop === true };
 
   // Protected resource metadata: the URL the challenge names, else the well-known URLs in order.
   let metadata: Record<string, unknown> | undefined;

@@ -98,9 +98,9 @@ async function doctor(cli: CliContext, serverWords: string[], dashed: boolean, w
         const raw = opened.config.servers[server];
         return storedTokenSummary(new TokenStore(cli.env), server, url, raw && raw.transport !== 'stdio' ? raw.oauth?.grant : undefined);
       },
-      traceMachineToken: async (spec) => {
+      traceMachineToken: async (spec, hints) => {
         const [{ TokenStore }, { traceMachineTokens }] = await Promise.all([import('../auth/token-store.js'), import('../auth/machine-trace.js')]);
-        return traceMachineTokens(new TokenStore(cli.env), spec);
+        return traceMachineTokens(new TokenStore(cli.env), spec, hints);
       },
       timeoutMs: cli.globals.timeout ?? opened.config.timeoutMs,
       signal: cli.signal,

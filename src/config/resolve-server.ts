@@ -102,7 +102,14 @@ function checkGrantSettings(oauth: OAuthSettings, place: ConfigPlace): OAuthSett
   };
   const grant = oauth.grant ?? 'authorization_code';
   const sources = (target: object, names: string[]) => names.filter((name) => (target as Record<string, unknown>)[name] !== undefined);
-  if (sources(oauth, ['privateKey', 'privateKeyFile']).length > 1) fail('set privateKey or privateKeyFile, not both');
+  const keyed = sources(oauth, ['privateKey', 'privateKeyFile']);
+  if (keyed.length > 1) fail('set privateKey or privateKeyFile, not both');
+  // private_key_jwt signs as a client the authorization server knows (its public key registered there): no dynamic registration.
+  if (keyed.length > 0 && oauth.clientId === undefined) fail(`${keyed[0]} signs for a registered client: set clientId`);
+  // SEP-1046: pre-registered credentials, no dynamic registration; RFC 6749 §4.4: a confidential client.
+  if (grant === 'client_credentials' && (oauth.clientId === undefined || (oauth.clientSecret === undefined && keyed.length === 0)))
+    fail('grant "client_credentials" needs the client the authorization server issued: set clientId, and clientSecret ("${VAR}") or privateKey');
+  if (grant === 'enterprise' && oauth.clientId === undefined) fail('grant "enterprise" presents the ID-JAG as a client the authorization server knows: set clientId (and clientSecret or privateKey)');
   const assertion = sources(oauth, ['assertion', 'assertionFile', 'assertionCommand']);
   if (grant === 'jwt_bearer' && assertion.length !== 1)
     fail(

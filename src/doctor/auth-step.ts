@@ -3,6 +3,7 @@ import { sendsOwnAuthorization } from '../auth/own-credentials.js';
 import type { AuthStage, AuthTrace } from '../auth/trace-auth.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
 import type { MachineTokenTrace } from '../auth/machine-trace.js';
+import type { AuthChallengeHints } from '../auth/machine-token.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import type { SetStep } from './set-step.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
@@ -23,7 +24,7 @@ export interface AuthStepOptions {
   /** With no token stored, the connection logs in (someone can answer the browser). */
   loginInline?: boolean;
   /** A grant with no person: gets the token, each request recorded. */
-  traceMachineToken?: () => Promise<MachineTokenTrace>;
+  traceMachineToken?: (hints: AuthChallengeHints) => Promise<MachineTokenTrace>;
 }
 
 /**
@@ -86,12 +87,15 @@ async function reportMachineGrant(
   trace: AuthTrace,
   details: string[],
   data: Record<string, unknown>,
-  traceMachineToken: () => Promise<MachineTokenTrace>,
+  traceMachineToken: (hints: AuthChallengeHints) => Promise<MachineTokenTrace>,
   set: SetStep,
 ): Promise<{ connect: boolean; trace: AuthTrace }> {
   const chain = `authorization required: issuer ${trace.issuer}`;
+  // Where the challenge said the metadata is, and whether it offered DPoP: as a command would get the token.
+  const named = trace.challenge?.resourceMetadataUrl;
+  const hints: AuthChallengeHints = { resourceMetadataUrl: named && URL.canParse(named) ? new URL(named) : undefined, offersDpop: trace.challenge?.offersDpop };
   try {
-    const got = await traceMachineToken();
+    const got = await traceMachineToken(hints);
     const stages = [...trace.stages, ...got.stages];
     set('auth', 'ok', `${chain} · ${got.summary}`, {
       details: [...details, ...got.stages.map(describeStage), ...trace.notes.map((note) => `note: ${note}`)],
@@ -99,8 +103,12 @@ async function reportMachineGrant(
     });
     return { connect: true, trace };
   } catch (error) {
-    const { why, fix } = error as { why?: string; fix?: string };
-    set('auth', 'fail', `${chain} · ${maskSecrets(why ?? (error as Error).message)}`, { details, fix, data });
+    const { why, fix, stages = [] } = error as { why?: string; fix?: string; stages?: AuthStage[] };
+    set('auth', 'fail', `${chain} · ${maskSecrets(why ?? (error as Error).message)}`, {
+      details: [...details, ...stages.map(describeStage)],
+      fix,
+      data: { ...data, stages: [...trace.stages, ...stages] },
+    });
     return { connect: false, trace: { ...trace, outcome: 'broken' } };
   }
 }

@@ -2,6 +2,7 @@ import type { AskBack } from '../mcp/ask-back.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
 import type { MachineTokenTrace } from '../auth/machine-trace.js';
+import type { AuthChallengeHints } from '../auth/machine-token.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';
 import type { StoredTokenSummary } from '../auth/token-summary.js';
 /**
@@ -53,7 +54,7 @@ export interface DoctorOptions {
   /** The token store's word on a server (null: no token); without it, doctor connects and lets the server say. */
   lookupToken?: (server: string, url: string) => Promise<StoredTokenSummary | null | undefined>;
   /** A grant with no person (SPEC §21): gets the token as a command would, recording each request (machine-trace.ts). */
-  traceMachineToken?: (spec: RemoteServerSpec) => Promise<MachineTokenTrace>;
+  traceMachineToken?: (spec: RemoteServerSpec, hints: AuthChallengeHints) => Promise<MachineTokenTrace>;
   /** Someone can answer a browser ($BROWSER, or a terminal): with no token stored, the connection logs in instead of stopping. */
   loginInline?: boolean;
   /** Progress, for a spinner: called when a step starts. */

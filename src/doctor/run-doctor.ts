@@ -68,7 +68,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
         clientId: typeof clientId === 'string' ? clientId : undefined,
         storedToken,
         loginInline: options.loginInline,
-        traceMachineToken: options.traceMachineToken && (() => options.traceMachineToken!(spec)),
+        traceMachineToken: options.traceMachineToken && ((hints) => options.traceMachineToken!(spec, hints)),
       },
       set,
     );

@@ -1,4 +1,5 @@
 import { capResponseBody, messageLimitBytes } from './capped-body.js';
+import { headersForHop } from './per-hop-headers.js';
 
 /**
  * The fetch of every request toolrun makes to an MCP server over HTTP (both transports of both eras,
@@ -69,5 +70,7 @@ export async function fetchWithinOrigin(base: typeof fetch, input: Parameters<ty
     const method = (request.method ?? 'GET').toUpperCase();
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) request = { ...request, method: 'GET', body: undefined };
     url = next;
+    // A DPoP proof names the URL and method it was made for: made again for this hop (per-hop-headers.ts).
+    request = { ...request, headers: headersForHop(request.headers, url, (request.method ?? 'GET').toUpperCase()) };
   }
 }

@@ -5,6 +5,7 @@ import { ToolrunError } from '../errors.js';
 import { foreignFolderReason } from '../files/foreign-folder.js';
 import { createFileUnderFreeName } from '../files/write-file-safely.js';
 import type { SavedItem } from './render-call-result.js';
+import { currentCwd } from '../run-environment.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -31,7 +32,8 @@ const EXTENSIONS: Record<string, string> = {
 export async function saveBinaryContent(result: CallToolResult, toolName: string, dir: string): Promise<Map<number, SavedItem>> {
   const saved = new Map<number, SavedItem>();
   const content = Array.isArray(result.content) ? result.content : [];
-  const folder = resolve(dir);
+  // From the running command's folder (the library's `cwd` option), not this process's.
+  const folder = resolve(currentCwd(), dir);
   const used = new Set<string>();
   for (const [index, item] of content.entries()) {
     const binary = binaryOf(item);

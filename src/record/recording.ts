@@ -1,4 +1,6 @@
 import { closeSync, ftruncateSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { currentCwd } from '../run-environment.js';
 import { LineSplitter, type RawLine } from '../process/line-splitter.js';
 import { NotARecordingError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
@@ -79,8 +81,9 @@ export class RecordingWriter {
    * fs error (ENOENT, EACCES) when PATH cannot be written.
    */
   constructor(path: string, server: string, command: string) {
-    this.path = path;
-    this.#fd = openOwnFileForWriting(path);
+    // A relative path is from the running command's folder (the library's `cwd` option), not this process's.
+    this.path = resolve(currentCwd(), path);
+    this.#fd = openOwnFileForWriting(this.path);
     this.#header = { toolrun_recording: 1, server, command: maskSecrets(command), started: new Date().toISOString() };
     this.#splitters = this.#newSplitters();
     this.#writeHeader();

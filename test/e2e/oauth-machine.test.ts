@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CI_CLIENT, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
 import { CLIENT_KEYS, ENTERPRISE_CLIENT, IDP_CLIENT_ID, idToken, JWT_BEARER, KEY_CLIENT_ID, WORKLOAD_CLIENT_ID, workloadToken } from '../helpers/oauth-machine-grants.js';
@@ -131,9 +132,22 @@ describe('without DPoP', () => {
     const elsewhere = await workloadToken('https://wrong.example');
     const wrong = await toolrun(config, ['exec', 'workload:echo', 'message=x'], dataHome(), { CI_OIDC_TOKEN: elsewhere });
     expect(wrong.exitCode).toBe(4);
-    expect(failure(wrong.stderr)).toContain(`the authorization server refused the JWT-bearer assertion of 'workload' (invalid_grant`);
-    expect(wrong.stderr).toContain("the assertion's audience is https://wrong.example, not the authorization server");
+    // A token for another audience is not sent at all: a server pointing elsewhere must not get a replayable credential.
+    expect(failure(wrong.stderr)).toContain(`the assertion of 'workload' (oauth.assertion) is not for this authorization server; the assertion's audience is https://wrong.example`);
+    expect(wrong.stderr).toContain('toolrun does not send it there');
     expect(wrong.stderr).not.toContain(elsewhere);
+    // One the authorization server does not trust (signed by a key it does not know): its refusal, once.
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer('https://ci.example')
+      .setSubject('x')
+      .setAudience(fixture.issuer)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const refused = await toolrun(config, ['exec', 'workload:echo', 'message=x'], dataHome(), { CI_OIDC_TOKEN: forged });
+    expect(refused.exitCode).toBe(4);
+    expect(failure(refused.stderr)).toContain(`the authorization server refused the JWT-bearer assertion of 'workload' (invalid_grant`);
     expect(fixture.grants[JWT_BEARER] ?? 0).toBe(before);
     const failing = await toolrun(config, ['exec', 'workload-fails:echo', 'message=x'], dataHome());
     expect(failing.exitCode).toBe(4);
@@ -214,6 +228,15 @@ describe('DPoP', () => {
     const status = await toolrun(config, ['auth', 'status', 'ci'], home, env);
     expect(status.stdout).toMatch(/DPoP-bound token \(key thumbprint [\w-]{43}\)/);
     expect(status.stdout).not.toContain(record.dpop.privateJwk.d);
+  });
+
+  it('a same-origin redirect gets a proof of its own (the proof names its URL)', async () => {
+    const moved = writeConfig({ moved: { url: `${fixture.mcpUrl}/`, oauth: { grant: 'client_credentials', clientId: CI_CLIENT.id, clientSecret: '${CI_SECRET}' } } });
+    const home = dataHome();
+    const exec = await toolrun(moved, ['exec', 'moved:echo', 'message=moved'], home, { CI_SECRET: CI_CLIENT.secret });
+    expect(exec.exitCode, exec.stderr).toBe(0);
+    expect(exec.stdout).toBe('moved');
+    expect(storedRecord(home, 'moved').tokens.token_type).toBe('DPoP');
   });
 
   it('a browser login binds its tokens too, and exec presents them with proofs', async () => {

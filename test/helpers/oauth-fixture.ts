@@ -131,6 +131,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const rejected = new Set<string>();
   const metadataUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
   const serveResource = async (req: IncomingMessage, res: ServerResponse) => {
+    // A trailing slash moved: a same-origin redirect a client follows (with a new DPoP proof for the new URL).
+    if (req.url === '/mcp/') return void res.writeHead(308, { location: '/mcp' }).end();
     if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
       if (sameOrigin) res.writeHead(404).end();
       else
