@@ -11,6 +11,7 @@ import { sameIssuer } from './check-discovery.js';
 import { isUsable } from './token-expiry.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
 import { ToolrunError } from '../errors.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** What a 401 challenge told about where to authorize (RFC 9728 `resource_metadata`) and for what (`scope`). */
 export interface AuthChallengeHints {
@@ -121,5 +122,9 @@ function machineGrantRefused(provider: StoredOAuthProvider, error: unknown, audi
   // An authorization server that binds this client's tokens refuses a request without a proof, often with a bare invalid_grant.
   const dpopOff = server.oauth?.dpop === false && provider.current.discovery?.authorizationServerMetadata?.['dpop_signing_alg_values_supported' as never] !== undefined;
   const hint = dpopOff ? '; DPoP was not used (oauth.dpop is false) and the authorization server supports it: it may require DPoP-bound tokens' : '';
-  return new AuthFlowError(`getting an OAuth token for '${server.name}' (grant ${grant}) failed: ${said}${hint}`, { cause: error });
+  // Not a broken rule of the flow (the generic fix): what the authorization server wants for this grant, which doctor's trace shows.
+  return new AuthFlowError(`getting an OAuth token for '${server.name}' (grant ${grant}) failed: ${said}${hint}`, {
+    cause: error,
+    fix: `\`${toolrunCommand('mcp', 'doctor', server.name)}\` traces the token request and what the authorization server answered`,
+  });
 }

@@ -9,6 +9,11 @@ export interface StoredTokenSummary {
   scopes: string[];
   /** When the access token expires (ISO 8601), if the authorization server said. */
   expiresAt?: string;
+  /** How it was got (SPEC §21): the grant and the client's authentication, when recorded. */
+  grant?: string;
+  clientAuthentication?: string;
+  /** `dpop` when bound to the key stored beside it (RFC 9449), else `bearer`. */
+  binding: 'dpop' | 'bearer';
 }
 
 /**
@@ -26,5 +31,8 @@ export function storedTokenSummary(store: TokenStore, server: string, url: strin
     issuer: record.issuer ?? 'unknown issuer',
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [],
     expiresAt: tokens.expires_at !== undefined ? new Date(tokens.expires_at).toISOString() : undefined,
+    grant: record.grant,
+    clientAuthentication: record.clientAuthentication,
+    binding: record.dpop && tokens.token_type?.toLowerCase() === 'dpop' ? 'dpop' : 'bearer',
   };
 }

@@ -121,5 +121,6 @@ function describeStage(stage: AuthStage): string {
 
 function describeToken(token: StoredTokenSummary): string {
   const expiry = token.expiresAt ? `, expires ${token.expiresAt}` : '';
-  return `token stored (issuer ${maskSecrets(token.issuer)}${token.scopes.length ? `, scopes ${token.scopes.join(' ')}` : ''}${expiry})`;
+  const how = token.grant ? `, grant ${token.grant}${token.clientAuthentication ? ` (client authentication ${token.clientAuthentication})` : ''}` : '';
+  return `token stored (issuer ${maskSecrets(token.issuer)}${token.scopes.length ? `, scopes ${token.scopes.join(' ')}` : ''}${expiry}${how}, ${token.binding === 'dpop' ? 'DPoP-bound' : 'bearer'})`;
 }

@@ -30,10 +30,12 @@ describe('reportAuthStep and the stored token', () => {
     expect(step.finding).toMatch(/ · no stored token: toolrun auth login sound$/);
   });
 
-  it('a stored token: its issuer, scopes and expiry, never the token; connects', async () => {
-    const { outcome, step } = await run({ issuer: `${auth.url}/sound/as`, scopes: ['mcp:read'], expiresAt: '2030-01-01T00:00:00Z' });
+  it('a stored token: its issuer, scopes, expiry, grant and binding, never the token; connects', async () => {
+    const { outcome, step } = await run({ issuer: `${auth.url}/sound/as`, scopes: ['mcp:read'], expiresAt: '2030-01-01T00:00:00Z', binding: 'bearer' });
     expect(outcome.connect).toBe(true);
-    expect(step.finding).toMatch(/ · token stored \(issuer http:\/\/127\.0\.0\.1:\d+\/sound\/as, scopes mcp:read, expires 2030-01-01T00:00:00Z\)$/);
+    expect(step.finding).toMatch(/ · token stored \(issuer http:\/\/127\.0\.0\.1:\d+\/sound\/as, scopes mcp:read, expires 2030-01-01T00:00:00Z, bearer\)$/);
+    const bound = await run({ issuer: `${auth.url}/sound/as`, scopes: [], grant: 'authorization_code', clientAuthentication: 'none', binding: 'dpop' });
+    expect(bound.step.finding).toMatch(/ · token stored \(issuer http:\/\/127\.0\.0\.1:\d+\/sound\/as, grant authorization_code \(client authentication none\), DPoP-bound\)$/);
   });
 
   it('no store asked: connects and lets the server say', async () => {

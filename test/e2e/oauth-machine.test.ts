@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CI_CLIENT, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture.js';
@@ -61,6 +61,7 @@ describe('without DPoP', () => {
       keyed: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKey: '${CLIENT_KEY}' } },
       rsa: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKeyFile: keyFile, signingAlgorithm: 'RS256', keyId: 'rsa-1' } },
       workload: { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertion: '${CI_OIDC_TOKEN}' } },
+      'workload-file': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionFile: 'ci-token' } },
       'workload-cmd': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: 'printf %s "$CI_OIDC_TOKEN"' } },
       'workload-fails': {
         url: fixture.mcpUrl,
@@ -105,7 +106,7 @@ describe('without DPoP', () => {
     expect(refused.stderr).not.toContain('PRIVATE KEY');
   });
 
-  it('workload identity federation: the CI token from ${VAR} or a command is the assertion of one JWT-bearer grant', async () => {
+  it('workload identity federation: the CI token from ${VAR}, a file or a command is the assertion of one JWT-bearer grant', async () => {
     const token = await workloadToken(fixture.issuer);
     const before = fixture.grants[JWT_BEARER] ?? 0;
     const home = dataHome();
@@ -115,6 +116,11 @@ describe('without DPoP', () => {
     // The stored token serves the next command: no second grant.
     expect((await toolrun(config, ['exec', 'workload:echo', 'message=again'], home, { CI_OIDC_TOKEN: token })).stdout).toBe('again');
     expect(fixture.grants[JWT_BEARER]).toBe(before + 1);
+    // A file (relative: from the config's folder), read at each token request, as a projected token is.
+    writeFileSync(join(dirname(config), 'ci-token'), `${token}\n`);
+    const fromFile = await toolrun(config, ['exec', 'workload-file:echo', 'message=file'], dataHome());
+    expect(fromFile.exitCode, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toBe('file');
     const fromCommand = await toolrun(config, ['exec', 'workload-cmd:echo', 'message=cmd'], dataHome(), { CI_OIDC_TOKEN: token });
     expect(fromCommand.exitCode, fromCommand.stderr).toBe(0);
     expect(fromCommand.stdout).toBe('cmd');
@@ -247,6 +253,9 @@ describe('DPoP', () => {
     const exec = await toolrun(config, ['exec', 'browser:echo', 'message=person'], home);
     expect(exec.exitCode, exec.stderr).toBe(0);
     expect(exec.stdout).toBe('person');
+    // Doctor's auth step names the grant and the binding of what is stored.
+    const doctor = await toolrun(config, ['mcp', 'doctor', 'browser'], home);
+    expect(doctor.stdout).toMatch(/token stored \(issuer .*grant authorization_code \(client authentication none\), DPoP-bound\)/);
   });
 
   it('a DPoP-bound token sent without a proof (a header copied by hand) is refused in one line, exit 4, the token not printed', async () => {
