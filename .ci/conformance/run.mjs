@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite's client scenarios against toolrun (client.mjs), one at a
-// time (in parallel they starve 2 cores), each at every protocol revision it applies to among
+// Runs the official MCP conformance suite's client scenarios against toolrun (client.mjs), two at a
+// time (all at once they starve 2 cores), each at every protocol revision it applies to among
 // 2025-11-25 and 2026-07-28 (else at the one the suite infers), and judges them against
 // expected-failures.yml. Exit 0: every run passed or failed as listed; 1: a failure not listed, or
 // a listed one that passes now (remove it: the list only shrinks).
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const REVISIONS = ['2025-11-25', '2026-07-28'];
+/** Runs at once (CONFORMANCE_JOBS overrides). */
+const JOBS = Math.max(1, Number(process.env.CONFORMANCE_JOBS) || 2);
 /** The suite's own --timeout ends only the shell it started: each run gets an outer limit too. */
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -31,7 +33,16 @@ const expected = parseExpected(parse(readFileSync(join(here, 'expected-failures.
 const runs = (await listScenarios()).filter((run) => !only || run.scenario.includes(only));
 const started = Date.now();
 const verdicts = [];
-for (const run of runs) verdicts.push(judge(run, await runScenario(run)));
+// Two at a time: a run is mostly waiting (the suite's servers, toolrun's start), so two fill 2 cores
+// without starving either (all at once did: runs timed out); judged as each ends.
+let next = 0;
+const worker = async () => {
+  while (next < runs.length) {
+    const run = runs[next++];
+    verdicts.push(judge(run, await runScenario(run)));
+  }
+};
+await Promise.all(Array.from({ length: Math.min(JOBS, runs.length) }, worker));
 
 const count = (kind) => verdicts.filter((verdict) => verdict.kind === kind).length;
 const passingScenarios = new Set(runs.map((run) => run.scenario));
