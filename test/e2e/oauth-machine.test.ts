@@ -256,6 +256,21 @@ describe('DPoP', () => {
     // Doctor's auth step names the grant and the binding of what is stored.
     const doctor = await toolrun(config, ['mcp', 'doctor', 'browser'], home);
     expect(doctor.stdout).toMatch(/token stored \(issuer .*grant authorization_code \(client authentication none\), DPoP-bound\)/);
+    // An expired token is refreshed with a proof of the same key (a public client's refresh token is bound too: RFC 9449 §5).
+    const path = join(
+      home,
+      'toolrun',
+      'auth',
+      readdirSync(join(home, 'toolrun', 'auth')).find((file) => file.startsWith('browser-') && file.endsWith('.json'))!,
+    );
+    const record = JSON.parse(readFileSync(path, 'utf8'));
+    const refreshes = fixture.grants.refresh_token ?? 0;
+    writeFileSync(path, JSON.stringify({ ...record, tokens: { ...record.tokens, expires_at: Date.now() - 1000 } }), { mode: 0o600 });
+    const refreshed = await toolrun(config, ['exec', 'browser:echo', 'message=refreshed'], home);
+    expect(refreshed.exitCode, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toBe('refreshed');
+    expect(fixture.grants.refresh_token).toBe(refreshes + 1);
+    expect(storedRecord(home, 'browser').tokens).toMatchObject({ token_type: 'DPoP' });
   });
 
   it('a DPoP-bound token sent without a proof (a header copied by hand) is refused in one line, exit 4, the token not printed', async () => {
@@ -267,6 +282,23 @@ describe('DPoP', () => {
     expect(result.exitCode).toBe(4);
     expect(failure(result.stderr)).toContain('401');
     expect(result.stderr).not.toContain(token);
+  });
+});
+
+describe('DPoP in the 2026-07-28 era', () => {
+  it('a server/discover server behind DPoP: the same bound token and proofs', async () => {
+    const fixture = await startOAuthFixture({ dpop: 'on', era: 'modern' });
+    try {
+      const config = writeConfig({ ci: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: CI_CLIENT.id, clientSecret: '${CI_SECRET}' } } });
+      const home = dataHome();
+      const exec = await toolrun(config, ['exec', 'ci:echo', 'message=modern'], home, { CI_SECRET: CI_CLIENT.secret });
+      expect(exec.exitCode, exec.stderr).toBe(0);
+      expect(exec.stdout).toBe('modern');
+      expect(storedRecord(home, 'ci').tokens.token_type).toBe('DPoP');
+      expect(new Set(fixture.dpopSeen.schemes)).toEqual(new Set(['DPoP']));
+    } finally {
+      await fixture.close();
+    }
   });
 });
 
