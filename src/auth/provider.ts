@@ -7,7 +7,8 @@ import { configClientRefused } from './client-refused.js';
 import { checkDiscovery } from './check-discovery.js';
 import { checkServerScope } from './scope-syntax.js';
 import { privateKeyJwtAuthentication, usesPrivateKeyJwt } from './client-assertion.js';
-import { DpopKey, DPOP_ALGORITHM } from './dpop.js';
+import { DpopKey } from './dpop.js';
+import { wantsDpop } from './dpop-policy.js';
 import { isMachineGrant, machineTokenRequest, registrationGrantTypes } from './machine-grants.js';
 import { clientOf, refreshStoredTokens, type AuthServer } from './token-refresh.js';
 import type { OAuthGrant } from '../config/config-types.js';
@@ -218,31 +219,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return params;
   }
 
-  /**
-   * The DPoP key of token requests, when tokens are to be DPoP-bound (RFC 9449): the entry's `dpop`;
-   * unset, when both sides take them: the authorization server lists ES256 in
-   * `dpop_signing_alg_values_supported` (the sign of support the DPoP extension defines), and the MCP
-   * server offered the DPoP scheme in its challenge, or its protected resource metadata lists DPoP
-   * (RFC 9728 §2), or tokens were DPoP-bound before (a key is stored). An authorization server that
-   * supports DPoP in front of a resource server that does not would otherwise bind every token to a
-   * scheme the server refuses. Made on first use and kept with the tokens.
-   */
+  /** The DPoP key of token requests when this server's tokens are to be DPoP-bound (dpop-policy.ts): made on first use, kept with the tokens. */
   dpopKeyForTokenRequests(): DpopKey | undefined {
-    const wanted = this.options.server.oauth?.dpop;
-    const discovery = this.record.discovery;
-    const algorithms = (discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: string[] } | undefined)?.dpop_signing_alg_values_supported;
-    const resource = discovery?.resourceMetadata as { dpop_signing_alg_values_supported?: string[]; dpop_bound_access_tokens_required?: boolean } | undefined;
-    const resourceTakesDpop =
-      this.resourceOffersDpop ||
-      this.record.dpop !== undefined ||
-      resource?.dpop_bound_access_tokens_required === true ||
-      resource?.dpop_signing_alg_values_supported?.includes(DPOP_ALGORITHM) === true;
-    if (wanted === false || (wanted === undefined && !(algorithms?.includes(DPOP_ALGORITHM) && resourceTakesDpop))) return undefined;
-    if (algorithms && !algorithms.includes(DPOP_ALGORITHM))
-      throw new AuthFlowError(`the authorization server of '${this.options.server.name}' takes DPoP proofs signed with ${algorithms.join(', ') || 'nothing'}, not ${DPOP_ALGORITHM}`, {
-        fix: 'set oauth.dpop to false',
-      });
-    return this.storedDpopKey(true)!;
+    const bound = wantsDpop(this.options.server, this.record.discovery, { offersDpop: this.resourceOffersDpop, keyStored: this.record.dpop !== undefined });
+    return bound ? this.storedDpopKey(true) : undefined;
   }
 
   /**

@@ -5,7 +5,7 @@ import { isFailure, type BoundedAnswer, type RequestLimits } from './bounded-req
 import { authorizationServerMetadataUrls, resourceMatches, resourceMetadataUrls } from './discovery-urls.js';
 import { checkRegistration } from './check-registration.js';
 import { parseTokenChallenge } from './www-authenticate.js';
-import { JWT_BEARER_GRANT } from './machine-grants.js';
+import { machineGrantProblem } from './trace-machine-grant.js';
 import type { OAuthGrant } from '../config/config-types.js';
 
 export interface AuthTrace {
@@ -185,33 +185,6 @@ async function traceLegacy(tracer: Tracer, resource: URL): Promise<DiscoveredSer
   return answer.json ? { identifier: resource.origin, metadata: answer.json } : undefined;
 }
 
-/**
- * A grant with no person: a token endpoint, and the grant in grant_types_supported when the metadata
- * lists grants (RFC 8414 §2: absent means authorization_code and implicit, which a server offering a
- * machine grant would not leave it at, but toolrun only warns then: the token request will tell).
- */
-function traceMachineGrant(
-  metadata: Record<string, unknown>,
-  options: TraceAuthOptions,
-  found: { issuer: string; scopes: string[] | undefined },
-  finish: (outcome: AuthTrace['outcome'], facts?: Partial<AuthTrace>) => AuthTrace,
-  broken: (found: BrokenRule) => AuthTrace,
-): AuthTrace {
-  if (typeof metadata.token_endpoint !== 'string' || !parseUrl(metadata.token_endpoint))
-    return broken(brokenRule('endpoints-missing', 'the metadata has no token_endpoint', 'add token_endpoint to the authorization server metadata'));
-  const wanted = options.grant === 'client_credentials' ? 'client_credentials' : JWT_BEARER_GRANT;
-  const grants = Array.isArray(metadata.grant_types_supported) ? metadata.grant_types_supported.map(String) : undefined;
-  if (grants && !grants.includes(wanted))
-    return broken(
-      brokenRule(
-        'grant-not-supported',
-        `grant_types_supported lists ${grants.map(oneLine).join(', ') || 'nothing'}, not ${wanted}`,
-        `enable the ${wanted} grant at the authorization server, or use another oauth.grant`,
-      ),
-    );
-  return finish('required', { ...found, ...(options.clientId && { registration: 'pre-registered' as const }) });
-}
-
 /** Checks the metadata found (issuer, S256, endpoints), then how a client would register. */
 async function traceAuthorizationServer(
   tracer: Tracer,
@@ -235,7 +208,10 @@ async function traceAuthorizationServer(
       );
   }
   const found0 = { issuer: issuer ?? identifier, scopes: scopes ?? (Array.isArray(metadata.scopes_supported) ? metadata.scopes_supported.map(String) : undefined) };
-  if (options.grant && options.grant !== 'authorization_code') return traceMachineGrant(metadata, options, found0, finish, broken);
+  if (options.grant && options.grant !== 'authorization_code') {
+    const problem = machineGrantProblem(metadata, options.grant);
+    return problem ? broken(problem) : finish('required', { ...found0, ...(options.clientId && { registration: 'pre-registered' as const }) });
+  }
   const methods = Array.isArray(metadata.code_challenge_methods_supported) ? metadata.code_challenge_methods_supported.map(String) : undefined;
   if (!methods?.includes('S256'))
     return broken(
