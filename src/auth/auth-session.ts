@@ -25,6 +25,8 @@ export class AuthSession {
   /** The logins started, by scope set: a request that meets one under way waits for it; one that ended is not started again. */
   private readonly logins = new Map<string, { promise: Promise<void>; done: boolean }>();
   private loginsStarted = 0;
+  /** The scope sets a machine grant asked for after a 403: each once. */
+  private readonly machineScopesAsked = new Set<string>();
   /** Tokens the server answered with something other than 401: refusing one later means something changed on its side. */
   private readonly accepted = new Set<string>();
 
@@ -103,6 +105,14 @@ export class AuthSession {
     const stored = checkServerScope(this.provider?.current.tokens?.scope, name, 'the stored token (its authorization server granted it)') ?? this.server.oauth?.scope ?? '';
     const union = [...new Set([...stored.split(' '), ...(challengeScope ?? '').split(' ')].filter(Boolean))].join(' ');
     const why = `'${name}' refused the token for lack of scope${challengeScope ? ` '${challengeScope}'` : ''} (HTTP 403 insufficient_scope)`;
+    // A grant with no person asks its authorization server itself, once per scope set: no browser, no `auth login`.
+    if (this.provider && this.isMachine) {
+      if (this.machineScopesAsked.has(union)) {
+        throw new AuthFlowError(`${why}, and a token with scopes '${union}' was already asked for`, { fix: 'let this client have those scopes at the authorization server' });
+      }
+      this.machineScopesAsked.add(union);
+      return (await obtainMachineTokens(this.store, this.provider, {}, { rejected: sent, scope: union || undefined })).access_token;
+    }
     return this.reauthorize(new AuthRequiredError(name, why, { scope: union || undefined }), union || undefined, sent);
   }
 

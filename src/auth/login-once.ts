@@ -1,4 +1,5 @@
 import { withFileLock } from './refresh-lock.js';
+import { coversScopes } from './scope-syntax.js';
 import { isUsable } from './token-expiry.js';
 import type { AuthServer } from './token-refresh.js';
 import type { TokenStore } from './token-store.js';
@@ -19,16 +20,10 @@ export async function loginOnce(store: TokenStore, server: AuthServer, wanted: {
     async () => {
       const tokens = store.read(server.name, server.url)?.tokens;
       // Not the token the server just refused (a revoked token, or one of another authorization server).
-      if (isUsable(tokens) && tokens!.access_token !== wanted.refused && covers(tokens!.scope, wanted.scope)) return 'another toolrun logged in' as const;
+      if (isUsable(tokens) && tokens!.access_token !== wanted.refused && coversScopes(tokens!.scope, wanted.scope)) return 'another toolrun logged in' as const;
       await login();
       return 'logged in' as const;
     },
     LOGIN_LOCK,
   );
-}
-
-function covers(granted: string | undefined, wanted: string | undefined): boolean {
-  if (!wanted) return true;
-  const have = new Set((granted ?? '').split(' '));
-  return wanted.split(' ').every((item) => !item || have.has(item));
 }

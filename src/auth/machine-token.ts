@@ -8,6 +8,7 @@ import { dpopTokenFetch } from './dpop-token-fetch.js';
 import type { StoredOAuthProvider } from './provider.js';
 import { withFileLock, type LockLimits } from './refresh-lock.js';
 import { sameIssuer } from './check-discovery.js';
+import { coversScopes } from './scope-syntax.js';
 import { isUsable } from './token-expiry.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
 import { ToolrunError } from '../errors.js';
@@ -25,15 +26,17 @@ export interface AuthChallengeHints {
  * A token for a grant that needs no person (client_credentials, jwt_bearer, enterprise), got once
  * across every toolrun running: under the store's lock, a usable token another process got
  * meanwhile (other than `rejected`, the one the server just refused) is taken instead. Discovery is
- * reused from the store unless the server refused a token (it may have moved to another
- * authorization server) or this is `auth login` (`fresh`: a new token, discovery done anew). One token request, no retry and no other grant tried on a refusal: the
- * refusal is the answer (SEP-1933), said in one line naming the field to fix.
+ * reused from the store unless the server refused a token with a 401 (it may have moved to another
+ * authorization server) or this is `auth login` (`fresh`: a new token, discovery done anew); a 403's
+ * `scope` keeps it (the token was valid, only short of scopes). One token request, no retry and no
+ * other grant tried on a refusal: the refusal is the answer (SEP-1933), said in one line naming the
+ * field to fix.
  */
 export async function obtainMachineTokens(
   store: TokenStore,
   provider: StoredOAuthProvider,
   hints: AuthChallengeHints,
-  { rejected, fresh = false, wrapFetch = (base) => base }: { rejected?: string; fresh?: boolean; wrapFetch?: (base: FetchLike) => FetchLike } = {},
+  { rejected, fresh = false, scope, wrapFetch = (base) => base }: { rejected?: string; fresh?: boolean; scope?: string; wrapFetch?: (base: FetchLike) => FetchLike } = {},
 ): Promise<StoredTokens> {
   const server = provider.server;
   store.ensureDirectory();
@@ -43,11 +46,12 @@ export async function obtainMachineTokens(
       provider.reload();
       if (hints.offersDpop) provider.resourceOffersDpop = true;
       const stored = provider.current.tokens;
-      if (!fresh && isUsable(stored) && stored!.access_token !== rejected) return stored!;
+      // Another toolrun's token serves this one too: not the refused one, and with the scopes a 403 asked for.
+      if (!fresh && isUsable(stored) && stored!.access_token !== rejected && coversScopes(stored!.scope, scope)) return stored!;
       // Each request recorded as it goes out when doctor traces (wrapFetch): a DPoP nonce retry is a request of its own.
       provider.flowFetch = wrapFetch(limitedAuthFetch());
       const fetchFn = dpopTokenFetch(provider.flowFetch, () => provider.dpopKeyForTokenRequests());
-      let discovery = fresh || rejected ? undefined : provider.current.discovery;
+      let discovery = fresh || (rejected && scope === undefined) ? undefined : provider.current.discovery;
       if (!discovery?.authorizationServerUrl) {
         const found = await discoverOAuthServerInfo(server.url, { resourceMetadataUrl: hints.resourceMetadataUrl, fetchFn });
         discovery = {
@@ -62,7 +66,8 @@ export async function obtainMachineTokens(
       // Checked against the server's URL (a resource that is not this server's is refused); then sent verbatim, as the login does.
       const selected = await selectResourceURL(server.url, provider, discovery.resourceMetadata);
       const resource = selected && discovery.resourceMetadata ? discovery.resourceMetadata.resource : selected?.href;
-      provider.requestScope = server.oauth?.scope ?? hints.scope;
+      // A 403's union of scopes (`scope`) over the entry's, over the challenge's.
+      provider.requestScope = scope ?? server.oauth?.scope ?? hints.scope;
       try {
         const tokens = await fetchToken(provider, discovery.authorizationServerUrl, { metadata: discovery.authorizationServerMetadata, resource: resource as unknown as URL | undefined, fetchFn });
         provider.saveTokens({ ...tokens, issuer: discovery.authorizationServerUrl });

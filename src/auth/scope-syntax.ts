@@ -21,3 +21,9 @@ export function checkServerScope(scope: string | undefined, server: string, from
     `'${server}': ${from} asks for the scope ${JSON.stringify(scope)}, which is not RFC 6749 scope syntax (printable ASCII tokens but " and \\, one space apart): toolrun refuses it`,
   );
 }
+
+/** Whether the scopes granted hold every scope wanted (nothing wanted: yes). */
+export function coversScopes(granted: string | undefined, wanted: string | undefined): boolean {
+  const have = new Set((granted ?? '').split(' '));
+  return (wanted ?? '').split(' ').every((item) => !item || have.has(item));
+}

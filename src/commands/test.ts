@@ -205,10 +205,11 @@ async function watchAndRun(cli: CliContext, paths: string[], options: TestOption
       code = ExitCode.CONFIG;
     }
     const watched = [...new Set([...safeFind(findTestFiles, paths, cli.cwd), ...(config.path ? [config.path] : [])])];
-    cli.terminal.info(`watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes; Ctrl-C ends`);
     await new Promise<void>((resolve) => {
       // A file removed while watched ends its watcher with an error: that too is a change to run again for.
       const watchers = watched.map((path) => watch(path, () => finish()).on('error', () => finish()));
+      // Said once the watchers are in place: a save right after reading this line is seen.
+      cli.terminal.info(`watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes; Ctrl-C ends`);
       const onAbort = () => finish();
       let timer: NodeJS.Timeout | undefined;
       function finish() {

@@ -106,6 +106,24 @@ describe('without DPoP', () => {
     expect(refused.stderr).not.toContain('PRIVATE KEY');
   });
 
+  it('a 403 insufficient_scope gets a machine grant a token with the union of scopes, once (no browser, no loop)', async () => {
+    const home = dataHome();
+    const env = { CLIENT_KEY: CLIENT_KEYS.es256 };
+    const admin = await toolrun(config, ['exec', 'keyed:admin_echo', 'message=step-up'], home, env);
+    expect(admin.exitCode, admin.stderr).toBe(0);
+    expect(admin.stdout).toBe('admin: step-up');
+    expect(storedRecord(home, 'keyed').tokens.scope).toContain('mcp:admin');
+    // A server that keeps refusing: one new token for that scope set, then one line (exit 4).
+    fixture.refuseAdminAlways(true);
+    try {
+      const refused = await toolrun(config, ['exec', 'keyed:admin_echo', 'message=x'], dataHome(), env);
+      expect(refused.exitCode).toBe(4);
+      expect(failure(refused.stderr)).toContain("'keyed' refused the token for lack of scope 'mcp:admin' (HTTP 403 insufficient_scope), and a token with scopes 'mcp:admin' was already asked for");
+    } finally {
+      fixture.refuseAdminAlways(false);
+    }
+  });
+
   it('workload identity federation: the CI token from ${VAR}, a file or a command is the assertion of one JWT-bearer grant', async () => {
     const token = await workloadToken(fixture.issuer);
     const before = fixture.grants[JWT_BEARER] ?? 0;
