@@ -1,4 +1,5 @@
 import { AuthFlowError } from './auth-errors.js';
+import { sameIssuer } from './check-discovery.js';
 import { unverifiedClaims } from './jwt-sign.js';
 
 /**
@@ -36,7 +37,6 @@ export function assertionHint(token: string, accepted: Array<string | undefined>
   const audiences = (Array.isArray(aud) ? aud : [aud]).filter((item): item is string => typeof item === 'string');
   const known = accepted.filter((item): item is string => typeof item === 'string');
   if (known.length === 0 || audiences.length === 0) return '';
-  const normal = (value: string) => value.replace(/\/+$/, '');
-  if (audiences.some((item) => known.some((other) => normal(item) === normal(other)))) return '';
+  if (audiences.some((item) => known.some((other) => sameIssuer(item, other)))) return '';
   return `; the assertion's audience is ${audiences.join(', ')}, not the authorization server (${known.join(' or ')})`;
 }
