@@ -66,7 +66,12 @@ export class Gateway {
   start(): Promise<ConnectFailure[]> {
     const started = (async () => {
       this.#rebuild();
-      const failures = this.options.servers.length > 0 ? await this.parts.connect(this.options.servers, { registerTools: false }) : [];
+      const connecting = this.options.servers.length > 0 ? this.parts.connect(this.options.servers, { registerTools: false }) : Promise.resolve([]);
+      // A call that comes in meanwhile waits for this start rather than starting a second copy of the server.
+      for (const server of this.options.servers) this.#connecting.set(server, connecting);
+      const failures = await connecting.finally(() => {
+        for (const server of this.options.servers) if (this.#connecting.get(server) === connecting) this.#connecting.delete(server);
+      });
       for (const server of this.options.servers) this.#watch(server);
       this.#rebuild();
       return failures;
@@ -121,6 +126,8 @@ export class Gateway {
   /** A connected upstream; a lost one is connected again first (one start at a time per server). */
   async connection(server: string): Promise<ServerConnection> {
     const { registry } = this.parts;
+    // A start in progress (at launch, or another call's) is waited for, not raced by a second one.
+    await this.#connecting.get(server)?.catch(() => undefined);
     const known = registry.servers.get(server);
     if (known?.status === 'connected' && isConnectionLost(known.connection)) {
       registry.servers.delete(server);
@@ -179,6 +186,8 @@ export class Gateway {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void },
   ): Promise<CallToolResult> {
+    // A call that comes before the upstreams started at launch are connected (a client may call without listing).
+    if (!this.#tools.some((tool) => tool.name === name)) await this.#ready;
     let served = this.#tools.find((tool) => tool.name === name);
     // A tool of a server that is not connected (it failed to start, or to restart): that server is
     // tried again now, as the start-up warning promised, and the name looked up once more.

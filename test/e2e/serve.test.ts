@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,7 +24,7 @@ const config = writeTempConfig({
     everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { API_TOKEN: 'sk-upstream-secret-0123456789' } },
     // A mock that dies during its second call: serve must name it, then start it again; each answered
     // call is followed by three tools/list_changed, which serve passes on to its client.
-    flaky: { command: process.execPath, args: [BIN, 'mcp', 'mock', api, '--fault', 'exit-mid-call=2', '--fault', 'list-changed-storm=3'] },
+    flaky: { command: process.execPath, args: [BIN, 'mcp', 'mock', api, '--fault', 'exit-mid-call=2', '--fault', 'list-changed-storm=3', '--fault', 'slow-init=400'] },
     remote: { url: 'http://user:hunter2hunter2@127.0.0.1:9/mcp' },
   },
 });
@@ -39,6 +39,19 @@ writeFileSync(
     prompts: [],
   }),
 );
+/** The flaky mocks running now (their command line names `api`). */
+function flakyMocks(): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(api)) count += 1;
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return count;
+}
 const env = { ...process.env, ...marker.env, XDG_CACHE_HOME: testCacheHome(), NO_COLOR: '1' } as Record<string, string>;
 
 /** Clients opened by a test: closed after it, passed or failed, so no serve (and no upstream) outlives it. */
@@ -95,10 +108,12 @@ describe('toolrun serve over stdio', () => {
   });
 
   it("an upstream that dies mid-call: the client's error names it, the next call starts it again; list changes reach the client", { timeout: 30_000 }, async () => {
+    // flaky starts slowly (slow-init): the first call comes before it is connected, and must wait for that start, not start a second copy.
     const client = await stdioClient(['flaky']);
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changes++);
     expect(await client.callTool({ name: 'flaky__ping_it', arguments: {} })).toMatchObject({ content: [{ type: 'text' }] });
+    expect(flakyMocks()).toBe(1);
     await expect(client.callTool({ name: 'flaky__ping_it', arguments: {} })).rejects.toThrow(/MCP server 'flaky' went away during the call/);
     expect(await client.callTool({ name: 'flaky__ping_it', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'toolrun mock: ping_it called with {}' }] });
     await expect.poll(() => changes, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
