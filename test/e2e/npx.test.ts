@@ -45,7 +45,8 @@ describe('servers started through npx', () => {
     expect((await npxDirectly(cache)).exitCode).toBe(0);
   });
 
-  it('gives up at the install timeout without retrying, and leaves no half-written cache entry', async () => {
+  // Two npm runs (the one given up on, then npx itself); 20 s ran out once under a full suite's load.
+  it('gives up at the install timeout without retrying, and leaves no half-written cache entry', { timeout: 45_000 }, async () => {
     registry.tarballDelayMs = 6000;
     const { cache, config } = npxConfig(['-y', FIXTURE_PACKAGE], { installTimeoutMs: 700 });
     const result = await runCleanInProcess(['--config', config, 'exec', 'fx:hello']);

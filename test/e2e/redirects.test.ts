@@ -17,7 +17,9 @@ describe('a redirect to another origin', () => {
     // the rest; /legacy/mcp refuses server/discover (a 2025 server) and redirects initialize.
     entry = await startLoopbackServer((request) => {
       const mode = request.path.split('/')[1];
-      const id = 'toolrun-discover-http';
+      // The request's own id: the CLI's probe and conform's channel number theirs differently, and an
+      // answer to another id would leave conform waiting for its timeout (10 s) before it went on.
+      const id = request.rpc?.id;
       if (request.rpcMethod === 'server/discover' && mode === 'modern') {
         return json({
           jsonrpc: '2.0',

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { runEither, runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // Issue #22 item 5 / SPEC §15: a held server's questions are answered by the command that made the
@@ -19,8 +19,9 @@ describe('servers that ask back, through a session holder', () => {
     const marker = newProcessMarker();
     const config = writeTempConfig({ mcpServers: { ask: fixtureServer('carry-ask-server.js', { env: serverEnv }) } });
     const env = { XDG_RUNTIME_DIR: tempDir(), ...marker.env };
-    const run = (args: string[]) => runToolrun(['--config', config, ...args], { env });
-    stopAll = () => runToolrun(['session', 'stop', '--all'], { env });
+    // exec spawned (the warm path relays the questions), the rest in this process (run-in-process.ts).
+    const run = (args: string[]) => runEither(['--config', config, ...args], { env });
+    stopAll = () => runInProcess(['session', 'stop', '--all'], { env });
     return { run, marker };
   };
   const rootOf = (dir: string) => ({ uri: pathToFileURL(dir).href, name: basename(dir) });

@@ -6,19 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { startPostgres, startRedis } from '../helpers/databases.js';
 import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { runEither, runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
-
-/**
- * `exec` runs spawned: its warm path (bin/toolrun.js → fast-warm-exec) runs before the CLI loads, so
- * only a process takes it. So does a run given process options (a timeout, a signal). The other
- * commands a holder serves (session start/list/stop, list, time, resources, prompts) go through the
- * CLI either way: they run in this process, which saves a node start and a CLI load each.
- */
-function runEither(args: string[], options: Parameters<typeof runToolrun>[1] & { env?: Record<string, string | undefined> } = {}) {
-  const { env, ...processOptions } = options;
-  return args.includes('exec') || Object.keys(processOptions).length > 0 ? runToolrun(args, options) : runInProcess(args, { env });
-}
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
@@ -169,8 +158,8 @@ describe('toolrun session', () => {
     expect([one.exitCode, two.exitCode]).toEqual([0, 0]);
     expect(JSON.parse(one.stdout).pid).toBe(JSON.parse(two.stdout).pid);
     expect(a.starts()).toHaveLength(1);
-    await runToolrun(['--config', other, 'session', 'start'], { env: a.env });
-    const list = await runToolrun(['--json', 'session', 'list'], { env: a.env });
+    await runInProcess(['--config', other, 'session', 'start'], { env: a.env });
+    const list = await runInProcess(['--json', 'session', 'list'], { env: a.env });
     expect(
       JSON.parse(list.stdout)
         .holders.map((holder: { servers: Array<{ name: string }> }) => holder.servers[0]!.name)

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from './processes.js';
-import { ROOT, testCacheHome } from './run-toolrun.js';
+import { ROOT, runToolrun, testCacheHome } from './run-toolrun.js';
 
 /**
  * Runs toolrun in this process, through the library's runCli (dist/lib/index.js, the package's own
@@ -59,4 +59,15 @@ export async function runCleanInProcess(args: string[], options: Parameters<type
   const result = await runInProcess(args, { ...options, env: { ...options.env, ...marker.env } });
   expect(await waitForNoProcesses(marker.alive)).toEqual([]);
   return result;
+}
+
+/**
+ * `exec` runs spawned: its warm path (bin/toolrun.js → fast-warm-exec) runs before the CLI loads, so
+ * only a process takes it. So does a run given process options (a timeout, a signal). The other
+ * commands a holder serves (session start/list/stop, list, time, resources, prompts) go through the
+ * CLI either way: they run in this process, which saves a node start and a CLI load each.
+ */
+export function runEither(args: string[], options: Parameters<typeof runToolrun>[1] & { env?: Record<string, string | undefined> } = {}) {
+  const { env, ...processOptions } = options;
+  return args.includes('exec') || Object.keys(processOptions).length > 0 ? runToolrun(args, options) : runInProcess(args, { env });
 }
