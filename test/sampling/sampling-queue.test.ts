@@ -3,7 +3,9 @@ import { MAX_RUNNING_COMMANDS, SamplingQueue, SamplingQueueError } from '../../s
 
 // Issue #31 item 9: a few --sampling-command processes at once, the rest in line, a bounded number in all.
 describe('SamplingQueue', () => {
-  const never = new AbortController().signal;
+  // A signal of its own per job, as each sampling request has (sampling-for.ts): thirty waiting on one
+  // signal would add thirty listeners to it, and Node warns past ten (MaxListenersExceededWarning).
+  const never = () => new AbortController().signal;
   const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
   it(`runs at most ${MAX_RUNNING_COMMANDS} at once and every job in the order it came`, async () => {
@@ -19,7 +21,7 @@ describe('SamplingQueue', () => {
           await tick();
           running--;
           return index;
-        }, never),
+        }, never()),
       ),
     );
     expect(results).toEqual([...Array(30).keys()]);
@@ -35,9 +37,9 @@ describe('SamplingQueue', () => {
       await tick();
     };
     const withdrawn = new AbortController();
-    const first = queue.run(job('first'), never);
+    const first = queue.run(job('first'), never());
     const second = queue.run(job('second'), withdrawn.signal);
-    const third = queue.run(job('third'), never);
+    const third = queue.run(job('third'), never());
     withdrawn.abort();
     await expect(second).rejects.toThrow(new SamplingQueueError('was interrupted while waiting for its turn'));
     await Promise.all([first, third]);
@@ -46,7 +48,7 @@ describe('SamplingQueue', () => {
 
   it('past its total, a job is refused at once', async () => {
     const queue = new SamplingQueue({ maxRunning: 2, maxTotal: 3 });
-    const jobs = [...Array(5)].map(() => queue.run(async () => 'ran', never).catch((error: SamplingQueueError) => error));
+    const jobs = [...Array(5)].map(() => queue.run(async () => 'ran', never()).catch((error: SamplingQueueError) => error));
     const outcomes = await Promise.all(jobs);
     expect(outcomes.slice(0, 3)).toEqual(['ran', 'ran', 'ran']);
     expect(outcomes.slice(3).map((error) => (error as SamplingQueueError).reason)).toEqual([
