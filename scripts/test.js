@@ -27,10 +27,14 @@ function run(name, args, { background = false } = {}) {
   });
 }
 
+// Each check keeps what it learnt of unchanged files in node_modules/.cache (keyed by their content
+// and the check's own options), so a second run re-checks only what changed: ~45 s of CPU → ~8 s,
+// taken from the tests' two cores. A clean clone (CI) has no cache and checks everything.
+const cache = (name) => new URL(`../node_modules/.cache/toolrun-checks/${name}`, import.meta.url).pathname;
 const checks = [
-  ['format check', [tool('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '**/*.{ts,js,cjs,mjs}']],
-  ['lint', [tool('eslint/bin/eslint.js'), '.']],
-  ['type-check', [tool('typescript/bin/tsc'), '--noEmit']],
+  ['format check', [tool('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '--cache', '--cache-location', cache('prettier'), '**/*.{ts,js,cjs,mjs}']],
+  ['lint', [tool('eslint/bin/eslint.js'), '--cache', '--cache-strategy', 'content', '--cache-location', cache('eslint'), '.']],
+  ['type-check', [tool('typescript/bin/tsc'), '--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc.tsbuildinfo')]],
 ];
 // At a low priority: the build and the tests come first, the checks take the CPU they leave.
 const checking = checks.map(([name, args]) => run(name, args, { background: true }).then((code) => ({ name, code })));

@@ -116,6 +116,15 @@ export function findServerFamilies(servers: readonly ServerRoot[]): ProcessInfo[
 }
 
 /**
+ * The live descendants of `rootPid` by parent pid, with their command lines: a server's family while
+ * it runs. Unlike findServerProcesses it reads no other process (where the kernel lists children), so
+ * it costs ~1 ms where a pass over /proc costs 10-60 ms (0.1-0.3 ms a process on a 2-core VM).
+ */
+export function findServerTree(rootPid: number): ProcessInfo[] {
+  return (findDescendantsOfEach([rootPid]).get(rootPid) ?? []).map(({ pid, ppid, pgid }) => ({ pid, ppid, pgid, command: readCommandLine(pid) }));
+}
+
+/**
  * The live descendants of each of `rootPids`, by parent pid, with their start times (descendant-watch.ts
  * asks this every 50 ms for every process it watches at once). Where the kernel lists each thread's
  * children (/proc/PID/task/TID/children, Linux 3.5+ with CONFIG_PROC_CHILDREN) only the families are

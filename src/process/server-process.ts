@@ -7,7 +7,7 @@ import { ToolrunError } from '../errors.js';
 import type { ExitInfo, ShutdownOutcome } from './exit-info.js';
 import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
-import { findServerProcesses, SERVER_MARKER_VARIABLE, signalProcess, startTicksOf, type ProcessInfo } from './process-tree.js';
+import { findServerTree, SERVER_MARKER_VARIABLE, signalProcess, startTicksOf, type ProcessInfo } from './process-tree.js';
 import { endLeftovers, exitsUnlessIdle, exitsWithin } from './shutdown-steps.js';
 import { watchDescendants } from './descendant-watch.js';
 
@@ -177,9 +177,11 @@ export class ServerProcess {
     this.#options.shutdownHooks?.before?.();
     const pid = this.pid;
     // Taken while the server still runs: once it exits, its helpers' parent is init (what was
-    // watched while it ran covers a process that exited by itself).
+    // watched while it ran covers a process that exited by itself). By parent pid only: a helper
+    // already orphaned is found by its marker after the server's exit (endLeftovers), so the pass
+    // over every process of the machine is made once per shutdown, not twice.
     this.#watch?.stop();
-    const family = mergeFamilies(findServerProcesses(pid, this.marker, this.startTicks), this.#watch?.seen() ?? []);
+    const family = mergeFamilies(findServerTree(pid), this.#watch?.seen() ?? []);
     let outcome: ShutdownOutcome = 'already-exited';
     if (!this.exitInfo) {
       this.#child.stdin?.end();

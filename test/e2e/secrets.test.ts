@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixtureServerScript } from '../helpers/bundled-servers.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -10,14 +11,7 @@ const config = writeTempConfig({
   retry: { attempts: 1, baseDelayMs: 10 },
   mcpServers: {
     zwave: fixtureServer('zwave-server.js', {
-      args: [
-        join(import.meta.dirname, '..', '..', 'fixtures', 'servers', 'zwave-server.js'),
-        '--token',
-        'sk-abcdef123456',
-        '--db=postgres://u:pgpass9876@h/db',
-        '--api-key=plainsecret42',
-        '--url=${DB_URL}',
-      ],
+      args: [fixtureServerScript('zwave-server.js'), '--token', 'sk-abcdef123456', '--db=postgres://u:pgpass9876@h/db', '--api-key=plainsecret42', '--url=${DB_URL}'],
       env: { DATABASE_URL: 'postgres://user:dbpass77@host/db', API_TOKEN: 'tok-xyz-12345' },
     }),
     remote: { url: 'http://user:PASSWORD123@127.0.0.1:9/mcp?api_key=QUERYKEY123&x=1', headers: { Authorization: 'Bearer headertoken12345' } },
@@ -78,7 +72,7 @@ describe('the value of a secret-looking ${VAR} is masked wherever it appears', (
     retry: { attempts: 1, baseDelayMs: 10 },
     mcpServers: {
       gh: { command: process.execPath, args: [join(tempDir(), 'missing-${GITHUB_TOKEN}.js'), '--repo', '${GITHUB_TOKEN}'], env: { GH: '${GITHUB_TOKEN}' } },
-      ok: fixtureServer('zwave-server.js', { env: { GH: '${GITHUB_TOKEN}' }, args: [join(import.meta.dirname, '..', '..', 'fixtures', 'servers', 'zwave-server.js'), 'x${GITHUB_TOKEN}'] }),
+      ok: fixtureServer('zwave-server.js', { env: { GH: '${GITHUB_TOKEN}' }, args: [fixtureServerScript('zwave-server.js'), 'x${GITHUB_TOKEN}'] }),
       remote: { url: 'http://127.0.0.1:9/mcp/${GITHUB_TOKEN}', headers: { 'X-Thing': '${GITHUB_TOKEN}' } },
     },
   });
