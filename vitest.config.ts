@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The most-started servers, bundled once per run: see test/helpers/bundled-servers.ts.
-    globalSetup: ['test/setup/bundle-servers.ts'],
+    // One temporary folder for the whole run, removed after it; the most-started servers, bundled once
+    // per run (test/helpers/bundled-servers.ts).
+    globalSetup: ['test/setup/temp-root.ts', 'test/setup/bundle-servers.ts'],
     reporters: ['default', './test/reporters/slowest-files.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

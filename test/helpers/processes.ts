@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { runToolrun } from './run-toolrun.js';
@@ -10,6 +11,9 @@ import { runToolrun } from './run-toolrun.js';
 export function newProcessMarker(): { env: Record<string, string>; alive: () => number[] } {
   const value = randomUUID();
   const needle = Buffer.from(`TOOLRUN_TEST_MARKER=${value}`);
+  // A process started before the marker existed cannot carry it: its environment is not read (an
+  // environment costs ~3x a stat line, and the suite's machine has hundreds of processes). A second early.
+  const notBefore = ticksSinceBoot() - ticksPerSecond();
   return {
     env: { TOOLRUN_TEST_MARKER: value },
     alive: () => {
@@ -17,10 +21,11 @@ export function newProcessMarker(): { env: Record<string, string>; alive: () => 
       for (const entry of readdirSync('/proc')) {
         if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
         try {
-          if (readFileSync(`/proc/${entry}/environ`).includes(needle)) {
-            const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
-            if (state !== 'Z') pids.push(Number(entry));
-          }
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          // fields[0] is proc(5)'s field 3 (state); fields[19] its field 22 (start time, in ticks since boot).
+          if (fields[0] === 'Z' || Number(fields[19]) < notBefore) continue;
+          if (readFileSync(`/proc/${entry}/environ`).includes(needle)) pids.push(Number(entry));
         } catch {
           // Gone while we looked, or not ours to read.
         }
@@ -28,6 +33,25 @@ export function newProcessMarker(): { env: Record<string, string>; alive: () => 
       return pids;
     },
   };
+}
+
+let clockTicks: number | undefined;
+/** The kernel's clock ticks per second (USER_HZ), in which /proc gives start times; 0 (no filtering) if unknown. */
+function ticksPerSecond(): number {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 0;
+  } catch {
+    clockTicks = 0;
+  }
+  return clockTicks;
+}
+
+function ticksSinceBoot(): number {
+  try {
+    return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * ticksPerSecond());
+  } catch {
+    return 0;
+  }
 }
 
 /** Waits until no marked process is left (they may take a moment after toolrun exits), up to `ms`. */
