@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { buildInputsDigest, INPUTS_STAMP } from './build-inputs.js';
 
 const root = new URL('..', import.meta.url);
 
@@ -21,6 +22,8 @@ const command = process.env.npm_command ?? '';
 const linkedByNpm = process.env.npm_lifecycle_event === 'prepare' && (command === 'exec' || command === 'link' || (command === 'install' && process.env.npm_config_global === 'true'));
 if (linkedByNpm && existsSync(new URL('dist/cli.js', root)) && existsSync(new URL('dist/types/index.d.ts', root))) process.exit(0);
 
+// Taken before anything is read: a file saved during the build makes the next `npm test` build again.
+const inputsDigest = buildInputsDigest(root.pathname);
 rmSync(new URL('dist', root), { recursive: true, force: true });
 
 // commander requires child_process at load time, for executable subcommands toolrun does not use;
@@ -191,3 +194,5 @@ writeFileSync(new URL('dist/meta.json', root), JSON.stringify(results.map((resul
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '--emitDeclarationOnly', '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: root.pathname });
 }
+// Last: only a build that got this far says what it was built from (scripts/build-inputs.js).
+writeFileSync(new URL(INPUTS_STAMP, root), `${inputsDigest}\n`);

@@ -5,6 +5,8 @@
 // exit code is the first failing step's, named on the last line.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isBuildCurrent } from './build-inputs.js';
 
 const tool = (path) => new URL(`../node_modules/${path}`, import.meta.url).pathname;
 
@@ -39,7 +41,10 @@ const checks = [
 // At a low priority: the build and the tests come first, the checks take the CPU they leave.
 const checking = checks.map(([name, args]) => run(name, args, { background: true }).then((code) => ({ name, code })));
 
-const built = await run('build', [new URL('build.js', import.meta.url).pathname, '--no-types']);
+// dist/ already built from exactly these sources (by `npm ci`'s prepare, or the last run) is not built again.
+const built = isBuildCurrent(fileURLToPath(new URL('..', import.meta.url)))
+  ? (process.stderr.write('npm test: dist/ is already built from these sources; not building it again (`npm run build` forces it)\n'), 0)
+  : await run('build', [new URL('build.js', import.meta.url).pathname, '--no-types']);
 if (built !== 0) {
   process.stderr.write(`npm test: the build failed (exit ${built}); the tests did not run\n`);
   process.exit(built);

@@ -1,7 +1,8 @@
 import { execa } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildInputsDigest, INPUTS_STAMP, isBuildCurrent } from '../../scripts/build-inputs.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { tempDir } from '../helpers/temp-config.js';
 
@@ -16,6 +17,7 @@ describe('scripts/build.js as the prepare script', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'scripts'));
     copyFileSync(join(ROOT, 'scripts', 'build.js'), join(dir, 'scripts', 'build.js'));
+    copyFileSync(join(ROOT, 'scripts', 'build-inputs.js'), join(dir, 'scripts', 'build-inputs.js'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     return dir;
   };
@@ -52,5 +54,40 @@ describe('scripts/build.js as the prepare script', () => {
       expect(result.exitCode).not.toBe(0);
       expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(false);
     }
+  });
+});
+
+// `npm test` builds only when dist/ was not built from the sources as they are (scripts/test.js).
+describe('scripts/build-inputs.js: is dist/ built from these sources?', () => {
+  it('yes after a build of them; no after a source is edited, added or removed, or a bundle is missing', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(dir, 'dist', 'lib'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(dir, 'src', 'deep', 'b.ts'), 'export const b = 2;\n');
+    writeFileSync(join(dir, 'package-lock.json'), '{}\n');
+    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'lib', 'index.js'), '// built\n');
+    const stamp = () => writeFileSync(join(dir, INPUTS_STAMP), `${buildInputsDigest(dir)}\n`);
+    expect(isBuildCurrent(dir)).toBe(false);
+    stamp();
+    expect(isBuildCurrent(dir)).toBe(true);
+    writeFileSync(join(dir, 'src', 'deep', 'b.ts'), 'export const b = 3;\n');
+    expect(isBuildCurrent(dir)).toBe(false);
+    writeFileSync(join(dir, 'src', 'deep', 'b.ts'), 'export const b = 2;\n');
+    expect(isBuildCurrent(dir)).toBe(true);
+    writeFileSync(join(dir, 'src', 'c.ts'), '');
+    expect(isBuildCurrent(dir)).toBe(false);
+    rmSync(join(dir, 'src', 'c.ts'));
+    writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3}\n');
+    expect(isBuildCurrent(dir)).toBe(false);
+    stamp();
+    rmSync(join(dir, 'dist', 'lib', 'index.js'));
+    expect(isBuildCurrent(dir)).toBe(false);
+  });
+
+  it('the real build leaves the digest of what it was built from', () => {
+    // npm test built dist/ (or found it built) just before the tests: it names the sources as they are.
+    expect(isBuildCurrent(ROOT), 'dist/ was not built from src/ as it is now: run `npm run build` (npm test builds it when needed)').toBe(true);
   });
 });
