@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ArgsValidator } from './args-validator.js';
 import { namesProtoProperty, swapProtoInSchema, validateSwapped } from './proto-safe-validation.js';
-import { collectingAjvLogger } from './schema-warnings.js';
+import { addSchemaWarnings, collectingAjvLogger, withSchemaWarnings } from './schema-warnings.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -31,8 +31,36 @@ export function createSdkAjv(): Ajv {
   return addFormats(new Ajv(AJV_OPTIONS));
 }
 
-/** Compiles a tool's parameter schema once; throws when the schema itself is broken. */
+// Validators by their schema's JSON text. Ajv's own cache is keyed by the schema object and holds it:
+// a tool list fetched again (each in-process run, a holder or `serve` reconnecting, each elicitation)
+// brings new objects, so without this each was compiled again (1-5 ms a schema) and kept for the life
+// of the process. Bounded by the distinct schemas a process meets.
+// Ajv's warnings (an unknown format) are kept with each and given again to the run that reuses it.
+const compiledByText = new Map<string, { validator: ArgsValidator; warnings: string[] }>();
+
+/** Compiles a tool's parameter schema once per distinct schema; throws when the schema itself is broken. */
 export function compileArgsValidator(schema: Record<string, unknown>): ArgsValidator {
+  const text = jsonTextOf(schema);
+  const known = text === undefined ? undefined : compiledByText.get(text);
+  if (known) {
+    addSchemaWarnings(known.warnings);
+    return known.validator;
+  }
+  const { value: validator, warnings } = withSchemaWarnings(() => compileNew(schema));
+  if (text !== undefined) compiledByText.set(text, { validator, warnings });
+  return validator;
+}
+
+/** The schema as JSON text, or undefined for an object JSON cannot hold (a cycle, a BigInt): compiled each time. */
+function jsonTextOf(schema: Record<string, unknown>): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+function compileNew(schema: Record<string, unknown>): ArgsValidator {
   if (namesProtoProperty(schema)) {
     const swapped: ValidateFunction = ajvFor(schema).compile(swapProtoInSchema(withoutDialect(schema)) as Record<string, unknown>);
     return (value) => {

@@ -7,11 +7,33 @@ import { perRunState } from '../run-environment.js';
  */
 const collectedOf = perRunState(() => new Set<string>());
 
-export const collectingAjvLogger = {
-  log: () => {},
-  warn: (...parts: unknown[]) => void collectedOf().add(parts.map(String).join(' ')),
-  error: (...parts: unknown[]) => void collectedOf().add(parts.map(String).join(' ')),
-};
+let capturing: string[] | undefined;
+
+function collect(parts: unknown[]): void {
+  const warning = parts.map(String).join(' ');
+  collectedOf().add(warning);
+  capturing?.push(warning);
+}
+
+export const collectingAjvLogger = { log: () => {}, warn: (...parts: unknown[]) => collect(parts), error: (...parts: unknown[]) => collect(parts) };
+
+/** Runs `compile` (synchronous), returning also the warnings Ajv gave meanwhile: a compiled schema reused later gives them again. */
+export function withSchemaWarnings<T>(compile: () => T): { value: T; warnings: string[] } {
+  const outer = capturing;
+  const warnings: string[] = [];
+  capturing = warnings;
+  try {
+    return { value: compile(), warnings };
+  } finally {
+    capturing = outer;
+    outer?.push(...warnings);
+  }
+}
+
+/** Collects, for this run, warnings a schema gave when it was compiled in an earlier one. */
+export function addSchemaWarnings(warnings: readonly string[]): void {
+  for (const warning of warnings) collectedOf().add(warning);
+}
 
 /** The warnings collected since the last call, each once. */
 export function takeSchemaWarnings(): string[] {
