@@ -33,7 +33,7 @@ export function createSdkAjv(): Ajv {
 
 // Validators by their schema's JSON text. Ajv's own cache is keyed by the schema object and holds it:
 // a tool list fetched again (each in-process run, a holder or `serve` reconnecting, each elicitation)
-// brings new objects, so without this each was compiled again (1-5 ms a schema) and kept for the life
+// brings new objects, so without this each was compiled again (~1.5 ms a schema, more while cold) and kept for the life
 // of the process. Bounded by the distinct schemas a process meets.
 // Ajv's warnings (an unknown format) are kept with each and given again to the run that reuses it.
 const compiledByText = new Map<string, { validator: ArgsValidator; warnings: string[] }>();
