@@ -10,8 +10,19 @@ import { join, relative } from 'node:path';
 export const INPUTS_STAMP = join('dist', '.build-inputs');
 
 // Everything the bundles are made of, besides src/: the scripts that make them, the dependencies'
-// versions (the lockfile), the config schema built in, and Node's own version (the V8 code cache).
-const FILES = ['scripts/build.js', 'scripts/build-inputs.js', 'scripts/make-code-cache.cjs', 'package.json', 'package-lock.json', 'toolrun.schema.json', 'tsconfig.json'];
+// versions (the lockfile, and npm's record of what is installed, links included), the config schema
+// built in, and Node's own version (the V8 code cache). A file of a dependency edited in place in
+// node_modules is not seen: `npm run build` then.
+const FILES = [
+  'scripts/build.js',
+  'scripts/build-inputs.js',
+  'scripts/make-code-cache.cjs',
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  'toolrun.schema.json',
+  'tsconfig.json',
+];
 
 /** The digest of every file under src/ and of FILES, with their paths, and of Node's version. */
 export function buildInputsDigest(root) {

@@ -7,7 +7,7 @@ import { ToolrunError } from '../errors.js';
 import type { ExitInfo, ShutdownOutcome } from './exit-info.js';
 import { DESCRIPTORS_PER_SPAWN, openFileDescriptors } from './parallel-starts.js';
 import { killServerNow, signalProcessGroup, trackServer, untrackServer, type LiveServer } from './process-group.js';
-import { findServerTree, SERVER_MARKER_VARIABLE, signalProcess, startTicksOf, type ProcessInfo } from './process-tree.js';
+import { findServerProcesses, findServerTree, SERVER_MARKER_VARIABLE, signalProcess, startTicksOf, type ProcessInfo } from './process-tree.js';
 import { endLeftovers, exitsUnlessIdle, exitsWithin } from './shutdown-steps.js';
 import { watchDescendants } from './descendant-watch.js';
 
@@ -177,11 +177,11 @@ export class ServerProcess {
     this.#options.shutdownHooks?.before?.();
     const pid = this.pid;
     // Taken while the server still runs: once it exits, its helpers' parent is init (what was
-    // watched while it ran covers a process that exited by itself). By parent pid only: a helper
-    // already orphaned is found by its marker after the server's exit (endLeftovers), so the pass
-    // over every process of the machine is made once per shutdown, not twice.
+    // watched while it ran covers a process that exited by itself). By parent pid only, while the
+    // server may still exit on its own: the pass over every process of the machine (the marker finds
+    // a helper already orphaned) is made once per shutdown, before signals are sent or after its exit.
     this.#watch?.stop();
-    const family = mergeFamilies(findServerTree(pid), this.#watch?.seen() ?? []);
+    let family = mergeFamilies(findServerTree(pid), this.#watch?.seen() ?? []);
     let outcome: ShutdownOutcome = 'already-exited';
     if (!this.exitInfo) {
       this.#child.stdin?.end();
@@ -196,6 +196,8 @@ export class ServerProcess {
           : await exitsWithin(this.exited, grace);
       if (exitedByItself) outcome = 'stdin-closed';
       else {
+        // A helper already orphaned (a double fork into a session of its own) gets its SIGTERM with the server.
+        family = mergeFamilies(findServerProcesses(pid, this.marker, this.startTicks), family);
         signalProcessGroup(pid, 'SIGTERM');
         for (const member of family) if (member.pgid !== pid) signalProcess(member.pid, 'SIGTERM');
         if (await exitsWithin(this.exited, grace)) outcome = 'SIGTERM';

@@ -33,29 +33,45 @@ export function createSdkAjv(): Ajv {
 
 // Validators by their schema's JSON text. Ajv's own cache is keyed by the schema object and holds it:
 // a tool list fetched again (each in-process run, a holder or `serve` reconnecting, each elicitation)
-// brings new objects, so without this each was compiled again (~1.5 ms a schema, more while cold) and kept for the life
-// of the process. Bounded by the distinct schemas a process meets.
-// Ajv's warnings (an unknown format) are kept with each and given again to the run that reuses it.
+// brings new objects, so without this each was compiled again (~1.5 ms a schema, more while cold) and
+// kept for the life of the process. Bounded by the distinct schemas a process meets. What is compiled
+// is a copy made from the text, never the caller's object (which checkSchema may have compiled already,
+// so Ajv would give no warnings); Ajv's warnings (an unknown format) are kept with the validator and
+// given again to the run that reuses it.
 const compiledByText = new Map<string, { validator: ArgsValidator; warnings: string[] }>();
 
 /** Compiles a tool's parameter schema once per distinct schema; throws when the schema itself is broken. */
 export function compileArgsValidator(schema: Record<string, unknown>): ArgsValidator {
-  const text = jsonTextOf(schema);
-  const known = text === undefined ? undefined : compiledByText.get(text);
+  const text = plainJsonText(schema);
+  if (text === undefined) return compileNew(schema);
+  const known = compiledByText.get(text);
   if (known) {
     addSchemaWarnings(known.warnings);
     return known.validator;
   }
-  const { value: validator, warnings } = withSchemaWarnings(() => compileNew(schema));
-  if (text !== undefined) compiledByText.set(text, { validator, warnings });
+  const { value: validator, warnings } = withSchemaWarnings(() => compileNew(JSON.parse(text) as Record<string, unknown>));
+  compiledByText.set(text, { validator, warnings });
   return validator;
 }
 
-/** The schema as JSON text, or undefined for an object JSON cannot hold (a cycle, a BigInt): compiled each time. */
-function jsonTextOf(schema: Record<string, unknown>): string | undefined {
+class NotPlainJson extends Error {}
+
+/**
+ * The schema as JSON text when JSON holds it exactly, else undefined: a value JSON would drop or change
+ * (undefined, a function, NaN or Infinity, a RegExp, a Date, anything with toJSON or a prototype of its
+ * own, as a library caller's schema may hold) would give two different schemas one text.
+ */
+function plainJsonText(schema: Record<string, unknown>): string | undefined {
   try {
-    return JSON.stringify(schema);
+    return JSON.stringify(schema, function (key, value: unknown) {
+      const original: unknown = key === '' ? schema : (this as Record<string, unknown>)[key];
+      if (original === null || typeof original === 'string' || typeof original === 'boolean') return value;
+      if (typeof original === 'number' && Number.isFinite(original)) return value;
+      if (typeof original === 'object' && (Array.isArray(original) || [Object.prototype, null].includes(Object.getPrototypeOf(original))) && !('toJSON' in original)) return value;
+      throw new NotPlainJson();
+    });
   } catch {
+    // Not plain JSON, or a cycle: compiled each time, as any schema was before.
     return undefined;
   }
 }
