@@ -179,7 +179,7 @@ export class ServerProcess {
     // Taken while the server still runs: once it exits, its helpers' parent is init (what was
     // watched while it ran covers a process that exited by itself). By parent pid only, while the
     // server may still exit on its own: the pass over every process of the machine (the marker finds
-    // a helper already orphaned) is made once per shutdown, before signals are sent or after its exit.
+    // a helper already orphaned) is made after its exit, and also before signals when they are needed.
     this.#watch?.stop();
     let family = mergeFamilies(findServerTree(pid), this.#watch?.seen() ?? []);
     let outcome: ShutdownOutcome = 'already-exited';
