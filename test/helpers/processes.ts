@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { startTicksOf } from '../../src/process/process-tree.js';
 import { runToolrun } from './run-toolrun.js';
 
 /**
@@ -21,10 +22,8 @@ export function newProcessMarker(): { env: Record<string, string>; alive: () => 
       for (const entry of readdirSync('/proc')) {
         if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
         try {
-          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          // fields[0] is proc(5)'s field 3 (state); fields[19] its field 22 (start time, in ticks since boot).
-          if (fields[0] === 'Z' || Number(fields[19]) < notBefore) continue;
+          const started = startTicksOf(Number(entry));
+          if (started === undefined || started < notBefore) continue;
           if (readFileSync(`/proc/${entry}/environ`).includes(needle)) pids.push(Number(entry));
         } catch {
           // Gone while we looked, or not ours to read.
