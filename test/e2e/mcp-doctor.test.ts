@@ -225,7 +225,7 @@ describe('toolrun mcp check-stdout', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(header).toMatchObject({ toolrun_recording: 1, server: 'noisy', command: expect.stringMatching(/polluting-server\.m?js$/), started: expect.stringMatching(/^\d{4}-/) });
+    expect(header).toMatchObject({ toolrun_recording: 1, server: 'noisy', command: expect.stringMatching(/polluting-server\.c?js$/), started: expect.stringMatching(/^\d{4}-/) });
     expect(
       lines
         .filter((line: { dir: string }) => line.dir === 'recv')
