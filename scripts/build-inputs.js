@@ -35,11 +35,28 @@ export function buildInputsDigest(root) {
   return hash.digest('hex');
 }
 
+/**
+ * What a whole build writes to INPUTS_STAMP: the digest, and `types` when it also emitted the type
+ * declarations. tsc emits them only after checking every file of tsconfig.json's program, and a
+ * build whose tsc reports an error fails before the stamp is written: so such a stamp says that these
+ * very sources type-check (CI's `npm ci` builds so, with `prepare`).
+ */
+export function inputsStamp(digest, { types }) {
+  return `${digest}\n${types ? 'types\n' : ''}`;
+}
+
+/** What dist/ was built from: `current` when it was built, whole, from exactly these inputs; `typeChecked` when that build type-checked them too. */
+export function builtFrom(root) {
+  const stamp = join(root, INPUTS_STAMP);
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'cli.js')) || !existsSync(join(root, 'dist', 'lib', 'index.js'))) return { current: false, typeChecked: false };
+  const [digest, types] = readFileSync(stamp, 'utf8').split('\n');
+  const current = digest === buildInputsDigest(root);
+  return { current, typeChecked: current && types === 'types' };
+}
+
 /** True when dist/ was built, whole, from exactly these inputs. */
 export function isBuildCurrent(root) {
-  const stamp = join(root, INPUTS_STAMP);
-  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'cli.js')) || !existsSync(join(root, 'dist', 'lib', 'index.js'))) return false;
-  return readFileSync(stamp, 'utf8').trim() === buildInputsDigest(root);
+  return builtFrom(root).current;
 }
 
 function filesUnder(root, folder) {

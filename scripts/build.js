@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { buildInputsDigest, INPUTS_STAMP } from './build-inputs.js';
+import { buildInputsDigest, INPUTS_STAMP, inputsStamp } from './build-inputs.js';
 
 const root = new URL('..', import.meta.url);
 
@@ -190,9 +190,11 @@ await mergeStartPath(results[0].metafile, 'dist/cli.js');
 execFileSync(process.execPath, [new URL('make-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
 writeFileSync(new URL('dist/meta.json', root), JSON.stringify(results.map((result) => result.metafile)));
 
-// Type declarations for the library API (import { ToolExecutor } from 'toolrun').
-if (!process.argv.includes('--no-types')) {
+// Type declarations for the library API (import { ToolExecutor } from 'toolrun'). tsc checks the whole
+// program to emit them, and exits non-zero on any error, which fails the build here.
+const types = !process.argv.includes('--no-types');
+if (types) {
   execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '--emitDeclarationOnly', '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: root.pathname });
 }
-// Last: only a build that got this far says what it was built from (scripts/build-inputs.js).
-writeFileSync(new URL(INPUTS_STAMP, root), `${inputsDigest}\n`);
+// Last: only a build that got this far says what it was built from, and whether it type-checked it (scripts/build-inputs.js).
+writeFileSync(new URL(INPUTS_STAMP, root), inputsStamp(inputsDigest, { types }));

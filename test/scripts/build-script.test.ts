@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildInputsDigest, INPUTS_STAMP, isBuildCurrent } from '../../scripts/build-inputs.js';
+import { buildInputsDigest, builtFrom, INPUTS_STAMP, inputsStamp, isBuildCurrent } from '../../scripts/build-inputs.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { tempDir } from '../helpers/temp-config.js';
 
@@ -84,6 +84,32 @@ describe('scripts/build-inputs.js: is dist/ built from these sources?', () => {
     stamp();
     rmSync(join(dir, 'dist', 'lib', 'index.js'));
     expect(isBuildCurrent(dir)).toBe(false);
+  });
+
+  it('says the sources type-check only after a build that emitted the type declarations from them', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    mkdirSync(join(dir, 'dist', 'lib'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'lib', 'index.js'), '// built\n');
+    writeFileSync(join(dir, INPUTS_STAMP), inputsStamp(buildInputsDigest(dir), { types: false }));
+    expect(builtFrom(dir)).toEqual({ current: true, typeChecked: false });
+    writeFileSync(join(dir, INPUTS_STAMP), inputsStamp(buildInputsDigest(dir), { types: true }));
+    expect(builtFrom(dir)).toEqual({ current: true, typeChecked: true });
+    writeFileSync(join(dir, 'src', 'a.ts'), 'export const a: number = "one";\n');
+    expect(builtFrom(dir)).toEqual({ current: false, typeChecked: false });
+  });
+
+  it('tsc --emitDeclarationOnly exits non-zero on a type error, so such a build fails before it writes its stamp', async () => {
+    // What the stamp's `types` rests on (scripts/build.js runs tsc with execFileSync, which throws on that exit).
+    const dir = tempDir();
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { declaration: true, strict: true, outDir: 'out' }, include: ['src'] }));
+    writeFileSync(join(dir, 'src', 'a.ts'), "export const a: number = 'one';\n");
+    const tsc = await execa(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--emitDeclarationOnly', '-p', 'tsconfig.json'], { cwd: dir, reject: false });
+    expect(tsc.exitCode).not.toBe(0);
+    expect(tsc.stdout).toContain("error TS2322: Type 'string' is not assignable to type 'number'.");
   });
 
   it('the real build leaves the digest of what it was built from', () => {
