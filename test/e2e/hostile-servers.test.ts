@@ -70,14 +70,16 @@ describe('endless tools/list pagination ends (exec, list, doctor)', () => {
   ])(
     'PAGES=%s',
     async (mode, reason) => {
-      const config = single('p', 'endless-pages-server.js', { PAGES: mode });
+      // The page limit must be what ends it, not the connect timeout: 1000 round trips took over the
+      // default 10 s once on a loaded 2-core machine.
+      const config = writeTempConfig({ retry: { attempts: 1, baseDelayMs: 10 }, mcpServers: { p: fixtureServer('endless-pages-server.js', { env: { PAGES: mode }, connectTimeoutMs: 90_000 }) } });
       for (const args of [['exec', 'p:tool_1'], ['list'], ['mcp', 'doctor', 'p']]) {
         const result = await runInProcess(['--config', config, ...args]);
         expect(result.exitCode, args.join(' ')).toBe(4);
         expect(result.stderr + result.stdout).toContain(reason);
       }
     },
-    60_000,
+    150_000,
   );
 });
 
