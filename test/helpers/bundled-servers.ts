@@ -2,7 +2,7 @@
 // globalSetup, test/setup/bundle-servers.ts) and started through a launcher that gives V8 the code it
 // compiled on the globalSetup's warm-up run (test/setup/server-launcher.cjs). The same code runs, but
 // Node no longer resolves and compiles a few hundred SDK and zod modules per start: a start of
-// server-everything costs ~0.24 s of CPU instead of ~0.57 s, and the suite starts these servers ~400 times.
+// server-everything costs ~0.27 s of CPU instead of ~0.55 s, and the suite starts these servers ~400 times.
 import { join } from 'node:path';
 import { FIXTURES, ROOT } from './run-toolrun.js';
 
