@@ -3,14 +3,17 @@
 // the same for a bare `node` that answers the first line it reads (the floor any Node server has).
 // Prints {"mock_ms", "node_ms"}.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const n = Number(process.argv[2] ?? 15);
 const bin = fileURLToPath(new URL('../bin/toolrun.js', import.meta.url));
-const snapshot = join(mkdtempSync(join(tmpdir(), 'toolrun-mock-bench-')), 'api.json');
+const folder = mkdtempSync(join(tmpdir(), 'toolrun-mock-bench-'));
+// Removed however the run ends: each bench run used to leave one behind in /tmp.
+process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+const snapshot = join(folder, 'api.json');
 const tools = Array.from({ length: 20 }, (_, index) => ({ name: `tool_${index}`, description: 'A tool.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }));
 writeFileSync(snapshot, JSON.stringify({ toolrunSnapshot: 1, server: { name: 'bench' }, tools, resources: [], resourceTemplates: [], prompts: [] }));
 const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;

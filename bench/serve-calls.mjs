@@ -3,7 +3,7 @@
 // run, each after warm-up calls. Prints {"direct_p50_ms", "serve_p50_ms", "added_p50_ms"}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 const n = Number(process.argv[2] ?? 500);
 const everything = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/toolrun.js', import.meta.url));
-const config = join(mkdtempSync(join(tmpdir(), 'toolrun-serve-bench-')), 'config.json');
+const folder = mkdtempSync(join(tmpdir(), 'toolrun-serve-bench-'));
+// Removed however the run ends: each bench run used to leave one behind in /tmp.
+process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+const config = join(folder, 'config.json');
 writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } }));
 
 async function p50(args, tool) {
