@@ -59,7 +59,12 @@ const WARM_UP_MS = 5000;
 /** Runs the launcher once with TOOLRUN_TEST_WRITE_V8_CACHE, until it has answered the last listing (or WARM_UP_MS). */
 function warmUp(launcher: string, args: string[]): ChildProcess {
   const child = spawn(process.execPath, [launcher, ...args], { env: { ...process.env, TOOLRUN_TEST_WRITE_V8_CACHE: '1' }, stdio: ['pipe', 'pipe', 'ignore'] });
-  const end = () => child.kill('SIGTERM');
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    child.kill('SIGTERM');
+  };
   const timer = setTimeout(end, WARM_UP_MS);
   timer.unref();
   let pending = '';

@@ -40,7 +40,8 @@ if (process.env.TOOLRUN_TEST_WRITE_V8_CACHE) {
     renameSync(`${cacheFile}.${process.pid}`, cacheFile);
   };
   process.on('exit', writeCache);
-  process.once('SIGTERM', () => {
+  // `on`, not `once`: a second SIGTERM while the cache is written then waits, instead of killing the process mid-write.
+  process.on('SIGTERM', () => {
     writeCache();
     process.exit(0);
   });
