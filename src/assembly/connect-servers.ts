@@ -17,6 +17,8 @@ export interface ConnectServersOptions {
   env?: NodeJS.ProcessEnv;
   /** false for commands about resources or prompts: the tools are listed (doctor-grade checks) but not adapted and registered. */
   registerTools?: boolean;
+  /** false: the tools are registered without their LangChain adaptation (register-mcp-tools.ts); a session holder's. */
+  adaptTools?: boolean;
   /** Connections already made elsewhere (a session holder's): registered with the others, in config order. */
   ready?: ServerConnection[];
 }
@@ -41,7 +43,7 @@ export async function connectServers(registry: Registry, config: ToolrunConfig, 
   const specs = names.filter((name) => !ready.has(name) && !config.servers[name]?.refused).map((name) => resolveServer(config, config.servers[name]!, options.env));
   // The tool adapter (@langchain/mcp-adapters, ~80 ms to load) loads while the servers start and
   // answer their handshake, time this process otherwise spends waiting, not after.
-  if (options.registerTools !== false) preloadToolAdapter();
+  if (options.registerTools !== false && options.adaptTools !== false) preloadToolAdapter();
   // Bounded: hundreds of servers started at once would run out of file descriptors (SPEC §8).
   const outcomes = await mapWithLimit(specs, parallelStartLimit(), async (spec) => {
     try {
@@ -59,7 +61,7 @@ export async function connectServers(registry: Registry, config: ToolrunConfig, 
   const connections = names.flatMap((name) => ready.get(name) ?? made.get(name) ?? []);
   const failures = [...refused, ...outcomes.filter((outcome): outcome is ConnectFailure => !('client' in outcome)).map((failure) => hostAwareChecks(failure, config, options.env ?? currentEnv()))];
   // Registered in config order, once all are in, so "the later registration wins" does not depend on timing.
-  if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection);
+  if (options.registerTools !== false) for (const connection of connections) await registerMcpTools(registry, connection, { adapt: options.adaptTools });
   for (const connection of connections) registry.servers.set(connection.name, { status: 'connected', connection });
   for (const failure of failures) registry.servers.set(failure.server, { status: 'failed', failure });
   return { connections, failures };

@@ -17,13 +17,13 @@ export function preloadToolAdapter(): Promise<typeof import('@langchain/mcp-adap
  * registerLangChainTool (seeds 000, 001). The registry keeps the server's own input schema for
  * validation (LangChain's copy is simplified for models: $refs inlined, allOf merged), and calls
  * the server through the connection's client, so results, isError and cancellation are exact.
+ *
+ * `adapt: false` registers the same tools (same schema, same runner) without a LangChain tool beside
+ * each: for a session holder, whose registry only resolves and runs calls and never hands a tool to
+ * LangChain. Loading and running the adapter was ~0.1 s of CPU of every holder's start.
  */
-export async function registerMcpTools(registry: ToolRegistry, connection: ServerConnection): Promise<void> {
-  const { loadMcpTools } = await preloadToolAdapter();
-  // loadMcpTools asks tools/list itself; answer it from the list already fetched: one round trip, not two.
-  const listed: ListToolsResult = { tools: connection.tools };
-  const client = Object.create(connection.client.adapterClient, { listTools: { value: async () => listed } }) as typeof connection.client.adapterClient;
-  const adapted = new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
+export async function registerMcpTools(registry: ToolRegistry, connection: ServerConnection, { adapt = true }: { adapt?: boolean } = {}): Promise<void> {
+  const adapted = adapt ? await adaptTools(connection) : new Map<string, never>();
   registry.registerAll(() => {
     for (const tool of connection.tools) {
       const options = {
@@ -40,4 +40,12 @@ export async function registerMcpTools(registry: ToolRegistry, connection: Serve
       else registry.registerTool({ name: tool.name, description: tool.description ?? '', parameters: options.parameters }, options.run, options);
     }
   });
+}
+
+async function adaptTools(connection: ServerConnection) {
+  const { loadMcpTools } = await preloadToolAdapter();
+  // loadMcpTools asks tools/list itself; answer it from the list already fetched: one round trip, not two.
+  const listed: ListToolsResult = { tools: connection.tools };
+  const client = Object.create(connection.client.adapterClient, { listTools: { value: async () => listed } }) as typeof connection.client.adapterClient;
+  return new Map((await loadMcpTools(connection.name, client, { throwOnLoadError: false })).map((tool) => [tool.name, tool]));
 }

@@ -105,6 +105,8 @@ export async function runHolder(options: HolderOptions): Promise<void> {
     if (pending.length === 0) return [];
     for (const name of pending) state.held.add(name);
     const { connections, failures } = await connectServers(registry, config, pending, {
+      // Calls are resolved and run from this registry; no LangChain tool is ever handed out here.
+      adaptTools: false,
       logger: { warn: logLine, info: logLine },
       env: options.env,
       hooks: {
