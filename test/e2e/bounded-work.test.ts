@@ -17,10 +17,12 @@ const manyServers = (count: number) =>
   });
 
 describe('many servers', () => {
-  it('120 servers under ulimit -n 200: the ones that fit connect, the rest fail with the reason; no crash, no orphan', async () => {
+  // 60 servers and 100 descriptors (it was 120 and 200): the same outcome, some connected and the rest
+  // refused with the reason, for half the ~11 s of CPU the servers that fit took to start.
+  it('60 servers under ulimit -n 100: the ones that fit connect, the rest fail with the reason; no crash, no orphan', async () => {
     const marker = newProcessMarker();
-    const config = manyServers(120);
-    const result = await execa('sh', ['-c', `ulimit -n 200 && exec "${process.execPath}" "${BIN}" --config "${config}" --json mcp list --check`], {
+    const config = manyServers(60);
+    const result = await execa('sh', ['-c', `ulimit -n 100 && exec "${process.execPath}" "${BIN}" --config "${config}" --json mcp list --check`], {
       reject: false,
       cwd: ROOT,
       env: { ...marker.env, NO_COLOR: '1' },
@@ -33,7 +35,7 @@ describe('many servers', () => {
     expect(servers.length - failed.length).toBeGreaterThan(10);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]).toMatchObject({ cause: 'too-many-open-files' });
-    expect(failed[0]!.error).toMatch(/^too many open files to start another server \(\d+ of 200 in use\)/);
+    expect(failed[0]!.error).toMatch(/^too many open files to start another server \(\d+ of 100 in use\)/);
     expect(await waitForNoProcesses(marker.alive)).toEqual([]);
   }, 150_000);
 
