@@ -6,6 +6,7 @@ import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { cacheDirectory, trustedCacheFolder, type CacheNote } from './cache-directory.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 import { CacheKey } from './cache-key.js';
+import type { ProtocolEra } from '../protocol/protocol-era.js';
 
 /**
  * Which server offers which tool (SPEC §12), so `exec get-sum` with ten servers configured starts
@@ -23,8 +24,17 @@ import { CacheKey } from './cache-key.js';
  */
 interface IndexEntry {
   tools: string[];
+  /** The protocol era the server spoke: which MCP client to load while it starts (src/mcp/open-client.ts). */
+  era?: ProtocolEra;
   updated: string;
   mac: string;
+}
+
+/** What a live connection tells the index of its server. */
+export interface IndexedServer {
+  name: string;
+  tools: string[];
+  era?: ProtocolEra;
 }
 
 interface IndexFile {
@@ -84,8 +94,20 @@ export class ToolIndex {
     }
   }
 
-  /** Records what a server offers now (its live tools/list). Never throws: the index only saves time. */
-  record(servers: Array<{ name: string; tools: string[] }>): void {
+  /**
+   * The protocol era the server spoke when last connected, if the index believes it; undefined when
+   * unknown. A hint for what to load while the server starts: the handshake still finds out. Never throws.
+   */
+  knownEra(serverName: string): ProtocolEra | undefined {
+    try {
+      return this.#believedEntry(this.#entryKey(serverName))?.era;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records what a server offers now (its live tools/list) and the era it spoke. Never throws: the index only saves time. */
+  record(servers: IndexedServer[]): void {
     if (servers.length === 0) return;
     try {
       this.#record(servers);
@@ -94,30 +116,35 @@ export class ToolIndex {
     }
   }
 
-  #record(servers: Array<{ name: string; tools: string[] }>): void {
+  #record(servers: IndexedServer[]): void {
     const data = this.#read();
     const now = Date.now();
     let changed = this.#dirty;
     for (const server of servers) {
       const entryKey = this.#entryKey(server.name);
       if (!entryKey) continue;
-      const previous = this.#believedTools(entryKey, now - REFRESH_AFTER_MS);
-      if (previous && previous.length === server.tools.length && previous.every((tool, index) => tool === server.tools[index])) continue;
+      const previous = this.#believedEntry(entryKey, now - REFRESH_AFTER_MS);
+      const era = server.era ?? previous?.era;
+      if (previous && previous.era === era && previous.tools.length === server.tools.length && previous.tools.every((tool, index) => tool === server.tools[index])) continue;
       const updated = new Date(now).toISOString();
-      data.servers[entryKey] = { tools: server.tools, updated, mac: '' };
+      data.servers[entryKey] = { tools: server.tools, ...(era ? { era } : {}), updated, mac: '' };
       changed = true;
     }
     if (changed) this.#write(data, now);
   }
 
   /** The tools of a believable entry (see the class comment); undefined when unknown. */
-  #believedTools(entryKey: string | undefined, notBefore = Date.now() - MAX_AGE_MS): string[] | undefined {
+  #believedTools(entryKey: string | undefined, notBefore?: number): string[] | undefined {
+    return this.#believedEntry(entryKey, notBefore)?.tools;
+  }
+
+  #believedEntry(entryKey: string | undefined, notBefore = Date.now() - MAX_AGE_MS): IndexEntry | undefined {
     const entry = entryKey ? this.#read().servers[entryKey] : undefined;
     if (!entry) return undefined;
     const updated = Date.parse(entry.updated);
     if (!(updated >= notBefore && updated <= Date.now() + 60_000)) return undefined;
     const key = this.#key(false);
-    return key && key.verify(entry.mac, entryKey!, entry.updated, JSON.stringify(entry.tools)) ? entry.tools : undefined;
+    return key && key.verify(entry.mac, ...signedParts(entryKey!, entry)) ? entry : undefined;
   }
 
   /**
@@ -181,7 +208,7 @@ export class ToolIndex {
     // Entries of this run are signed; others are kept only when they verify (a planted one goes).
     const servers: Array<[string, IndexEntry]> = [];
     for (const [entryKey, entry] of Object.entries(data.servers)) {
-      const signed = [entryKey, entry.updated, JSON.stringify(entry.tools)];
+      const signed = signedParts(entryKey, entry);
       if (entry.mac === '') servers.push([entryKey, { ...entry, mac: key.sign(...signed) }]);
       else if (key.verify(entry.mac, ...signed) && Date.parse(entry.updated) >= now - MAX_AGE_MS) servers.push([entryKey, entry]);
     }
@@ -191,6 +218,11 @@ export class ToolIndex {
     // Atomic: two commands writing at once leave one whole file, never a torn one.
     if (writeCacheFile(join(folder, 'tool-index.json'), JSON.stringify(data))) this.#dirty = false;
   }
+}
+
+/** What an entry's MAC covers; the era only when there is one, so entries written before it verify still. */
+function signedParts(entryKey: string, entry: IndexEntry): string[] {
+  return [entryKey, entry.updated, JSON.stringify(entry.tools), ...(entry.era ? [entry.era] : [])];
 }
 
 /**
@@ -218,10 +250,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isIndexEntry(value: unknown): value is IndexEntry {
   if (!isRecord(value)) return false;
-  const { tools, updated, mac } = value;
+  const { tools, era, updated, mac } = value;
   return (
     Array.isArray(tools) &&
     tools.every((tool) => typeof tool === 'string') &&
+    (era === undefined || era === 'legacy' || era === 'modern') &&
     typeof updated === 'string' &&
     !Number.isNaN(Date.parse(updated)) &&
     typeof mac === 'string' &&

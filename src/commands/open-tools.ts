@@ -86,12 +86,14 @@ export async function openTools(
     // --log-level starts the servers here: a holder's server is shared, its level is not this command's to change.
     // Sampling or roots the holder's servers were not offered: started here too (heldConnections, askBackMismatch).
     const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
-    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }] = await Promise.all([
+    // The index: the era each server spoke last time decides which MCP client loads while it starts (open-client.ts).
+    const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }, eraIndex] = await Promise.all([
       import('../assembly/connect-servers.js'),
       import('../output/format-connect-failure.js'),
       import('../scan/pollution-pattern.js'),
       import('../output/format-server-log.js'),
       import('../cli-support/ask-back-for.js'),
+      cli.globals.cache ? toolIndex() : undefined,
     ]);
     const { connections, failures } = await connectServers(registry, config, pending, {
       logger: cli.terminal,
@@ -100,6 +102,7 @@ export async function openTools(
       registerTools: connectOptions.registerTools,
       ready,
       hooks: {
+        expectedEra: eraIndex && ((server) => eraIndex.knownEra(server)),
         askBack: options.askBack ?? askBackFor(cli, config),
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
@@ -122,7 +125,7 @@ export async function openTools(
     });
     for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
     await followServerNotifications(cli, connections);
-    (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name) })));
+    (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
     }

@@ -18,6 +18,7 @@ import { endRemoteSession } from './remote-session.js';
 import { ToolrunError } from '../errors.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import type { AskBack } from './ask-back.js';
+import type { ProtocolEra } from '../protocol/protocol-era.js';
 import { currentEnv } from '../run-environment.js';
 
 export interface ConnectHooks {
@@ -40,6 +41,8 @@ export interface ConnectHooks {
   signal?: AbortSignal;
   /** How a server that asks back is answered (SPEC §15): elicitation, sampling, roots. */
   askBack?: AskBack;
+  /** The era a server spoke when last connected, if known (the tool index): what to load while it starts. */
+  expectedEra?: (server: string) => ProtocolEra | undefined;
 }
 
 /** Thrown by one failed attempt, classified once (classify-attempt.ts): the cause says what to do. */
@@ -155,7 +158,13 @@ async function initialize(
   };
   if (stdio) stdio.closeOnRequest = false;
   try {
-    client = await openClient(spec, transport, kind, { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running, askBack: hooks.askBack }, progress);
+    client = await openClient(
+      spec,
+      transport,
+      kind,
+      { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running, askBack: hooks.askBack, expectedEra: hooks.expectedEra?.(spec.name) },
+      progress,
+    );
   } catch (error) {
     return fail(error, progress.phase);
   }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToolIndex } from '../../src/cache/tool-index.js';
@@ -17,11 +17,12 @@ describe('ToolIndex', () => {
     const config = await loadConfig({ configPath: writeTempConfig({ mcpServers: { s1: { command: 'node', args: [s1] }, s2: { command: 'node', args: [s2] } } }), env: {} });
     const env = { XDG_CACHE_HOME: tempDir() };
     const index = () => new ToolIndex(config, env);
+    const file = join(env.XDG_CACHE_HOME, 'toolrun', 'tool-index.json');
     index().record([
       { name: 's1', tools: ['x'] },
       { name: 's2', tools: ['y'] },
     ]);
-    return { s2, index };
+    return { s2, index, file };
   };
 
   it('points a tool to the server that has it', async () => {
@@ -44,5 +45,36 @@ describe('ToolIndex', () => {
     vi.setSystemTime(Date.now() + 2 * 3600_000);
     expect(index().serversFor('y')).toEqual(['s2']);
     expect(index().serversFor('x')).toEqual(['s1', 's2']);
+  });
+
+  it('remembers the era each server spoke, signed with its entry: an era written in by hand is not believed', async () => {
+    const { index, file } = await setup();
+    expect(index().knownEra('s1')).toBeUndefined();
+    index().record([
+      { name: 's1', tools: ['x'], era: 'legacy' },
+      { name: 's2', tools: ['y'], era: 'modern' },
+    ]);
+    expect([index().knownEra('s1'), index().knownEra('s2')]).toEqual(['legacy', 'modern']);
+    // Listed again without an era (a holder's connection): the era known stays.
+    index().record([{ name: 's1', tools: ['x', 'z'] }]);
+    expect(index().knownEra('s1')).toBe('legacy');
+    expect(index().serversFor('z')).toEqual(['s1']);
+    // The server changed era: the entry follows.
+    index().record([{ name: 's1', tools: ['x', 'z'], era: 'modern' }]);
+    expect(index().knownEra('s1')).toBe('modern');
+    // An era edited into the file: the entry no longer verifies, so neither its era nor its tools are believed.
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    for (const entry of Object.values(data.servers) as Array<{ era?: string }>) entry.era = entry.era === 'modern' ? 'legacy' : 'modern';
+    writeFileSync(file, JSON.stringify(data));
+    expect([index().knownEra('s1'), index().knownEra('s2')]).toEqual([undefined, undefined]);
+    expect(index().serversFor('x')).toEqual(['s1', 's2']);
+  });
+
+  it('an entry written before eras were kept still verifies, with no era known', async () => {
+    const { index, file } = await setup();
+    // setup() recorded both servers without an era, as toolrun did before it kept them.
+    expect(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))).not.toContain('era');
+    expect(index().serversFor('x')).toEqual(['s1']);
+    expect(index().knownEra('s1')).toBeUndefined();
   });
 });

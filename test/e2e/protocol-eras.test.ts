@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV2HttpServer, type HttpFixture } from '../helpers/http-fixture.js';
 import { fixtureServer, SERVER_EVERYTHING, writeTempConfig } from '../helpers/temp-config.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { testCacheHome } from '../helpers/run-toolrun.js';
+import { ToolIndex } from '../../src/cache/tool-index.js';
+import { loadConfig } from '../../src/config/load-config.js';
 
 // Servers built with the v2 SDK: one serving both eras, one 2026-07-28 only (legacy: 'reject'),
 // over stdio and Streamable HTTP; and server-everything, a 2025-era server.
@@ -87,6 +90,22 @@ describe('both protocol eras (SPEC §10)', () => {
     expect(prompts.stdout).toMatch(new RegExp(`^${server} +ask +topic\\*, tone +Ask about a topic$`, 'm'));
     const prompt = await runInProcess(['--config', config, 'prompts', 'get', `${server}:ask`, 'topic=eras', 'tone=dry']);
     expect(prompt).toMatchObject({ exitCode: 0, stdout: 'user:\nTell me about eras in a dry tone' });
+  });
+
+  it('a server that changed era since the tool index noted it still connects, in its new era; the note follows', async () => {
+    // The index says what each spoke last time: it decides which client loads while the server starts.
+    const env = { ...process.env, XDG_CACHE_HOME: testCacheHome() };
+    const index = new ToolIndex(await loadConfig({ configPath: config, env }), env);
+    index.record([
+      { name: 'modern', tools: ['add'], era: 'legacy' },
+      { name: 'everything', tools: ['echo'], era: 'modern' },
+    ]);
+    const modern = await runInProcess(['--json', '--config', config, 'exec', 'modern:add', 'a=2', 'b=3']);
+    expect(JSON.parse(modern.stdout)).toMatchObject({ success: true, result: { sum: 5 } });
+    const legacy = await runInProcess(['--json', '--config', config, 'exec', 'everything:echo', 'message=hi']);
+    expect(JSON.parse(legacy.stdout)).toMatchObject({ success: true, server: 'everything' });
+    const after = new ToolIndex(await loadConfig({ configPath: config, env }), env);
+    expect([after.knownEra('modern'), after.knownEra('everything')]).toEqual(['modern', 'legacy']);
   });
 
   it('mcp list --check shows the protocol each server speaks', async () => {
