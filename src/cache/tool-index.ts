@@ -110,6 +110,9 @@ export class ToolIndex {
   record(servers: IndexedServer[]): void {
     if (servers.length === 0) return;
     try {
+      // Read again: the file may have changed while this command connected (another toolrun recorded
+      // its servers), and what it wrote must not be lost to what was read before.
+      this.#data = undefined;
       this.#record(servers);
     } catch {
       // A result already computed is never lost to the index.

@@ -70,6 +70,17 @@ describe('ToolIndex', () => {
     expect(index().serversFor('x')).toEqual(['s1', 's2']);
   });
 
+  it('a record keeps what another toolrun wrote after this one read the index', async () => {
+    const { index } = await setup();
+    const first = index();
+    expect(first.knownEra('s1')).toBeUndefined();
+    // While `first` connects, another command records s2.
+    index().record([{ name: 's2', tools: ['y', 'w'], era: 'modern' }]);
+    first.record([{ name: 's1', tools: ['x'], era: 'legacy' }]);
+    expect([index().knownEra('s1'), index().knownEra('s2')]).toEqual(['legacy', 'modern']);
+    expect(index().serversFor('w')).toEqual(['s2']);
+  });
+
   it('an entry written before eras were kept still verifies, with no era known', async () => {
     const { index, file } = await setup();
     // setup() recorded both servers without an era, as toolrun did before it kept them.
