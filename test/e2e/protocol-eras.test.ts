@@ -100,6 +100,9 @@ describe('both protocol eras (SPEC §10)', () => {
       { name: 'modern', tools: ['add'], era: 'legacy' },
       { name: 'everything', tools: ['echo'], era: 'modern' },
     ]);
+    // Planted under the key the CLI computes for these entries: the wrong notes are the ones it reads.
+    const before = new ToolIndex(await loadConfig({ configPath: config, env }), env);
+    expect([before.knownEra('modern'), before.knownEra('everything')]).toEqual(['legacy', 'modern']);
     const modern = await runInProcess(['--json', '--config', config, 'exec', 'modern:add', 'a=2', 'b=3']);
     expect(JSON.parse(modern.stdout)).toMatchObject({ success: true, result: { sum: 5 } });
     const legacy = await runInProcess(['--json', '--config', config, 'exec', 'everything:echo', 'message=hi']);
