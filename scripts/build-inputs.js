@@ -16,6 +16,7 @@ export const INPUTS_STAMP = join('dist', '.build-inputs');
 const FILES = [
   'scripts/build.js',
   'scripts/build-inputs.js',
+  'scripts/chunks-to-commonjs.js',
   'scripts/make-code-cache.cjs',
   'package.json',
   'package-lock.json',
@@ -48,7 +49,7 @@ export function inputsStamp(digest, { types }) {
 /** What dist/ was built from: `current` when it was built, whole, from exactly these inputs; `typeChecked` when that build type-checked them too. */
 export function builtFrom(root) {
   const stamp = join(root, INPUTS_STAMP);
-  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'cli.js')) || !existsSync(join(root, 'dist', 'lib', 'index.js'))) return { current: false, typeChecked: false };
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'cli.cjs')) || !existsSync(join(root, 'dist', 'lib', 'index.js'))) return { current: false, typeChecked: false };
   const [digest, types] = readFileSync(stamp, 'utf8').split('\n');
   const current = digest === buildInputsDigest(root);
   return { current, typeChecked: current && types === 'types' };

@@ -3,12 +3,15 @@
 // - the CLI, split: a command loads its own chunks, heavy ones (Ajv, the MCP SDK) only when used;
 // - the library entry (import 'toolrun'), split the same way in its own folder;
 // - the tool workers, one file each (math_eval, internal tools): a thread loads all it needs at once;
-// - the warm exec path, one file (see src/fast-exec.ts).
+// - the warm exec path, one file (see src/fast-exec.ts);
+// - the CLI's and the holder's chunks then turned into CommonJS, with V8's code cache for each
+//   (scripts/chunks-to-commonjs.js, src/load-chunk.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { buildInputsDigest, INPUTS_STAMP, inputsStamp } from './build-inputs.js';
+import { chunksToCommonJs } from './chunks-to-commonjs.js';
 
 const root = new URL('..', import.meta.url);
 
@@ -20,7 +23,7 @@ const root = new URL('..', import.meta.url);
 // its first run in a clone ran prepare.)
 const command = process.env.npm_command ?? '';
 const linkedByNpm = process.env.npm_lifecycle_event === 'prepare' && (command === 'exec' || command === 'link' || (command === 'install' && process.env.npm_config_global === 'true'));
-if (linkedByNpm && existsSync(new URL('dist/cli.js', root)) && existsSync(new URL('dist/types/index.d.ts', root))) process.exit(0);
+if (linkedByNpm && existsSync(new URL('dist/cli.cjs', root)) && existsSync(new URL('dist/types/index.d.ts', root))) process.exit(0);
 
 // Taken before anything is read: a file saved during the build makes the next `npm test` build again.
 const inputsDigest = buildInputsDigest(root.pathname);
@@ -183,10 +186,14 @@ const results = await Promise.all([
   // `toolrun mcp mock SOURCE` over stdio (src/fast-mock.ts): a mock answers within 150 ms of its spawn.
   // Ajv stays outside: loaded from node_modules only when a call's arguments are checked.
   fastEntry('fast-mock', 'src/fast-mock.ts', ['chalk', 'ora', 'ajv', 'ajv-formats', 'yaml', 'smol-toml', 'execa']),
+  // What loads the CLI's and the holder's chunks with their code cache, once they are CommonJS (below).
+  fastEntry('load-chunk', 'src/load-chunk.ts', []),
   // mathjs as a CommonJS script, so the math worker can load it with a V8 code cache.
   build({ ...common, entryPoints: { 'math-evaluate': 'src/tools/math-evaluate.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, sourcemap: false }),
 ]);
 await mergeStartPath(results[0].metafile, 'dist/cli.js');
+// Last of the bundles: the CLI's and the holder's chunks, as CommonJS with a V8 code cache each.
+await chunksToCommonJs(new URL('dist', root).pathname);
 execFileSync(process.execPath, [new URL('make-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
 writeFileSync(new URL('dist/meta.json', root), JSON.stringify(results.map((result) => result.metafile)));
 

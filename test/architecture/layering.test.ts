@@ -30,7 +30,7 @@ const LAYERS: string[][] = [
   ['session'],
   ['shell'],
   ['commands'],
-  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'fast-mock.ts', 'main.ts', 'index.ts'],
+  ['cli.ts', 'fast-exec.ts', 'fast-hosts.ts', 'fast-complete.ts', 'fast-mock.ts', 'load-chunk.ts', 'main.ts', 'index.ts'],
 ];
 
 const SRC = join(ROOT, 'src');

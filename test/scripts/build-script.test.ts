@@ -18,12 +18,13 @@ describe('scripts/build.js as the prepare script', () => {
     mkdirSync(join(dir, 'scripts'));
     copyFileSync(join(ROOT, 'scripts', 'build.js'), join(dir, 'scripts', 'build.js'));
     copyFileSync(join(ROOT, 'scripts', 'build-inputs.js'), join(dir, 'scripts', 'build-inputs.js'));
+    copyFileSync(join(ROOT, 'scripts', 'chunks-to-commonjs.js'), join(dir, 'scripts', 'chunks-to-commonjs.js'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     return dir;
   };
   const built = (dir: string) => {
     mkdirSync(join(dir, 'dist', 'types'), { recursive: true });
-    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'cli.cjs'), '// built\n');
     writeFileSync(join(dir, 'dist', 'types', 'index.d.ts'), '// built\n');
   };
   // What npm sets for a lifecycle script (npm 11: `npm install -g .` has npm_config_global=true).
@@ -37,7 +38,7 @@ describe('scripts/build.js as the prepare script', () => {
       const result = await prepare(dir, command, env);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toBe('');
-      expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(true);
+      expect(existsSync(join(dir, 'dist', 'cli.cjs'))).toBe(true);
     }
   });
 
@@ -52,7 +53,7 @@ describe('scripts/build.js as the prepare script', () => {
       if (isBuilt) built(dir);
       const result = await prepare(dir, command);
       expect(result.exitCode).not.toBe(0);
-      expect(existsSync(join(dir, 'dist', 'cli.js'))).toBe(false);
+      expect(existsSync(join(dir, 'dist', 'cli.cjs'))).toBe(false);
     }
   });
 });
@@ -66,7 +67,7 @@ describe('scripts/build-inputs.js: is dist/ built from these sources?', () => {
     writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
     writeFileSync(join(dir, 'src', 'deep', 'b.ts'), 'export const b = 2;\n');
     writeFileSync(join(dir, 'package-lock.json'), '{}\n');
-    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'cli.cjs'), '// built\n');
     writeFileSync(join(dir, 'dist', 'lib', 'index.js'), '// built\n');
     const stamp = () => writeFileSync(join(dir, INPUTS_STAMP), `${buildInputsDigest(dir)}\n`);
     expect(isBuildCurrent(dir)).toBe(false);
@@ -91,7 +92,7 @@ describe('scripts/build-inputs.js: is dist/ built from these sources?', () => {
     mkdirSync(join(dir, 'src'), { recursive: true });
     mkdirSync(join(dir, 'dist', 'lib'), { recursive: true });
     writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
-    writeFileSync(join(dir, 'dist', 'cli.js'), '// built\n');
+    writeFileSync(join(dir, 'dist', 'cli.cjs'), '// built\n');
     writeFileSync(join(dir, 'dist', 'lib', 'index.js'), '// built\n');
     writeFileSync(join(dir, INPUTS_STAMP), inputsStamp(buildInputsDigest(dir), { types: false }));
     expect(builtFrom(dir)).toEqual({ current: true, typeChecked: false });
