@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { buildInputsDigest, INPUTS_STAMP, inputsStamp } from './build-inputs.js';
-import { chunksToCommonJs } from './chunks-to-commonjs.js';
+import { chunksToCommonJs, REQUIRE_BANNER } from './chunks-to-commonjs.js';
 
 const root = new URL('..', import.meta.url);
 
@@ -68,7 +68,7 @@ const common = {
   legalComments: 'none',
   metafile: true,
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM has none, so provide one.
-  banner: { js: "import{createRequire as __toolrunCreateRequire}from'node:module';const require=__toolrunCreateRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
 };
 
 /**

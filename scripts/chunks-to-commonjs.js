@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const BANNER = "import{createRequire as __toolrunCreateRequire}from'node:module';const require=__toolrunCreateRequire(import.meta.url);";
+/** What every ES module file of the build starts with (scripts/build.js): bundled CommonJS calls require() for Node's builtins. */
+export const REQUIRE_BANNER = "import{createRequire as __toolrunCreateRequire}from'node:module';const require=__toolrunCreateRequire(import.meta.url);";
 const HEADER = '// Loaded by load-chunk.cjs (with NAME.cjs.v8, its V8 code cache), not by Node: see src/load-chunk.ts.\n';
 const DYNAMIC_CHUNK_IMPORT = /\bimport\("(\.\/chunk-[\w-]+\.js)"\)/g;
 const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
@@ -34,7 +35,7 @@ export async function chunksToCommonJs(dist) {
 async function convertChunk(file) {
   const code = readFileSync(file, 'utf8');
   // Without the banner: a one-line stub of the start path (scripts/build.js, mergeStartPath).
-  const module = (code.startsWith(BANNER) ? code.slice(BANNER.length) : code).replace(SOURCE_MAP_COMMENT, '\n');
+  const module = (code.startsWith(REQUIRE_BANNER) ? code.slice(REQUIRE_BANNER.length) : code).replace(SOURCE_MAP_COMMENT, '\n');
   // Node's own import() would need vm's importModuleDynamically, which Node 20 flags as experimental
   // on stderr and, tried here, ignored in a script compiled from its code cache: esbuild turns every
   // import() into a require(). Any warning (an import.meta other than .url, which CommonJS lacks) fails the build.
@@ -55,10 +56,10 @@ async function convertChunk(file) {
 
 function importHolderChunksThroughLoader(entry) {
   const code = readFileSync(entry, 'utf8');
-  if (!code.startsWith(BANNER)) throw new Error(`${entry}: not an ES module entry of this build (no require banner)`);
-  const body = code.slice(BANNER.length);
+  if (!code.startsWith(REQUIRE_BANNER)) throw new Error(`${entry}: not an ES module entry of this build (no require banner)`);
+  const body = code.slice(REQUIRE_BANNER.length);
   if (/from"\.\/chunk-/.test(body) || /\bimport"\.\/chunk-/.test(body)) throw new Error(`${entry}: imports a chunk statically; only import() can go through the loader`);
   const loader = "const __importChunk=(chunk)=>require('./load-chunk.cjs').importChunk(chunk);";
-  writeFileSync(entry, BANNER + loader + body.replace(SOURCE_MAP_COMMENT, '\n').replace(DYNAMIC_CHUNK_IMPORT, '__importChunk("$1")'));
+  writeFileSync(entry, REQUIRE_BANNER + loader + body.replace(SOURCE_MAP_COMMENT, '\n').replace(DYNAMIC_CHUNK_IMPORT, '__importChunk("$1")'));
   rmSync(`${entry}.map`, { force: true });
 }

@@ -5,11 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chunksToCommonJs } from '../../scripts/chunks-to-commonjs.js';
+import { chunksToCommonJs, REQUIRE_BANNER as BANNER } from '../../scripts/chunks-to-commonjs.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 
-// What every chunk of the build starts with (scripts/build.js, `banner`).
-const BANNER = "import{createRequire as __toolrunCreateRequire}from'node:module';const require=__toolrunCreateRequire(import.meta.url);";
 const DIST = join(ROOT, 'dist');
 
 interface Loader {
