@@ -64,6 +64,12 @@ describe('the CLI chunks as CommonJS with a code cache (scripts/chunks-to-common
     await expect(convertedDist({ 'chunk-DIR.js': `${BANNER}export const here=import.meta.dirname;\n` })).rejects.toThrow(/chunk-DIR\.js: "import\.meta" is not available/);
   });
 
+  it('runs the CLI all the same when V8 refuses the caches (here: another V8 flag), compiling the chunks as before', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const run = await execa(process.execPath, ['--no-lazy-feedback-allocation', join(ROOT, 'bin', 'toolrun.js'), '--version'], { reject: false });
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, version, '']);
+  });
+
   it('leaves no ES module chunk in the built dist/, and V8 takes the code cache of every chunk', () => {
     const files = readdirSync(DIST);
     expect(files.filter((file) => file === 'cli.js' || /^chunk-.*\.js(\.map)?$/.test(file))).toEqual([]);
