@@ -27,7 +27,7 @@ const CHUNKS = __dirname;
 const loaded = new Map<string, LoadedChunk>();
 
 /** The file of `specifier` ("./cli.js", "./chunk-ABC.js", as the ES modules named it). */
-export function chunkFile(specifier: string): string {
+function chunkFile(specifier: string): string {
   return join(CHUNKS, specifier.replace(/^\.\//, '').replace(/\.js$/, '.cjs'));
 }
 
