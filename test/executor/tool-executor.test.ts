@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkConfig } from '../../src/config/check-config.js';
 import { ToolExecutor, type ExecutorLogger } from '../../src/executor/tool-executor.js';
 import { createRegistry } from '../../src/assembly/create-registry.js';
@@ -17,14 +17,19 @@ const registries: ToolRegistry[] = [];
 afterEach(async () => {
   await Promise.all(registries.splice(0).map((registry) => registry.close()));
 });
+/** Registries kept for a whole describe block (`setup(…, { keep: true })`). */
+const keptRegistries: ToolRegistry[] = [];
+afterAll(async () => {
+  await Promise.all(keptRegistries.splice(0).map((registry) => registry.close()));
+});
 
-async function setup(tools: unknown[] = [], options: { timeoutMs?: number; slowToolMs?: number } = {}) {
+async function setup(tools: unknown[] = [], options: { timeoutMs?: number; slowToolMs?: number; keep?: boolean } = {}) {
   const { config, problems } = checkConfig({ tools }, null, process.cwd());
   expect(problems).toEqual([]);
   const logs = { warn: [] as string[], info: [] as string[], verbose: [] as string[] };
   const logger: ExecutorLogger = { warn: (m) => logs.warn.push(m), info: (m) => logs.info.push(m), verbose: (m) => logs.verbose.push(m) };
   const registry = await createRegistry(config, { logger });
-  registries.push(registry);
+  (options.keep ? keptRegistries : registries).push(registry);
   const executor = new ToolExecutor(registry, { logger, timeoutMs: options.timeoutMs ?? 5000, slowToolMs: options.slowToolMs, paramMappings: config.paramMappings });
   return { executor, logs };
 }
@@ -135,8 +140,15 @@ describe('internal tools', () => {
 });
 
 describe('math_eval', () => {
+  // One registry, so one math worker thread, for the expressions that leave it running: each new
+  // worker loads mathjs again (~0.4 s of CPU), and a refused function must not disturb the next call.
+  let shared: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    shared = await setup([], { keep: true });
+  });
+
   it('evaluates with mathjs', async () => {
-    const { executor } = await setup();
+    const { executor } = shared;
     expect(await executor.execute('math_eval', { expression: '2^10 / 4' })).toMatchObject({ success: true, result: { result: 256 } });
     expect(await executor.execute('math_eval', { expression: '[1,2;3,4] * 2' })).toMatchObject({
       result: {
@@ -158,7 +170,7 @@ describe('math_eval', () => {
     ['simplify("x+x")', 'Function simplify is not allowed in math_eval'],
     ['derivative("x^2", "x")', 'Function derivative is not allowed in math_eval'],
   ])('refuses %s', async (expression, error) => {
-    const { executor } = await setup();
+    const { executor } = shared;
     expect(await executor.execute('math_eval', { expression })).toMatchObject({ success: false, error });
   });
 
