@@ -154,9 +154,13 @@ describe('completing names a shell could run: Tab then Enter runs toolrun with t
     hostileDir = dirname(config);
     const bin = join(tempDir(), 'bin');
     mkdirSync(bin);
-    // __complete is the real one; any other run logs its words (JSON, one run a line) and does nothing.
+    // __complete is the real one (and notes in $TOOLRUN_COMPLETE_LOG that it ended, so the typing waits
+    // for it rather than for a fixed time); any other run logs its words (JSON, one run a line) and does nothing.
     const log = `require('fs').appendFileSync(process.env.TOOLRUN_ARGV_LOG, JSON.stringify(process.argv.slice(1)) + '\\n')`;
-    writeFileSync(join(bin, 'toolrun'), `#!/bin/sh\nif [ "$1" = __complete ]; then exec '${process.execPath}' '${BIN}' "$@"; fi\nexec '${process.execPath}' -e "${log}" -- "$@"\n`);
+    writeFileSync(
+      join(bin, 'toolrun'),
+      `#!/bin/sh\nif [ "$1" = __complete ]; then '${process.execPath}' '${BIN}' "$@"; status=$?; echo ended >> "$TOOLRUN_COMPLETE_LOG"; exit $status; fi\nexec '${process.execPath}' -e "${log}" -- "$@"\n`,
+    );
     chmodSync(join(bin, 'toolrun'), 0o755);
     const home = tempDir();
     mkdirSync(join(home, '.cursor'));
