@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,8 @@ export default defineConfig({
     // per run (test/helpers/bundled-servers.ts).
     globalSetup: ['test/setup/temp-root.ts', 'test/setup/bundle-servers.ts'],
     reporters: ['default', './test/reporters/slowest-files.ts'],
+    // The longest files first, also on a fresh clone where vitest knows no durations (test/setup/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // End-to-end tests wait on the processes they start (servers, holders): three workers keep a
