@@ -1,11 +1,11 @@
 // The order vitest starts the test files in. Its own order runs the longest files first when its
 // results cache (node_modules/.vite/vitest) knows their durations, and the largest files first when it
-// does not, as on a fresh clone: CI's case every time. On the 2-core machine the same tree took 5:39,
-// 5:54 and 5:58 in size order against 4:59, 5:09 and 5:10 in duration order, with ~60 s more CPU; in
-// size order three of the heaviest files (session, mcp-exec, test-command) start together, beside the
-// format check and lint, and each took 10-13 s longer. So, with no duration known, the files measured
-// as the longest go first, in that order, and the rest follow in vitest's order. A file renamed or
-// gone from this list only costs time, never a test (test/scripts/longest-first.test.ts keeps it true).
+// does not, as on a fresh clone: CI's case every time. In size order three of the heaviest files
+// (session, mcp-exec, test-command) start together, beside the format check and lint; measured on the
+// 2-core machine as CI runs it (interleaved), size order took 5:36 and 5:54, this order 5:03 and 5:00,
+// ~50 s of CPU less. So, with no duration known, the files measured as the longest go first, in that
+// order, and the rest follow in vitest's order. A file renamed or gone from this list only costs
+// time, never a test (test/scripts/longest-first.test.ts keeps it true).
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
