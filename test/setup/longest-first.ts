@@ -3,7 +3,7 @@
 // does not, as on a fresh clone: CI's case every time. In size order three of the heaviest files
 // (session, mcp-exec, test-command) start together, beside the format check and lint; measured on the
 // 2-core machine as CI runs it (interleaved), size order took 5:36 and 5:54, this order 5:03 and 5:00,
-// ~50 s of CPU less. So, with no duration known, the files measured as the longest go first, in that
+// ~70 s of CPU less. So, with no duration known, the files measured as the longest go first, in that
 // order, and the rest follow in vitest's order. A file renamed or gone from this list only costs
 // time, never a test (test/scripts/longest-first.test.ts keeps it true).
 import { relative } from 'node:path';
