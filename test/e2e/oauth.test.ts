@@ -196,7 +196,20 @@ describe('OAuth for remote servers (SPEC §14)', () => {
   it('5 parallel execs with an empty token store and $BROWSER log in once; the others take its tokens', async () => {
     const home = dataHome();
     const codesBefore = fixture.grants.authorization_code ?? 0;
-    const runs = await Promise.all(Array.from({ length: 5 }, (_, index) => toolrunSpawned(['exec', 'oauthy:echo', `message=run${index}`], home, { BROWSER })));
+    // Consent is held until all five were refused without a token: a run started after the login ended
+    // would find its tokens stored and never need a login (a race on a fast machine, not what is tested).
+    let release!: () => void;
+    fixture.holdConsent(new Promise<void>((resolve) => (release = resolve)));
+    const allChallenged = fixture.discoverChallenged(5);
+    const started = Promise.all(Array.from({ length: 5 }, (_, index) => toolrunSpawned(['exec', 'oauthy:echo', `message=run${index}`], home, { BROWSER })));
+    let waited: NodeJS.Timeout | undefined;
+    const unchallenged = new Promise<string>((resolve) => (waited = setTimeout(() => resolve('fewer than 5 runs were refused without a token within 10 s'), 10_000)));
+    const outcome = await Promise.race([allChallenged, started, unchallenged]);
+    clearTimeout(waited);
+    release();
+    fixture.holdConsent(undefined);
+    const runs = await started;
+    expect(outcome).not.toBe('fewer than 5 runs were refused without a token within 10 s');
     for (const [index, run] of runs.entries()) {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe(`run${index}`);

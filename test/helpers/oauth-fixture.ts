@@ -51,6 +51,10 @@ export interface OAuthFixture {
   rejectSeenTokens(): void;
   /** Makes `admin_echo` answer 403 insufficient_scope whatever the token's scopes (a re-authorization that cannot help). */
   refuseAdminAlways(refuse: boolean): void;
+  /** Resolves once `count` more `server/discover` requests without a usable token have been answered 401 (counted from this call). */
+  discoverChallenged(count: number): Promise<void>;
+  /** Holds every consent until `gate` settles: no login can finish, so no token exists meanwhile. */
+  holdConsent(gate: Promise<unknown> | undefined): void;
   /** 403 insufficient_scope answers given. */
   refusedForScope: number;
   /** The DPoP schemes and proofs the MCP server saw: `DPoP`/`Bearer` per authorized request, nonce challenges given. */
@@ -78,6 +82,9 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const fixture = { issuer, idpIssuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0, dpopSeen: { schemes: [] as string[], nonceChallenges: 0 } };
   const resourceNonce = { current: dpop === 'nonce' || dpop === 'nonce-loop' ? 'rs-nonce-1' : undefined, seenJtis: new Set<string>() };
   let refuseAdmin = false;
+  let consentGate: Promise<unknown> | undefined;
+  let discoverChallenges = 0;
+  const challengeWaiters: { count: number; resolve: () => void }[] = [];
 
   const provider = new Provider(issuer, {
     clients: [
@@ -122,7 +129,10 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     if (req.url !== '/jwks') fixture.asRequests++;
     if (req.url?.startsWith('/idp/')) void serveIdentityProvider(req, res, idpIssuer, fixture.grants);
     else if (discovery === 'default-endpoints' && req.url?.startsWith('/.well-known/')) res.writeHead(404).end();
-    else if (req.url?.startsWith('/interaction/')) void consentAutomatically(provider, req, res, mcpUrl);
+    else if (req.url?.startsWith('/interaction/'))
+      void Promise.resolve(consentGate)
+        .catch(() => {})
+        .then(() => consentAutomatically(provider, req, res, mcpUrl));
     else providerCallback(req, res);
   };
 
@@ -158,6 +168,11 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       // 2025-03-26 had no resource_metadata: the challenge names the scopes only.
       const challenge = sameOrigin ? `Bearer scope="${SCOPES.join(' ')}"` : `${scheme401} resource_metadata="${metadataUrl}"${options.openInitialize ? ', scope="mcp:write"' : ''}`;
       res.writeHead(401, { 'www-authenticate': challenge, 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+      // A toolrun's first request: its probe of the 2026-07-28 protocol.
+      if (message?.method === 'server/discover') {
+        discoverChallenges++;
+        for (const waiter of challengeWaiters.filter((waiter) => discoverChallenges >= waiter.count)) waiter.resolve();
+      }
       return;
     }
     const refusal = await checkDpopPresentation(req, mcpUrl, token!, scheme, verified.jkt, resourceNonce);
@@ -204,6 +219,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   return Object.assign(fixture, {
     rejectSeenTokens: () => seen.forEach((token) => rejected.add(token)),
     refuseAdminAlways: (value: boolean) => void (refuseAdmin = value),
+    discoverChallenged: (count: number) => new Promise<void>((resolve) => challengeWaiters.push({ count: discoverChallenges + count, resolve })),
+    holdConsent: (gate: Promise<unknown> | undefined) => void (consentGate = gate),
     close: async () => {
       const servers = sameOrigin ? [asServer] : [asServer, mcpServer];
       for (const server of servers) server.closeAllConnections();
