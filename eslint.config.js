@@ -47,7 +47,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.cjs'],
+    // bin/toolrun.js is CommonJS too (bin/package.json): an ES module entry starts Node's ES module loader.
+    files: ['**/*.cjs', 'bin/toolrun.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...NODE_GLOBALS, require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -173,7 +173,7 @@ const results = await Promise.all([
   // chalk and ora stay outside: loaded from node_modules only on a terminal that shows color or a spinner.
   // CommonJS: a CommonJS module imports Node's builtins without building their ESM facades (node:fs
   // alone pulls in streams and fs/promises that way), and loads without the ESM loader's linking.
-  build({ ...common, entryPoints: { 'fast-exec': 'src/fast-exec.ts' }, outdir: 'dist', splitting: false }),
+  fastEntry('fast-exec', 'src/fast-exec.ts', []),
   // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
   build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
   // Ajv and execa (and what they bring) stay outside too: only a server that asks back through the holder needs them.
@@ -195,6 +195,8 @@ await mergeStartPath(results[0].metafile, 'dist/cli.js');
 // Last of the bundles: the CLI's and the holder's chunks, as CommonJS with a V8 code cache each.
 await chunksToCommonJs(new URL('dist', root).pathname);
 execFileSync(process.execPath, [new URL('make-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
+// Then the chunks' caches are trained on a few runs of the built CLI (scripts/train-code-cache.cjs).
+execFileSync(process.execPath, [new URL('train-code-cache.cjs', import.meta.url).pathname], { stdio: 'inherit' });
 writeFileSync(new URL('dist/meta.json', root), JSON.stringify(results.map((result) => result.metafile)));
 
 // Type declarations for the library API (import { ToolExecutor } from 'toolrun'). tsc checks the whole

@@ -1,5 +1,4 @@
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
 import { MAX_TIMER_MS } from './config/max-timer-ms.js';
 import type { FastExecArgs } from './session/fast-warm-exec.js';
@@ -114,21 +113,21 @@ async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number 
   if (mock) {
     // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
     const mockPath: string = './fast-mock.cjs';
-    const { runFastMock } = createRequire(import.meta.url)(mockPath) as typeof import('./fast-mock.js');
+    const { runFastMock } = requireBeside(mockPath) as typeof import('./fast-mock.js');
     const code = await runFastMock(mock);
     if (code !== undefined) return code;
   }
   if (argv[2] === '__complete') {
     // Shell completion's hidden entry (fast-complete.ts), one CommonJS file like fast-hosts: never the CLI.
     const completePath: string = './fast-complete.cjs';
-    const { runFastComplete } = createRequire(import.meta.url)(completePath) as typeof import('./fast-complete.js');
+    const { runFastComplete } = requireBeside(completePath) as typeof import('./fast-complete.js');
     return runFastComplete(argv.slice(3), env);
   }
   const hosts = parseFastHosts(argv.slice(2));
   if (hosts) {
     // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
     const hostsPath: string = './fast-hosts.cjs';
-    const { runFastHosts } = createRequire(import.meta.url)(hostsPath) as typeof import('./fast-hosts.js');
+    const { runFastHosts } = requireBeside(hostsPath) as typeof import('./fast-hosts.js');
     return runFastHosts(hosts, env);
   }
   const args = parseFastExec(argv.slice(2));
@@ -138,7 +137,7 @@ async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number 
   if (!anyHolderSocket(sessionDirectoryPath(env))) return undefined;
   // Built as one CommonJS file beside this one (scripts/build.js), loaded by path, not bundled here.
   const warmPath: string = './fast-warm-exec.cjs';
-  const { runFastWarmExec } = createRequire(import.meta.url)(warmPath) as typeof import('./session/fast-warm-exec.js');
+  const { runFastWarmExec } = requireBeside(warmPath) as typeof import('./session/fast-warm-exec.js');
   return runFastWarmExec(args, env);
 }
 
@@ -148,4 +147,13 @@ function anyHolderSocket(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A file built beside this one (dist/NAME.cjs), loaded by path so it stays out of this bundle. This
+ * file is built as CommonJS (scripts/build.js), so require is the module's own.
+ */
+function requireBeside(path: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS here, and a file outside this bundle on purpose
+  return require(path);
 }

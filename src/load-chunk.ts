@@ -18,6 +18,8 @@ import { Script } from 'node:vm';
 
 interface LoadedChunk {
   exports: unknown;
+  /** Kept for the build's training runs (loadedChunkScripts). */
+  script?: Script;
 }
 
 type ChunkFunction = (exports: unknown, require: (specifier: string) => unknown, module: LoadedChunk, importMetaUrl: string) => void;
@@ -48,6 +50,7 @@ export function loadChunk(specifier: string): unknown {
     // No cache (a build that made none): compiled as usual.
   }
   const script = compileChunk(file, cachedData);
+  chunk.script = script;
   // import.meta.url stays the ES module's own URL: the chunks find files beside them from it (workers, schemas).
   const importMetaUrl = pathToFileURL(file.replace(/\.cjs$/, '.js')).href;
   const requireOther = createRequire(file);
@@ -59,6 +62,14 @@ export function loadChunk(specifier: string): unknown {
 /** A dynamic import() of a chunk, for the holder's entry (an ES module): loadChunk a tick later, as import() resolves. */
 export function importChunk(specifier: string): Promise<unknown> {
   return Promise.resolve().then(() => loadChunk(specifier));
+}
+
+/**
+ * Each chunk this process loaded, with its script: the build's training runs write their code caches
+ * at exit (scripts/train-code-cache.cjs), with the functions those runs compiled in them.
+ */
+export function loadedChunkScripts(): Array<{ file: string; script: Script }> {
+  return [...loaded].flatMap(([file, chunk]) => (chunk.script ? [{ file, script: chunk.script }] : []));
 }
 
 /** V8's code cache for a chunk: what the build writes beside it (compiled, not run). */
