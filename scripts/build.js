@@ -78,7 +78,19 @@ const common = {
  * only when that path needs it.
  */
 function fastEntry(name, file, external) {
-  return build({ ...common, entryPoints: { [name]: file }, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', banner: {}, splitting: false, external });
+  // import() becomes a require() a tick later, as in the CLI's chunks: load-chunk.cjs runs these files
+  // as scripts (with a code cache), where Node 20 has no import() (scripts/chunks-to-commonjs.js).
+  return build({
+    ...common,
+    entryPoints: { [name]: file },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    banner: {},
+    splitting: false,
+    external,
+    supported: { 'dynamic-import': false },
+  });
 }
 
 /**
@@ -173,7 +185,8 @@ const results = await Promise.all([
   // chalk and ora stay outside: loaded from node_modules only on a terminal that shows color or a spinner.
   // CommonJS: a CommonJS module imports Node's builtins without building their ESM facades (node:fs
   // alone pulls in streams and fs/promises that way), and loads without the ESM loader's linking.
-  fastEntry('fast-exec', 'src/fast-exec.ts', []),
+  // Its fast paths and load-chunk.cjs stay files of their own: it loads them by path.
+  fastEntry('fast-exec', 'src/fast-exec.ts', ['./load-chunk.cjs']),
   // The session holder: one long-lived process, built apart so its modules stay out of the CLI's graph.
   build({ ...common, entryPoints: { 'session-holder': 'src/session/holder-main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunk-holder-[hash]' }),
   // Ajv and execa (and what they bring) stay outside too: only a server that asks back through the holder needs them.

@@ -51,7 +51,8 @@ function importGraph(): Map<string, string[]> {
       .preProcessFile(readFileSync(file, 'utf8'), true, true)
       .importedFiles.map((imported) => imported.fileName)
       .filter((name) => name.startsWith('.'))
-      .map((name) => resolve(dirname(file), name).replace(/\.js$/, '.ts'));
+      // A built name stands for its source: `./x.js` (ES module), `./x.cjs` (a file the build makes CommonJS).
+      .map((name) => resolve(dirname(file), name).replace(/\.c?js$/, '.ts'));
     graph.set(
       relative(SRC, file),
       imports.map((path) => relative(SRC, path)),

@@ -74,8 +74,10 @@ describe('the CLI chunks as CommonJS with a code cache (scripts/chunks-to-common
   it('leaves no ES module chunk in the built dist/, and V8 takes the code cache of every chunk', () => {
     const files = readdirSync(DIST);
     expect(files.filter((file) => file === 'cli.js' || /^chunk-.*\.js(\.map)?$/.test(file))).toEqual([]);
-    const chunks = files.filter((file) => file === 'cli.cjs' || /^chunk-[\w-]+\.cjs$/.test(file));
+    // The fast paths bin/toolrun.js takes before the CLI (src/fast-exec.ts) are loaded the same way.
+    const chunks = files.filter((file) => file === 'cli.cjs' || /^chunk-[\w-]+\.cjs$/.test(file) || /^fast-(warm-exec|hosts|complete|mock)\.cjs$/.test(file));
     expect(chunks.length).toBeGreaterThan(100);
+    expect(chunks.filter((file) => file.startsWith('fast-'))).toHaveLength(4);
     const loader = createRequire(import.meta.url)(join(DIST, 'load-chunk.cjs')) as Loader;
     const refused = chunks.filter((chunk) => {
       const file = join(DIST, chunk);
