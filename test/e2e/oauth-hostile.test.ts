@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHostileAuthServer, type HostileAuthServer } from '../helpers/hostile-auth-server.js';
+import { waitFor } from '../helpers/processes.js';
 import { FIXTURES } from '../helpers/run-toolrun.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 
@@ -114,6 +115,9 @@ describe('the loopback redirect', () => {
     const result = await toolrun(['auth', 'login', 'h'], { HOSTILE_BROWSER: 'wrong-state-first' });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toContain('logged in to h');
+    // The stand-in browser logs the second status after its response: toolrun may have logged in and
+    // exited first (a race seen on a fast machine). Its URL, then the two statuses.
+    await waitFor(() => opened().split('\n').length > 3, 5000);
     expect(opened().split('\n').slice(1, 3)).toEqual(['400', '200']);
   });
 });
