@@ -32,15 +32,28 @@ process.stdout.write(taken);
   return script;
 }
 
+/** Four racers through every round: how many took each round's lock. */
+async function race(folder: string, script: string): Promise<number[]> {
+  const start = Date.now() + 300;
+  const runs = await Promise.all(Array.from({ length: 4 }, () => execa(process.execPath, [script, folder, String(start)])));
+  return Array.from({ length: ROUNDS }, (_, round) => runs.filter((run) => run.stdout[round] === 'W').length);
+}
+
 describe('the session lock (holder-lock.ts)', () => {
   it('goes to exactly one of four processes that take it at the same moment, round after round', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'toolrun-lock-'));
-    const script = await racer(folder);
-    const start = Date.now() + 300;
-    const runs = await Promise.all(Array.from({ length: 4 }, () => execa(process.execPath, [script, folder, String(start)])));
-    const winners = Array.from({ length: ROUNDS }, (_, round) => runs.filter((run) => run.stdout[round] === 'W').length);
     // Before the fix, 3 rounds in 40 had two winners: a lock created, then written, was read empty.
-    expect(winners).toEqual(Array.from({ length: ROUNDS }, () => 1));
-    expect(readdirSync(folder).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+    expect(await race(folder, await racer(folder))).toEqual(Array.from({ length: ROUNDS }, () => 1));
+    expect(readdirSync(folder).filter((file) => /\.(tmp|takeover)$/.test(file))).toEqual([]);
+  });
+
+  it("a dead holder's lock goes to exactly one of four processes that take it over at the same moment", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolrun-lock-'));
+    const script = await racer(folder);
+    // The pid of a process that has ended: each round's lock is a dead holder's.
+    const dead = (await execa(process.execPath, ['-e', '0'])).pid!;
+    for (let round = 0; round < ROUNDS; round++) writeFileSync(join(folder, `round-${round}.lock`), String(dead));
+    expect(await race(folder, script)).toEqual(Array.from({ length: ROUNDS }, () => 1));
+    expect(readdirSync(folder).filter((file) => /\.(tmp|takeover)$/.test(file))).toEqual([]);
   });
 });
