@@ -55,15 +55,11 @@ if (process.argv[2] === '--run') {
     writeFileSync(`${file}.v8`, makeChunkCache(file));
   }
   const home = mkdtempSync(join(tmpdir(), 'toolrun-train-'));
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_STATE_HOME: join(home, 'state'),
-    NO_COLOR: '1',
-  };
+  // The machine's environment (Windows needs its own, SystemRoot and others), with every place a
+  // config, a host's file or a token could come from pointed at the empty folder.
+  const env = { ...process.env, HOME: home, USERPROFILE: home, APPDATA: join(home, 'appdata'), LOCALAPPDATA: join(home, 'localappdata'), NO_COLOR: '1' };
+  for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'XDG_RUNTIME_DIR']) env[name] = join(home, name.toLowerCase());
+  for (const name of Object.keys(env)) if (name.startsWith('TOOLRUN_') || name === 'BROWSER') delete env[name];
   try {
     for (const words of RUNS) {
       try {
