@@ -11,7 +11,7 @@ const ROUNDS = 40;
 /**
  * A node script that takes the round's lock at each round's moment (every 25 ms from a start time),
  * printing W or l for each: src/session/holder-lock.ts bundled in, as each `session start` process has it.
- * It lives through every round, so a round's winner is a live owner for the others.
+ * It lives through every round and a while after, so a round's winner is a live owner for the others.
  */
 async function racer(folder: string): Promise<string> {
   const bundle = join(folder, 'holder-lock.mjs');
@@ -27,6 +27,8 @@ for (let round = 0; round < ${ROUNDS}; round++) {
   taken += acquireLock(folder + '/round-' + round + '.lock') ? 'W' : 'l';
 }
 process.stdout.write(taken);
+// Alive a while after its last round: a racer late to it must find the winner alive, not a dead holder's lock.
+setTimeout(() => {}, 500);
 `,
   );
   return script;
