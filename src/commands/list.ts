@@ -4,7 +4,7 @@ import { formatTable, toToolListRow } from '../output/format-tool-list.js';
 import { formatDefinition } from '../registry/definition-formats.js';
 import { checkProviderLimits } from '../registry/provider-limits.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { openTools } from './open-tools.js';
+import { isGatedFailure, openTools } from './open-tools.js';
 
 interface ListOptions {
   server?: string[];
@@ -33,7 +33,10 @@ Examples:
     .action((options: ListOptions) =>
       run(async (cli) => {
         const { registry, connect } = await openTools(cli, { useSession: true });
-        const failures = options.local ? [] : await connect(options.server?.length ? options.server : undefined);
+        // Listing all servers, one its host gates (pending approval, untrusted, a Zed extension's…) is
+        // shown with its state, not a failure (issue 47); named with --server, it is one (exit 4).
+        const named = Boolean(options.server?.length);
+        const failures = (options.local ? [] : await connect(named ? options.server : undefined, { gatedShown: !named })).filter((failure) => named || !isGatedFailure(failure));
         const tools = registry.list().filter((tool) => {
           if (options.local) return tool.source !== 'mcp';
           if (options.server?.length) return tool.server !== undefined && options.server.includes(tool.server);

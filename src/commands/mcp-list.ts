@@ -5,7 +5,8 @@ import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { openTools } from './open-tools.js';
+import { hostStateOf, isGatedRefusal } from '../hosts/refused-servers.js';
+import { isGatedFailure, openTools } from './open-tools.js';
 
 interface McpListOptions {
   check?: boolean;
@@ -30,7 +31,10 @@ Examples:
         const opened = await openTools(cli, { onToolReplaced: () => {} });
         const servers = Object.values(opened.config.servers);
         // The auth state of each remote server, traced while the servers connect (SPEC §14).
-        const [failures, auth] = options.check ? await Promise.all([opened.connect(), traceRemoteAuth(opened.config, cli.env, cli.signal)]) : [[], new Map<string, AuthSummary>()];
+        // A server its host gates is shown with its state, as `toolrun hosts` shows it, and is no failure (issue 47).
+        const [failures, auth] = options.check
+          ? await Promise.all([opened.connect(undefined, { gatedShown: true }), traceRemoteAuth(opened.config, cli.env, cli.signal)])
+          : [[], new Map<string, AuthSummary>()];
         // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.
         const probes = new Map<string, CapabilityProbe[]>();
         if (options.check) {
@@ -48,6 +52,8 @@ Examples:
             name: server.name,
             transport: server.transport === 'stdio' ? 'stdio' : server.transport === 'auto' ? 'http (sse fallback)' : server.transport,
             target: describeTarget(server),
+            // `--host`: a server toolrun will not start (its host gates it, or only the host can start it), with its state.
+            ...(server.refused && { state: hostStateOf(server.refused.kind), reason: server.refused.reason, fix: server.refused.fix }),
           };
           if (!options.check) return base;
           const authState = auth.get(server.name);
@@ -93,8 +99,17 @@ Examples:
             ? ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'PROMPTS', 'PROTOCOL', 'CONNECT', ...(withAuth ? ['AUTH'] : []), 'COMMAND / URL']
             : ['NAME', 'TRANSPORT', 'COMMAND / URL'];
           const style = cli.terminal.outStyle;
-          const table = rows.map((row) => {
-            if (!options.check) return [row.name, row.transport, row.target];
+          // Without --check, a STATE column when a host's server is not started (the state `hosts` shows).
+          const withState = !options.check && servers.some((server) => server.refused);
+          const stateCell = (server: RawServerConfig) =>
+            !server.refused ? '-' : isGatedRefusal(server.refused.kind) ? style.yellow(`○ ${hostStateOf(server.refused.kind)}`) : style.red(`✖ ${hostStateOf(server.refused.kind)}`);
+          if (withState) headers.splice(2, 0, 'STATE');
+          const table = rows.map((row, index) => {
+            const refused = servers[index]!.refused;
+            if (!options.check) {
+              const target = refused ? [row.target, `(not started: ${refused.reason}; ${refused.fix})`].filter(Boolean).join('  ') : row.target;
+              return withState ? [row.name, row.transport, stateCell(servers[index]!), target] : [row.name, row.transport, target];
+            }
             const checked = row as typeof row & { status: string; tools?: number; resources?: number; prompts?: number; protocol_version?: string; connect_ms?: number; error?: string };
             // '-': not advertised (or not connected); '✖': advertised but its listing failed (the error says why).
             const count = (capability: 'resources' | 'prompts') =>
@@ -106,7 +121,9 @@ Examples:
                 : checked.status === 'problem'
                   ? style.red('✖ problem')
                   : checked.status === 'not-started'
-                    ? style.red('✖ not started')
+                    ? refused && isGatedRefusal(refused.kind)
+                      ? style.yellow(`○ ${hostStateOf(refused.kind)}`)
+                      : style.red('✖ not started')
                     : style.red('✖ failed');
             return [
               row.name,
@@ -118,13 +135,13 @@ Examples:
               (connected && checked.protocol_version) || '-',
               connected ? `${Math.round(checked.connect_ms!)} ms` : '-',
               ...(withAuth ? [describeAuth(auth.get(row.name))] : []),
-              checked.error ? `${row.target}  (${checked.error})` : row.target,
+              checked.error ? [row.target, `(${checked.error})`].filter(Boolean).join('  ') : row.target,
             ];
           });
           await cli.terminal.result(formatTable(headers, table, undefined));
           for (const row of rows as Array<{ name: string; status?: string; fix?: string }>) if (row.status === 'problem' && row.fix) cli.terminal.note(`✖ ${row.name}: ${row.fix}`);
         }
-        if (failures.length > 0) return ExitCode.UNREACHABLE;
+        if (failures.some((failure) => !isGatedFailure(failure))) return ExitCode.UNREACHABLE;
         return rows.some((row) => (row as { status?: string }).status === 'problem') ? ExitCode.FAILURE : ExitCode.OK;
       }),
     );

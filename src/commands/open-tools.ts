@@ -13,6 +13,7 @@ import { isAtLeast } from './parse-log-level.js';
 import { followServerNotifications } from './server-notifications.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
 import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
+import { hostStateOf, isGatedRefusal } from '../hosts/refused-servers.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -21,8 +22,9 @@ export interface OpenTools {
   /**
    * Connects these MCP servers (all configured ones by default) and registers their tools.
    * Failures are reported on stderr with SPEC §4's box and returned; nothing is thrown for them.
+   * `gatedShown`: a server its host gates (isGatedFailure) is shown with its state, not as a failure.
    */
-  connect(names?: string[], options?: { registerTools?: boolean }): Promise<ConnectFailure[]>;
+  connect(names?: string[], options?: { registerTools?: boolean; gatedShown?: boolean }): Promise<ConnectFailure[]>;
   /**
    * The servers the tool index says to start for a plain tool name (those that offer it and those it
    * does not know), or undefined to start them all: no fewer, or `--no-cache` (SPEC §12).
@@ -73,7 +75,7 @@ export async function openTools(
       );
   });
   const failuresAmong = (names: string[]) => [...registry.servers.values()].flatMap((status) => (status.status === 'failed' && names.includes(status.failure.server) ? [status.failure] : []));
-  const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean } = {}) => {
+  const connect = async (names = Object.keys(config.servers), connectOptions: { registerTools?: boolean; gatedShown?: boolean } = {}) => {
     for (const name of names) assertServerExists(config, name);
     // A server already asked for (connected or failed) is not started again.
     const pending = names.filter((name) => !registry.servers.has(name));
@@ -123,7 +125,8 @@ export async function openTools(
         },
       },
     });
-    for (const failure of failures) cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle));
+    for (const failure of failures)
+      cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle, connectOptions.gatedShown && isGatedFailure(failure) ? hostStateOf(failure.causeId) : undefined));
     await followServerNotifications(cli, connections);
     (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
     for (const connection of connections) {
@@ -186,4 +189,9 @@ async function startMathWorkerEarly(cli: CliContext) {
   cli.onExit(() => hosts.close());
   hosts.math.warmUp();
   return hosts;
+}
+
+/** A server not started because its host gates it (hosts/refused-servers.ts isGatedRefusal): no failure where all servers are listed. */
+export function isGatedFailure(failure: ConnectFailure): boolean {
+  return failure.notStarted === true && isGatedRefusal(failure.causeId);
 }

@@ -118,10 +118,11 @@ export interface EntryOrigin {
 /**
  * Why a host's server is named but never started (SPEC §13): the host would not start it (not
  * approved, rejected, an untrusted project, denied by policy), or toolrun cannot start it as the host
- * does (a variable only the host fills in, an entry only the host understands).
+ * does (a variable only the host fills in, an entry only the host understands, a server a host's
+ * extension provides).
  */
 export interface ServerRefusal {
-  kind: 'pending-approval' | 'rejected' | 'untrusted' | 'denied' | 'host-only-variable' | 'host-only-entry';
+  kind: 'pending-approval' | 'rejected' | 'untrusted' | 'denied' | 'host-only-variable' | 'host-only-entry' | 'host-extension';
   /** One line: why, naming the host and the file. */
   reason: string;
   /** One line: what to do, in the host's terms. */

@@ -36,8 +36,12 @@ export interface HostServer {
    * toolrun never starts, imports or lists the tools of such a server; it names it with this.
    */
   gate?: HostGate;
-  /** An entry only the host can start (a Zed extension's server, an envFile that is missing): named, never started. */
-  hostOnly?: { reason: string; fix: string };
+  /**
+   * An entry only the host can start (a Zed extension's server, an envFile that is missing): named,
+   * never started. `extension`: the host starts it through an extension of its own, so it works
+   * there and is no failure of the server: shown where all servers are listed, as a gated one is.
+   */
+  hostOnly?: { reason: string; fix: string; extension?: boolean };
   /** The entry's path in its file, in the host's own keys (`servers.db`, `mcp_servers.db`); default `mcpServers.NAME`. */
   place?: string;
   /** toolrun's field → the host's, where the reader renamed one (`headers.Authorization` → `bearer_token_env_var`). */

@@ -20,9 +20,18 @@ export const readZed: HostReader = (text, context) => {
     const server = readCommonEntry(name, flat, ctx, options);
     if (raw.enabled === false) server.disabled = true;
     if (raw.settings !== undefined) server.unsupported.push('settings');
-    // An extension's server: Zed starts what the extension says (zed.dev/docs/ai/mcp "As Extensions"); the entry has no command.
-    if (raw.source === 'extension' && server.entry.command === undefined && server.entry.url === undefined)
-      server.hostOnly = { reason: `provided by a Zed extension: only Zed knows how to start it`, fix: 'add it as a custom server ("source": "custom", with its command) to run it with toolrun' };
+    // An extension's server: Zed starts what the extension says (zed.dev/docs/ai/mcp "As Extensions");
+    // the entry has no command and no url, only the extension's `settings`. Zed reads context_servers
+    // untagged (zed-industries/zed crates/settings_content/src/project.rs@68db2132,
+    // ContextServerSettingsContent: Stdio {command…} | Http {url…} | Extension {enabled, remote,
+    // settings}), so a settings-only entry is an extension's whether or not it says
+    // `"source": "extension"` (the tag of older Zed, which still writes it).
+    if (server.entry.command === undefined && server.entry.url === undefined && (raw.source === 'extension' || raw.settings !== undefined))
+      server.hostOnly = {
+        reason: `provided by a Zed extension: only Zed knows how to start it`,
+        fix: 'add it as a custom server ("source": "custom", with its command) to run it with toolrun',
+        extension: true,
+      };
     return server;
   });
 };

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 export interface Faults {
   /** Each answer waits this long (ms). */
   latencyMs?: number;
-  /** A request (other than initialize and ping) gets a JSON-RPC error with this probability. */
+  /** A tools/call, resources/read or prompts/get gets a JSON-RPC error with this probability (never the handshake or a list). */
   errorRate?: number;
   /** A tools/call result becomes an isError result with this probability. */
   isErrorRate?: number;

@@ -32,7 +32,7 @@ export function createResponder(book: MockBook, match: MatchMode): Responder {
 function recordingResponder(exchanges: RecordedExchange[], match: MatchMode): Responder {
   const queues = new Map<string, RecordedExchange[]>();
   const used = new Map<string, number>();
-  const keyOf = (method: string, params: Record<string, unknown> | undefined) => (match === 'ordered' || method === 'initialize' ? method : `${method} ${canonical(withoutMeta(params))}`);
+  const keyOf = (method: string, params: Record<string, unknown> | undefined) => (match === 'ordered' || method === 'initialize' ? method : `${method} ${shownParams(params)}`);
   for (const exchange of exchanges) {
     const key = keyOf(exchange.method, exchange.params);
     queues.set(key, [...(queues.get(key) ?? []), exchange]);
@@ -56,7 +56,7 @@ function recordingResponder(exchanges: RecordedExchange[], match: MatchMode): Re
         result: { protocolVersion: negotiate(params), capabilities: found.capabilities ?? {}, serverInfo, ...(typeof found.instructions === 'string' ? { instructions: found.instructions } : {}) },
       };
     }
-    const shown = canonical(withoutMeta(params));
+    const shown = shownParams(params);
     if (!methods.has(method)) return { error: { code: METHOD_NOT_FOUND, message: `toolrun mock: the recording has no ${method} request to answer from` } };
     return { error: { code: INVALID_PARAMS, message: `toolrun mock: the recording has no answer to ${method} with ${shown.length > SHOWN_PARAMS ? `${shown.slice(0, SHOWN_PARAMS)}…` : shown}` } };
   };
@@ -161,10 +161,15 @@ function negotiate(params: Record<string, unknown> | undefined): string {
   return typeof asked === 'string' && MOCK_PROTOCOL_VERSIONS.includes(asked) ? asked : MOCK_PROTOCOL_VERSIONS[0]!;
 }
 
-function withoutMeta(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!params || !('_meta' in params)) return params;
+/**
+ * A request's parameters as the recording is searched for them: `_meta` aside, and absent, null and
+ * `{}` the same (JSON-RPC 2.0 §4: params MAY be omitted; MCP's list requests take only optional
+ * fields, so one client sends `tools/list` with `params: {}` and another with none: the same request).
+ */
+function shownParams(params: Record<string, unknown> | undefined): string {
+  if (!params) return '{}';
   const { _meta: _dropped, ...rest } = params;
-  return rest;
+  return canonical(rest);
 }
 
 /** JSON with sorted keys: the same parameters in another key order are the same request. */

@@ -16,6 +16,12 @@ type Incoming = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: un
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
+/**
+ * The requests `error-rate` falls on: calls, reads and prompt gets. Never the handshake
+ * (initialize, server/discover), ping or the lists a client makes while connecting, so a seeded
+ * mock always lets a client connect and the faults land on the work it then does.
+ */
+const RATE_FAULTED = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /**
  * One client's conversation with a mock: each request answered from the responder, with the faults
@@ -61,9 +67,8 @@ export function createMockSession(responder: Responder, faults: Faults, random: 
       if (isCall && faults.exitCall === calls) return output.exitMidCall();
       const wait = (method === 'initialize' ? (faults.slowInitMs ?? 0) : 0) + (faults.latencyMs ?? 0);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const lifecycle = method === 'initialize' || method === 'ping';
       let answer: MockAnswer;
-      if (!lifecycle && faults.errorRate !== undefined && random() < faults.errorRate) {
+      if (RATE_FAULTED.has(method) && faults.errorRate !== undefined && random() < faults.errorRate) {
         answer = { error: { code: INTERNAL_ERROR, message: 'toolrun mock fault: an injected error (--fault error-rate)' } };
       } else {
         answer = await responder(method, typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined).catch(

@@ -1,11 +1,16 @@
 import type { ConnectFailure } from '../mcp/connect-failure.js';
 import type { Style } from './style.js';
 
-/** SPEC §4's failure box: reason, the server's stderr, and what to check. */
-export function formatConnectFailure(failure: ConnectFailure, style: Style): string {
+/**
+ * SPEC §4's failure box: reason, the server's stderr, and what to check. `shownState`: a server its
+ * host gates, where the command lists all servers: shown with that state, not as a failure.
+ */
+export function formatConnectFailure(failure: ConnectFailure, style: Style, shownState?: string): string {
   const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
   const lines = [
-    style.red(failure.notStarted ? `✖ MCP server '${failure.server}' not started` : `✖ MCP connection failed after ${attempts}: server '${failure.server}'`),
+    shownState
+      ? style.yellow(`○ MCP server '${failure.server}' not started (${shownState})`)
+      : style.red(failure.notStarted ? `✖ MCP server '${failure.server}' not started` : `✖ MCP connection failed after ${attempts}: server '${failure.server}'`),
     `  Reason: ${failure.reason}`,
   ];
   if (failure.stderrErrorLines.length > 0) {

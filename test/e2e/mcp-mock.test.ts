@@ -212,3 +212,85 @@ describe('faults, the same for the same seed', () => {
     expect(readFileSync(recording(), 'utf8').length).toBeGreaterThan(0);
   });
 });
+
+describe('a client connects to any mock (issue 47, item 11)', () => {
+  /** server-everything recorded by toolrun, whose client sends tools/list with no params. */
+  const recorded = async () => {
+    const recording = join(dir, 'connect.rec');
+    const result = await run(['--config', config, 'mcp', 'check-stdout', 'everything', '--call', 'get-sum', 'a:=2', 'b:=3', '--save', recording]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    return recording;
+  };
+  const mockServer = (source: string, ...flags: string[]) => writeTempConfig({ mcpServers: { m: { command: process.execPath, args: [BIN, 'mcp', 'mock', source, ...flags] } } });
+
+  it('absent, null and {} params are the same request: a recording whose tools/list had params {} answers a client that sends none, and back', async () => {
+    const recording = await recorded();
+    const lines = readFileSync(recording, 'utf8').split('\n');
+    const listing = lines.findIndex((line) => line.includes('\\"method\\":\\"tools/list\\"'));
+    expect(listing, 'the recording has its tools/list').toBeGreaterThan(0);
+    // The same session as a client that sends `"params": {}` (as other clients do) recorded it.
+    const entry = JSON.parse(lines[listing]!) as { text: string };
+    entry.text = JSON.stringify({ ...(JSON.parse(entry.text) as object), params: {} });
+    lines[listing] = JSON.stringify(entry);
+    const withEmpty = join(dir, 'connect-empty-params.rec');
+    writeFileSync(withEmpty, lines.join('\n'));
+    const called = await run(['--config', mockServer(withEmpty), 'exec', 'm:get-sum', 'a=2', 'b=3']);
+    expect(called.exitCode, called.stderr).toBe(0);
+    expect(called.stderr).toMatch(/^✔ get-sum · mcp:m · [\d.]+ ms\n?$/);
+    expect(called.stdout).toContain('The sum of 2 and 3 is 5.');
+    // The other way: a recording without params answers {}, null and a params that holds only _meta.
+    const asked = [{}, null, { _meta: { progressToken: 7 } }].map((params, index) => ({ jsonrpc: '2.0', id: index + 1, method: 'tools/list', params }));
+    const answers = (await converse([recording], asked)).map((line) => JSON.parse(line) as { id: number; result?: { tools: unknown[] }; error?: unknown });
+    expect(answers.map((answer) => [answer.id, answer.error, (answer.result?.tools.length ?? 0) > 0])).toEqual([
+      [1, undefined, true],
+      [2, undefined, true],
+      [3, undefined, true],
+    ]);
+  });
+
+  it('error-rate falls on calls, reads and prompt gets, never on the handshake or its lists: a seeded mock lets a client connect', { timeout: 30_000 }, async () => {
+    const recording = await recorded();
+    const faulted = await run(['--config', mockServer(recording, '--fault', 'error-rate=1', '--seed', '1'), 'exec', 'm:get-sum', 'a=2', 'b=3']);
+    expect(faulted.stderr).toContain('toolrun mock fault: an injected error (--fault error-rate)');
+    expect(faulted.stderr).not.toContain('could not be connected');
+    expect(faulted.exitCode).toBe(1);
+    const snapshot = join(dir, 'faulted.json');
+    writeFileSync(
+      snapshot,
+      JSON.stringify({
+        toolrunSnapshot: 1,
+        server: { name: 'f' },
+        tools: [{ name: 'go', description: 'x', inputSchema: { type: 'object', properties: {} } }],
+        resources: [{ uri: 'mem://a', name: 'a' }],
+        resourceTemplates: [{ uriTemplate: 'mem://{id}', name: 'by id' }],
+        prompts: [{ name: 'p', description: 'x' }],
+      }),
+    );
+    const requests = ['initialize', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'ping', 'tools/call', 'resources/read', 'prompts/get'];
+    const params: Record<string, unknown> = {
+      initialize: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      'tools/call': { name: 'go', arguments: {} },
+      'resources/read': { uri: 'mem://a' },
+      'prompts/get': { name: 'p' },
+    };
+    const answers = (
+      await converse(
+        [snapshot, '--fault', 'error-rate=1', '--seed', '3'],
+        requests.map((method, index) => ({ jsonrpc: '2.0', id: index + 1, method, params: params[method] ?? {} })),
+      )
+    ).map((line) => JSON.parse(line) as { id: number; error?: { code: number } });
+    expect(answers.map((answer) => `${requests[answer.id - 1]} ${answer.error ? answer.error.code : 'answered'}`).sort()).toEqual(
+      [
+        'initialize answered',
+        'tools/list answered',
+        'resources/list answered',
+        'resources/templates/list answered',
+        'prompts/list answered',
+        'ping answered',
+        'tools/call -32603',
+        'resources/read -32603',
+        'prompts/get -32603',
+      ].sort(),
+    );
+  });
+});
