@@ -4,8 +4,8 @@
 //   MCP_CONFORMANCE_PROTOCOL_VERSION) in the environment.
 // Each scenario becomes what a user would type: a config naming the mock server, then an ordinary
 // toolrun command (`exec`, `list`) from the built CLI, or a short script of them (SCRIPTS), with a
-// fresh token store. Logins are consented
-// through $BROWSER, as a CI job would do it (fixtures/oauth-browser.js follows the authorization
+// fresh token store. A browser login comes first, with `toolrun auth login` (as docs/oauth.md teaches);
+// logins are consented through $BROWSER, as a CI job would do it (fixtures/oauth-browser.js follows the authorization
 // server's redirects to toolrun's loopback callback). toolrun's exit code is passed through.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +81,11 @@ function entryFor(name) {
   return entry;
 }
 
+/** An entry that logs in through a browser (the authorization code grant): the machine grants get their tokens by themselves. */
+function logsInFirst(entry) {
+  return entry.oauth !== undefined && entry.oauth.grant === undefined;
+}
+
 /** The variables the entry reads its credentials from. */
 const CREDENTIALS = {
   CONFORMANCE_CLIENT_SECRET: context.client_secret,
@@ -92,7 +97,8 @@ const CREDENTIALS = {
 const folder = mkdtempSync(join(tmpdir(), 'toolrun-conformance-'));
 try {
   const config = join(folder, 'toolrun.config.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: entryFor(scenario) } }, null, 2));
+  const entry = entryFor(scenario);
+  writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: entry } }, null, 2));
   const credentials = Object.fromEntries(Object.entries(CREDENTIALS).filter(([, value]) => value !== undefined));
   const env = { ...process.env, ...credentials, XDG_DATA_HOME: join(folder, 'data'), BROWSER: join(root, 'fixtures/oauth-browser.js'), NO_COLOR: '1' };
   /** Runs one toolrun command; its stdout is returned (and shown), a failure ends the scenario. */
@@ -104,6 +110,8 @@ try {
     return run.stdout;
   };
   try {
+    // A browser login is done first with `auth login`, as docs/oauth.md teaches; the command then uses the stored token.
+    if (logsInFirst(entry)) toolrun(['auth', 'login', SERVER]);
     if (SCRIPTS[scenario]) SCRIPTS[scenario](toolrun);
     else toolrun(commandFor(scenario));
   } catch (error) {

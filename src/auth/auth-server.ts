@@ -5,4 +5,6 @@ export interface AuthServer {
   name: string;
   url: string;
   oauth?: OAuthSettings;
+  /** Its protocol choice (SPEC §10): an entry pinned to 2026-07-28 is probed for its challenge with `server/discover`, never `initialize`. */
+  protocol?: { setting: string };
 }

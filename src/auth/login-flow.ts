@@ -2,18 +2,17 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AuthFlowError } from './auth-errors.js';
 import { authWarning } from './auth-warnings.js';
 import { authorizeRefusesClient, ForgottenClientError } from './stored-client-check.js';
-import { authRequestTimeoutMs, limitedAuthFetch } from './auth-request-limits.js';
+import { limitedAuthFetch } from './auth-request-limits.js';
 import { listenForCallback } from './callback-listener.js';
 import { dpopTokenFetch } from './dpop-token-fetch.js';
 import { codeOfCallback } from './check-callback.js';
 import { isMachineGrant } from './machine-grants.js';
 import { obtainMachineTokens } from './machine-token.js';
 import { StoredOAuthProvider } from './provider.js';
-import { parseTokenChallenge } from './www-authenticate.js';
+import { readChallenge, type Challenge } from './read-challenge.js';
 import { checkServerScope } from './scope-syntax.js';
 import type { AuthServer } from './token-refresh.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
-import { remoteFetch } from '../http/remote-fetch.js';
 import { ToolrunError, UsageError } from '../errors.js';
 
 export interface LoginOptions {
@@ -45,7 +44,7 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   // Token requests carry a DPoP proof when the tokens are to be DPoP-bound (the provider decides, once discovery has run).
   let provider: StoredOAuthProvider | undefined;
   const fetchFn = dpopTokenFetch(limitedAuthFetch(), () => provider?.dpopKeyForTokenRequests());
-  const challenge = await readChallenge(server.url, server.headers, options.signal);
+  const challenge = await readChallenge(server, options.signal);
   const scope = options.scope ?? server.oauth?.scope ?? checkServerScope(challenge.scope, server.name, 'its 401 challenge');
   if (isMachineGrant(server.oauth?.grant ?? 'authorization_code')) {
     // A new token whatever is stored (the login asks anew), got as any command would get it.
@@ -83,58 +82,6 @@ export async function loginToServer(options: LoginOptions): Promise<AuthRecord> 
   } finally {
     listener.close();
   }
-}
-
-/**
- * The server's 401 challenge (RFC 9728's `resource_metadata`, and `scope`): where discovery starts.
- * It is read from a request that needs authorization (SPEC §21): a server may let `initialize`
- * through and challenge only what follows, with the scope its tools need; then `tools/list` in the
- * session it opened asks, and the session is ended.
- */
-async function readChallenge(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Challenge> {
-  // Its body is never read (a server that lets the request through may answer with a stream): only the timeout applies.
-  const timeout = AbortSignal.timeout(authRequestTimeoutMs());
-  const post = async (message: object, extra: Record<string, string> = {}) => {
-    const response = await remoteFetch(url, {
-      method: 'POST',
-      headers: { ...headers, ...extra, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    }).catch((error: unknown) => {
-      if (timeout.aborted) throw new AuthFlowError(`${new URL(url).origin} did not answer within ${authRequestTimeoutMs()} ms (an OAuth request; --timeout lowers the limit)`, { cause: error });
-      throw error;
-    });
-    await response.body?.cancel().catch(() => {});
-    return response;
-  };
-  let response = await post({ id: 'toolrun-auth', method: 'initialize', params: { protocolVersion: CHALLENGE_PROTOCOL, capabilities: {}, clientInfo: { name: 'toolrun', version: '0' } } });
-  if (response.ok) {
-    const session = response.headers.get('mcp-session-id');
-    const inSession: Record<string, string> = { 'mcp-protocol-version': CHALLENGE_PROTOCOL, ...(session && { 'mcp-session-id': session }) };
-    await post({ method: 'notifications/initialized' }, inSession).catch(() => undefined);
-    response = await post({ id: 'toolrun-auth-tools', method: 'tools/list', params: {} }, inSession);
-    if (session)
-      await remoteFetch(url, { method: 'DELETE', headers: { ...headers, ...inSession }, signal: timeout })
-        .then((answer) => answer.body?.cancel())
-        .catch(() => {});
-  }
-  const challenge = response.status === 401 ? parseTokenChallenge(response.headers.get('www-authenticate')) : undefined;
-  // No challenge (an older server, or one that lets every request through): discovery falls back to the well-known URLs.
-  if (response.status !== 401) return { challenged: false };
-  const named = challenge?.params.resource_metadata;
-  return { challenged: true, resourceMetadataUrl: named && URL.canParse(named) ? new URL(named) : undefined, scope: challenge?.params.scope, offersDpop: challenge?.offersDpop };
-}
-
-/** The revision of the challenge probe: a 2025 server answers it; one of 2026-07-28 only still challenges it when it wants a token. */
-const CHALLENGE_PROTOCOL = '2025-11-25';
-
-interface Challenge {
-  /** The server answered 401: it does want a token. */
-  challenged: boolean;
-  /** Its challenge offered the DPoP scheme. */
-  offersDpop?: boolean;
-  resourceMetadataUrl?: URL;
-  scope?: string;
 }
 
 /**

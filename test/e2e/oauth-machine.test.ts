@@ -220,6 +220,41 @@ describe('without DPoP', () => {
       await open.close();
     }
   });
+
+  it('auth login of a 2026-07-28-only server that refuses initialize (400) reads the scope from the challenge of server/discover', async () => {
+    // As the official suite's auth/scope-step-up at 2026-07-28: initialize gets through to a server that refuses it.
+    const modern = await startOAuthFixture({ era: 'modern', openInitialize: true });
+    try {
+      const modernConfig = writeConfig({ modern: { url: modern.mcpUrl } });
+      const home = dataHome();
+      const login = await toolrun(modernConfig, ['auth', 'login', 'modern'], home, { BROWSER });
+      expect(login.exitCode, login.stderr).toBe(0);
+      expect(login.stdout).toContain('scopes mcp:write,');
+      expect(modern.mcpMethods.slice(0, 2)).toEqual(['initialize', 'server/discover']);
+      expect(storedRecord(home, 'modern').tokens.scope).toBe('mcp:write');
+      const exec = await toolrun(modernConfig, ['exec', 'modern:echo', 'message=scoped'], home);
+      expect(exec.exitCode, exec.stderr).toBe(0);
+      expect(exec.stdout).toBe('scoped');
+    } finally {
+      await modern.close();
+    }
+  });
+
+  it('auth login of an entry pinned to 2026-07-28 sends no initialize: server/discover, then a stateless tools/list, whose challenge names the scope', async () => {
+    const modern = await startOAuthFixture({ era: 'modern', openInitialize: true, openDiscover: true });
+    try {
+      const modernConfig = writeConfig({ pinned: { url: modern.mcpUrl, protocol: '2026-07-28' } });
+      const home = dataHome();
+      const login = await toolrun(modernConfig, ['auth', 'login', 'pinned'], home, { BROWSER });
+      expect(login.exitCode, login.stderr).toBe(0);
+      expect(modern.mcpMethods).not.toContain('initialize');
+      expect(modern.mcpMethods.slice(0, 2)).toEqual(['server/discover', 'tools/list']);
+      expect(storedRecord(home, 'pinned').tokens.scope).toBe('mcp:write');
+      expect((await toolrun(modernConfig, ['exec', 'pinned:echo', 'message=pinned'], home)).stdout).toBe('pinned');
+    } finally {
+      await modern.close();
+    }
+  });
 });
 
 describe('DPoP', () => {

@@ -34,8 +34,14 @@ export interface OAuthFixtureOptions {
    * new nonce at every request; `required` makes the authorization server refuse tokens without a proof.
    */
   dpop?: 'on' | 'nonce' | 'nonce-loop' | 'required';
-  /** The MCP server lets `initialize` through without a token and challenges what follows (with the scope `mcp:write`). */
+  /**
+   * The MCP server lets `initialize` through without a token and challenges what follows (with the
+   * scope `mcp:write`). In the modern era the v2 server then refuses `initialize` (HTTP 400), as a
+   * 2026-07-28-only server does, and the first request it challenges is `server/discover`.
+   */
   openInitialize?: boolean;
+  /** With `openInitialize` in the modern era: `server/discover` needs no token either (`tools/list` is challenged). */
+  openDiscover?: boolean;
 }
 
 export interface OAuthFixture {
@@ -47,6 +53,8 @@ export interface OAuthFixture {
   grants: Record<string, number>;
   /** Requests the authorization server got from clients (its JWKS fetched by the MCP server aside). */
   asRequests: number;
+  /** The JSON-RPC method of each POST the MCP server got, in order. */
+  mcpMethods: string[];
   /** Makes the MCP server refuse every access token seen so far (revoked server-side). */
   rejectSeenTokens(): void;
   /** Makes `admin_echo` answer 403 insufficient_scope whatever the token's scopes (a re-authorization that cannot help). */
@@ -79,7 +87,16 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   const ttl = options.accessTokenTTL ?? 300;
   const idpIssuer = `${issuer}/idp`;
   const dpop = options.dpop;
-  const fixture = { issuer, idpIssuer, mcpUrl, grants: {} as Record<string, number>, asRequests: 0, refusedForScope: 0, dpopSeen: { schemes: [] as string[], nonceChallenges: 0 } };
+  const fixture = {
+    issuer,
+    idpIssuer,
+    mcpUrl,
+    grants: {} as Record<string, number>,
+    asRequests: 0,
+    mcpMethods: [] as string[],
+    refusedForScope: 0,
+    dpopSeen: { schemes: [] as string[], nonceChallenges: 0 },
+  };
   const resourceNonce = { current: dpop === 'nonce' || dpop === 'nonce-loop' ? 'rs-nonce-1' : undefined, seenJtis: new Set<string>() };
   let refuseAdmin = false;
   let consentGate: Promise<unknown> | undefined;
@@ -159,11 +176,13 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     }
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     const message = body ? (JSON.parse(body.toString()) as { method?: string; params?: { name?: string } }) : undefined;
+    if (message?.method) fixture.mcpMethods.push(message.method);
     const [, scheme = '', token] = /^(Bearer|DPoP) (\S+)$/i.exec(req.headers.authorization ?? '') ?? [];
     const verified = token && !rejected.has(token) ? await verify(token) : undefined;
     const scheme401 = dpop ? 'DPoP algs="ES256",' : 'Bearer';
     // openInitialize: the handshake needs no token; what follows does, with the scope the tools need.
-    if (options.openInitialize && !verified && (message?.method === 'initialize' || message?.method?.startsWith('notifications/'))) return serveMcp(req, res, message);
+    const open = message?.method === 'initialize' || message?.method?.startsWith('notifications/') || (options.openDiscover && message?.method === 'server/discover');
+    if (options.openInitialize && !verified && open) return options.era === 'modern' ? serveModernMcp(req, res, body) : serveMcp(req, res, message);
     if (!verified) {
       // 2025-03-26 had no resource_metadata: the challenge names the scopes only.
       const challenge = sameOrigin ? `Bearer scope="${SCOPES.join(' ')}"` : `${scheme401} resource_metadata="${metadataUrl}"${options.openInitialize ? ', scope="mcp:write"' : ''}`;
