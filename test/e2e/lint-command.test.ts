@@ -139,6 +139,67 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
   });
 });
 
+/** A snapshot of one server with these tools, written where the test can lint it. */
+function snapshotFile(name: string, tools: unknown[]): string {
+  const file = join(tempDir(), `${name}.json`);
+  writeFileSync(file, JSON.stringify({ toolrunSnapshot: 1, server: { name }, tools, resources: [], resourceTemplates: [], prompts: [] }, null, 2));
+  return file;
+}
+
+describe('issue 47: severities where the API refuses the whole request, and --fix that fixes what is flagged', () => {
+  it('gemini/enum-values: a numeric enum (as zod makes from a numeric enum) is an error; --fix --target gemini gives a string-typed enum that lints clean', async () => {
+    // azure-devops-mcp's tools had such enums: Gemini refused every request (microsoft/azure-devops-mcp#145).
+    const file = snapshotFile('ado', [
+      {
+        name: 'list_work_items',
+        description: 'List work items.',
+        annotations: { readOnlyHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            depth: { type: 'number', description: 'How deep', enum: [0, 2, 4, 8] },
+            state: { type: 'integer', description: 'Its state', enum: ['1', '2'] },
+            mode: { description: 'Mode', enum: ['fast', null] },
+          },
+        },
+      },
+    ]);
+    const result = await runInProcess(['--json', 'mcp', 'lint', '--snapshot', file, '--target', 'gemini', '--no-tokens']);
+    expect(result.exitCode).toBe(1);
+    const findings = JSON.parse(result.stdout).findings as Array<{ rule: string; severity: string; path: string; message: string }>;
+    expect(findings.map((finding) => `${finding.severity} ${finding.rule} ${finding.path}`)).toEqual([
+      'error gemini/enum-values $.inputSchema.properties.depth.enum',
+      'error gemini/enum-values $.inputSchema.properties.state.enum',
+      'error gemini/enum-values $.inputSchema.properties.mode.enum',
+    ]);
+    expect(findings[0]!.message).toBe(`enum value 0: Gemini takes enum values as strings only ("Invalid value at '…enum[0]' (TYPE_STRING)"), and the request fails`);
+    expect(findings[1]!.message).toBe('enum on a schema of type "integer": Gemini takes enum only on type "string" ("enum: only allowed for STRING type"), and the request fails');
+    expect(findings[2]!.message).toBe('enum value null: Gemini takes enum values as strings only ("Invalid value at \'…enum[1]\' (TYPE_STRING)"), and the request fails');
+
+    const fix = await runInProcess(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'gemini']);
+    expect(fix.exitCode).toBe(0);
+    const [fixed] = JSON.parse(fix.stdout) as Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    expect(fixed!.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        depth: { type: 'string', description: 'How deep', enum: ['0', '2', '4', '8'] },
+        state: { type: 'string', description: 'Its state', enum: ['1', '2'] },
+        mode: { type: 'string', description: 'Mode', enum: ['fast'], nullable: true },
+      },
+    });
+    const again = await runInProcess([
+      'mcp',
+      'lint',
+      '--snapshot',
+      snapshotFile('ado-fixed', [{ name: 'list_work_items', description: 'List work items.', annotations: { readOnlyHint: true }, inputSchema: fixed!.inputSchema }]),
+      '--target',
+      'gemini',
+      '--no-tokens',
+    ]);
+    expect(again).toEqual({ exitCode: 0, stderr: '', stdout: '0 errors, 0 warnings, 0 notes · 1 tool of 1 server · gemini@1' });
+  });
+});
+
 describe('mcp lint on live servers, and hosts lint', () => {
   it('a configured server is started, listed, linted and stopped; an unknown one is exit 2', async () => {
     const config = writeTempConfig({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
