@@ -198,6 +198,33 @@ describe('issue 47: severities where the API refuses the whole request, and --fi
     ]);
     expect(again).toEqual({ exitCode: 0, stderr: '', stdout: '0 errors, 0 warnings, 0 notes · 1 tool of 1 server · gemini@1' });
   });
+  it("anthropic/property-key: keys the Claude API refuses (App Store Connect's filter[id], Graph's $top, Zoom's 70-character one) are errors, exit 1", async () => {
+    const long = 'settings__approved__or__denied__countries__or__regions__approved__list';
+    expect(long).toHaveLength(70);
+    const file = snapshotFile('asc', [
+      {
+        name: 'list_apps',
+        description: 'List apps.',
+        annotations: { readOnlyHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            'filter[id]': { type: 'string', description: 'An id' },
+            $top: { type: 'integer', description: 'How many' },
+            [long]: { type: 'boolean', description: 'Long' },
+            'filter.name': { type: 'string', description: 'A name' },
+          },
+        },
+      },
+    ]);
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', file, '--target', 'anthropic', '--no-tokens']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(
+      "✖ error   anthropic/property-key  asc · list_apps · $.inputSchema.properties['filter[id]']\n          property 'filter[id]': the Claude API refuses the whole request (\"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\")",
+    );
+    expect(result.stdout).not.toContain('filter.name');
+    expect(result.stdout.split('\n').at(-1)).toBe('3 errors, 0 warnings, 0 notes · 1 tool of 1 server · anthropic@1');
+  });
 });
 
 describe('mcp lint on live servers, and hosts lint', () => {
