@@ -5,7 +5,8 @@ import { isSchemaObject } from './schema-walk.js';
  * `mcp lint --fix --target T`: an inputSchema as the target needs it, so an author sees the exact
  * transformation (the server is not changed). gemini: local `$ref`s inlined, type arrays as one type
  * plus `nullable`, an enum as a string-typed enum of strings, keywords outside its subset removed; openai: strict mode (every object closed,
- * every property required, optional ones nullable); codex: only the keywords Codex keeps; anthropic:
+ * every property required, optional ones nullable); codex: only the keywords Codex keeps, a null root
+ * as an object without properties; anthropic:
  * a root that is an object. Targets that take the schema as it is get it back unchanged.
  */
 export type FixableTarget = 'gemini' | 'openai' | 'codex' | 'anthropic';
@@ -18,8 +19,11 @@ export function fixSchema(schema: unknown, target: string): Record<string, unkno
   switch (target) {
     case 'gemini':
       return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => geminiNode(node)) as Record<string, unknown>;
-    case 'codex':
-      return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+    case 'codex': {
+      const kept = rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+      // Codex refuses a root of type null (targets/codex.ts, null-root): a tool without arguments is an object without properties.
+      return kept.type === 'null' ? { type: 'object', properties: {}, ...(typeof kept.description === 'string' ? { description: kept.description } : {}) } : kept;
+    }
     case 'openai':
       return rewrite(root, strictNode) as Record<string, unknown>;
     case 'anthropic':

@@ -225,6 +225,28 @@ describe('issue 47: severities where the API refuses the whole request, and --fi
     expect(result.stdout).not.toContain('filter.name');
     expect(result.stdout.split('\n').at(-1)).toBe('3 errors, 0 warnings, 0 notes · 1 tool of 1 server · anthropic@1');
   });
+  it('codex/null-root: --fix --target codex prints the tool Codex refuses as an object it takes, and that lints clean', async () => {
+    const tools = [
+      { name: 'ping', description: 'Ping.', annotations: { readOnlyHint: true }, inputSchema: { type: 'null', description: 'No arguments' } },
+      { name: 'echo', description: 'Echo.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text' } } } },
+    ];
+    const file = snapshotFile('rusty', tools);
+    const flagged = await runInProcess(['mcp', 'lint', '--snapshot', file, '--target', 'codex', '--no-tokens']);
+    expect(flagged.exitCode).toBe(1);
+    expect(flagged.stdout).toContain('✖ error   codex/null-root  rusty · ping · $.inputSchema.type');
+    const fix = await runInProcess(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'codex']);
+    expect(fix).toEqual({
+      exitCode: 0,
+      stderr: 'codex@1 needs a different inputSchema in 1 of 2 tools: printed as it needs them',
+      stdout: JSON.stringify([{ server: 'rusty', name: 'ping', inputSchema: { type: 'object', properties: {}, description: 'No arguments' } }], null, 2),
+    });
+    const fixed = snapshotFile('rusty-fixed', [{ ...tools[0], inputSchema: JSON.parse(fix.stdout)[0].inputSchema }, tools[1]]);
+    expect(await runInProcess(['mcp', 'lint', '--snapshot', fixed, '--target', 'codex', '--no-tokens'])).toEqual({
+      exitCode: 0,
+      stderr: '',
+      stdout: '0 errors, 0 warnings, 0 notes · 2 tools of 1 server · codex@1',
+    });
+  });
 });
 
 describe('mcp lint on live servers, and hosts lint', () => {
