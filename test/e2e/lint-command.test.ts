@@ -97,7 +97,7 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
     expect(lines[typeArray.locations[0]!.physicalLocation.region.startLine - 1]).toContain('"name": "set_label"');
     expect(results.length).toBe(13);
     expectValidJunit(join(dir, 'lint.xml'));
-    expect(readFileSync(join(dir, 'lint.xml'), 'utf8')).toMatch(/<testsuite name="gemini" package="mcp.lint.gemini" [^>]* tests="4" failures="2"/);
+    expect(readFileSync(join(dir, 'lint.xml'), 'utf8')).toMatch(/<testsuite name="gemini" package="mcp.lint.gemini" [^>]* tests="6" failures="2"/);
   });
 
   it('in GitHub Actions: ::error annotations at the snapshot file and the tool line', async () => {
@@ -246,6 +246,31 @@ describe('issue 47: severities where the API refuses the whole request, and --fi
       stderr: '',
       stdout: '0 errors, 0 warnings, 0 notes · 2 tools of 1 server · codex@1',
     });
+  });
+  it('--junit: one testcase per tool in every suite, as --help says, failed where the tool has an error', async () => {
+    const dir = tempDir();
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--target', 'gemini,openai', '--junit', join(dir, 'lint.xml'), '--max-tools', '3']);
+    expect(result.exitCode).toBe(1);
+    expectValidJunit(join(dir, 'lint.xml'));
+    const xml = readFileSync(join(dir, 'lint.xml'), 'utf8');
+    const suites = [...xml.matchAll(/<testsuite name="([^"]+)"[^>]* tests="(\d+)" failures="(\d+)"[^>]*>([\s\S]*?)<\/testsuite>/g)].map(([, name, tests, failures, body]) => ({
+      name,
+      tests: Number(tests),
+      failures: Number(failures),
+      cases: [...body!.matchAll(/<testcase classname="[^"]+" name="([^"]+)"[^>]*?(\/?)>/g)].map(([, caseName, closed]) => `${caseName}${closed ? '' : ' ✖'}`),
+    }));
+    const tools = ['fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy', 'get_weather', 'notes', 'ping', 'search', 'set_label'];
+    const listed = (failed: string[]) => tools.map((tool) => `problems/${tool}${failed.includes(tool) ? ' ✖' : ''}`);
+    expect(suites.map(({ name, tests, failures }) => ({ name, tests, failures }))).toEqual([
+      { name: 'gemini', tests: 6, failures: 2 },
+      { name: 'openai', tests: 6, failures: 1 },
+      { name: 'mcp', tests: 6, failures: 1 },
+      { name: 'budget', tests: 1, failures: 1 },
+    ]);
+    expect(suites[0]!.cases.sort()).toEqual(listed(['search', 'set_label']).sort());
+    expect(suites[1]!.cases.sort()).toEqual(listed(['fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy']).sort());
+    expect(suites[2]!.cases.sort()).toEqual(listed(['notes']).sort());
+    expect(suites[3]!.cases).toEqual(['problems ✖']);
   });
 });
 
