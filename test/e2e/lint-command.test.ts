@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
 import { expectValidJunit } from '../helpers/junit-schemas.js';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
-import { ROOT } from '../helpers/run-toolrun.js';
+import { BIN, ROOT } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue #34: `toolrun mcp lint` and `toolrun hosts lint`, run as a user runs them. */
@@ -271,6 +273,71 @@ describe('issue 47: severities where the API refuses the whole request, and --fi
     expect(suites[1]!.cases.sort()).toEqual(listed(['fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy']).sort());
     expect(suites[2]!.cases.sort()).toEqual(listed(['notes']).sort());
     expect(suites[3]!.cases).toEqual(['problems ✖']);
+  });
+});
+
+describe('issue 47 item 10: a plain tools/list result, as the Inspector CLI prints it, is a snapshot to lint and to mock', () => {
+  it("server-everything's tools/list result: lint finds what it finds on toolrun's snapshot, mock serves the same tools; the JSON-RPC response too", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    // What `npx @modelcontextprotocol/inspector --cli node server.js --method tools/list` prints: the result, 2-space JSON.
+    // With the client capabilities toolrun declares: server-everything lists its elicitation tools only to a client that can answer them.
+    const client = new Client({ name: 'inspector-like', version: '1.0.0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], stderr: 'ignore' }));
+    const listed = await client.listTools();
+    await client.close();
+    expect(listed.tools.length).toBeGreaterThan(10);
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify(listed, null, 2));
+    writeFileSync(join(dir, 'response.json'), JSON.stringify({ jsonrpc: '2.0', id: 2, result: listed }));
+    const snapshot = await runCleanInProcess(['mcp', 'snapshot', '--', process.execPath, SERVER_EVERYTHING, 'stdio']);
+    expect(snapshot.exitCode).toBe(0);
+    writeFileSync(join(dir, 'everything.json'), snapshot.stdout);
+
+    const lint = async (file: string) => {
+      const result = await runInProcess(['--json', 'mcp', 'lint', '--snapshot', join(dir, file), '--target', 'gemini,openai']);
+      const report = JSON.parse(result.stdout) as { servers: unknown[]; findings: Array<{ rule: string; tool?: string; path: string }>; tokens: { total: number } };
+      return { exitCode: result.exitCode, stderr: result.stderr, servers: report.servers, tokens: report.tokens.total, findings: report.findings.map((f) => `${f.rule} ${f.tool} ${f.path}`).sort() };
+    };
+    const fromSnapshot = await lint('everything.json');
+    expect(fromSnapshot.exitCode).toBe(1); // gemini: the $schema zod puts in every inputSchema
+    for (const [file, server] of [
+      ['tools.json', 'tools'],
+      ['response.json', 'response'],
+    ] as const) {
+      const { tokens, ...rest } = await lint(file);
+      expect(rest, file).toEqual({ ...fromSnapshot, tokens: undefined, servers: [{ server, tools: listed.tools.length }] });
+      // The count is over the definitions as listed; a snapshot sorts every object's keys, which moves a few tokens.
+      expect(Math.abs(tokens - fromSnapshot.tokens) / fromSnapshot.tokens, file).toBeLessThan(0.01);
+    }
+
+    const mocked = await runCleanInProcess(['mcp', 'snapshot', '--', process.execPath, BIN, 'mcp', 'mock', join(dir, 'tools.json')]);
+    expect(mocked.exitCode, mocked.stderr).toBe(0);
+    const served = JSON.parse(mocked.stdout) as { server: { name: string }; tools: unknown[]; resources: unknown[]; prompts: unknown[] };
+    expect(served.server).toEqual({ name: 'tools' });
+    expect(served.tools).toEqual(JSON.parse(snapshot.stdout).tools);
+    expect([served.resources, served.prompts]).toEqual([[], []]);
+  });
+
+  it('a tools/list result that is not one: one line, exit 2, for lint and for mock', async () => {
+    const dir = tempDir();
+    const cases: Array<[string, string]> = [
+      ['{"tools": [{"description": "no name"}]}', 'tools[0] has no "name" string'],
+      ['{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}', 'a JSON-RPC error response (-32601: Method not found), not a tools/list result'],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(join(dir, 'bad.json'), text);
+      for (const args of [
+        ['mcp', 'lint', '--snapshot', join(dir, 'bad.json')],
+        ['mcp', 'mock', join(dir, 'bad.json')],
+      ]) {
+        const result = await runInProcess(args);
+        expect(result, args.join(' ')).toEqual({ exitCode: 2, stdout: '', stderr: expect.stringContaining(message) });
+        expect(result.stderr.split('\n')).toHaveLength(1);
+      }
+    }
+    writeFileSync(join(dir, 'other.json'), '{"hello": 1}');
+    expect((await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'other.json')])).stderr).toBe(
+      `✖ --snapshot ${join(dir, 'other.json')}: neither a toolrun snapshot nor a tools/list result: it has no "toolrunSnapshot" field and no "tools" list (write a snapshot with: toolrun mcp snapshot SERVER > FILE)`,
+    );
   });
 });
 
