@@ -85,7 +85,7 @@ async function readSnapshots(cli: CliContext, files: string[]): Promise<{ server
   const origins = new Map<string, Origin>();
   for (const file of files) {
     const path = resolve(cli.cwd, file);
-    const source = await readApiFile(path, file).catch((error: unknown) => {
+    const source = await readApiFile(path, file, (note) => cli.terminal.warn(`--snapshot ${file}: ${note}`)).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new UsageError(`--snapshot ${file}: no such file (make one with: toolrun mcp snapshot SERVER > ${file})`);
       if (code === 'EISDIR') throw new UsageError(`--snapshot ${file} is a folder, not a snapshot`);

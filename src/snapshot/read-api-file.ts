@@ -10,7 +10,7 @@ import type { ApiSource } from './snapshot-types.js';
  * snapshot or a plain tools/list result (parseApiListing). A recording is streamed (it may be
  * gigabytes); a snapshot is read whole, bounded.
  */
-export async function readApiFile(path: string, label = path): Promise<ApiSource> {
+export async function readApiFile(path: string, label = path, note?: (message: string) => void): Promise<ApiSource> {
   const stream = await openInput(path, 1 << 18);
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const first = await chunks.next();
@@ -23,5 +23,5 @@ export async function readApiFile(path: string, label = path): Promise<ApiSource
     })(),
   );
   if (isRecordingStart(head)) return readRecordingApi(whole, label);
-  return { label, snapshot: parseApiListing(await readBounded(whole, INPUT_LIMIT_BYTES), fileStem(path)) };
+  return { label, snapshot: parseApiListing(await readBounded(whole, INPUT_LIMIT_BYTES), fileStem(path), note) };
 }

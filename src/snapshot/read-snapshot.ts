@@ -30,17 +30,18 @@ export type ApiListing = ApiSource['snapshot'];
  * whole JSON-RPC response carrying one. A tools/list result names no server: `name` (the file's
  * name, say) stands in, and its tools keep the order the server listed them in.
  */
-export function parseApiListing(text: string, name: string): ApiListing {
-  const listing = apiListingOf(parseJson(text), name);
+export function parseApiListing(text: string, name: string, note?: (message: string) => void): ApiListing {
+  const listing = apiListingOf(parseJson(text), name, note);
   if (listing) return listing;
   throw new NotASnapshotError('neither a toolrun snapshot nor a tools/list result: it has no "toolrunSnapshot" field and no "tools" list (write a snapshot with: toolrun mcp snapshot SERVER > FILE)');
 }
 
 /**
  * parseApiListing on JSON already parsed; undefined when the value is neither a snapshot nor a
- * tools/list result (a toolrun config's `tools` have an `implementation`: they are not one).
+ * tools/list result (a toolrun config's `tools` have an `implementation`: they are not one). A result
+ * with a `nextCursor` is one page of the server's tools: `note` is told, so a count is not taken for all.
  */
-export function apiListingOf(value: unknown, name: string): ApiListing | undefined {
+export function apiListingOf(value: unknown, name: string, note?: (message: string) => void): ApiListing | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   let object = value as Record<string, unknown>;
   if (object.toolrunSnapshot !== undefined) return checkSnapshot(object);
@@ -55,6 +56,11 @@ export function apiListingOf(value: unknown, name: string): ApiListing | undefin
     if (tool === null || typeof tool !== 'object' || Array.isArray(tool)) throw new NotASnapshotError(`tools[${index}] must be an object`);
     if (typeof (tool as Record<string, unknown>).name !== 'string') throw new NotASnapshotError(`tools[${index}] has no "name" string`);
   });
+  if (typeof object.nextCursor === 'string' && object.nextCursor !== '') {
+    note?.(
+      `one page of a paginated tools/list (it has a nextCursor): the server's later pages are not in it, only the ${tools.length} tool${tools.length === 1 ? '' : 's'} of this one (toolrun mcp snapshot SERVER lists them all)`,
+    );
+  }
   return { toolrunSnapshot: 1, server: { name }, tools: tools as ApiItem[] };
 }
 

@@ -334,6 +334,16 @@ describe('issue 47 item 10: a plain tools/list result, as the Inspector CLI prin
         expect(result.stderr.split('\n')).toHaveLength(1);
       }
     }
+    // One page of a paginated listing: linted, and said to be one page (a count over it is not the server's).
+    writeFileSync(
+      join(dir, 'page.json'),
+      JSON.stringify({ tools: [{ name: 'get_weather', description: 'Weather.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: {} } }], nextCursor: 'p2' }),
+    );
+    expect(await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'page.json'), '--no-tokens', '--target', 'openai'])).toEqual({
+      exitCode: 0,
+      stdout: '0 errors, 0 warnings, 0 notes · 1 tool of 1 server · openai@1',
+      stderr: `⚠ --snapshot ${join(dir, 'page.json')}: one page of a paginated tools/list (it has a nextCursor): the server's later pages are not in it, only the 1 tool of this one (toolrun mcp snapshot SERVER lists them all)`,
+    });
     writeFileSync(join(dir, 'other.json'), '{"hello": 1}');
     expect((await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'other.json')])).stderr).toBe(
       `✖ --snapshot ${join(dir, 'other.json')}: neither a toolrun snapshot nor a tools/list result: it has no "toolrunSnapshot" field and no "tools" list (write a snapshot with: toolrun mcp snapshot SERVER > FILE)`,
