@@ -6,9 +6,10 @@ import { attributes, text } from './junit-xml.js';
  * testcase per tool linted (`SERVER/TOOL`, as `--help` promises, so a CI dashboard counts every tool
  * and sees one turn from passing to failing), and one per server or for the whole set (`*`) only when
  * a finding is about it (too many tools, over a budget); a testcase fails when it has an error-level
- * finding. The `budget` suite, when there is one, holds only its set-wide cases. Inside both schemas conform's JUnit keeps to (see
- * format-conform-junit.ts): <properties> first, a testcase holds only its <failure>, so warnings and
- * notes go to the suite's <system-out>, and `package`, `id`, `hostname` and `timestamp` are set.
+ * finding. The `budget` suite, when there is one, holds only its set-wide cases. Inside both schemas
+ * conform's JUnit keeps to (see format-conform-junit.ts): <properties> first, a testcase holds only
+ * its <failure>, so warnings and notes go to the suite's <system-out>, and `package`, `id`,
+ * `hostname` and `timestamp` are set.
  */
 export function formatLintJunit(report: LintReport, tools: ServerTools[], options: { hostname?: string; startedAt?: Date } = {}): string {
   const suites = [...report.targets.map((target) => target.name), 'mcp', 'budget'].map((target, index) => {

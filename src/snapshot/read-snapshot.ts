@@ -47,7 +47,10 @@ export function apiListingOf(value: unknown, name: string, note?: (message: stri
   if (object.toolrunSnapshot !== undefined) return checkSnapshot(object);
   if (object.jsonrpc === '2.0' && object.error !== undefined && object.result === undefined) {
     const error = object.error as { code?: unknown; message?: unknown } | null;
-    throw new NotASnapshotError(`a JSON-RPC error response (${String(error?.code)}: ${String(error?.message)}), not a tools/list result`);
+    const message = String(error?.message ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 200); // one line, whatever the server answered
+    throw new NotASnapshotError(`a JSON-RPC error response (${String(error?.code)}: ${message}), not a tools/list result`);
   }
   if (object.jsonrpc === '2.0' && object.result !== null && typeof object.result === 'object' && !Array.isArray(object.result)) object = object.result as Record<string, unknown>;
   const tools = object.tools;
