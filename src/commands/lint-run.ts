@@ -74,7 +74,7 @@ export async function runLint(cli: CliContext, run: LintRun, source: LintSource)
     maxTools: run.options.maxTools,
     ...(counting ? { countTokens: tokenCounter(folder) } : {}),
   });
-  await writeOutputs(cli, run, report, origins);
+  await writeOutputs(cli, run, report, origins, servers);
   if (report.errors > 0) return ExitCode.FAILURE;
   return unreachable ? ExitCode.UNREACHABLE : ExitCode.OK;
 }
@@ -85,7 +85,7 @@ async function readSnapshots(cli: CliContext, files: string[]): Promise<{ server
   const origins = new Map<string, Origin>();
   for (const file of files) {
     const path = resolve(cli.cwd, file);
-    const source = await readApiFile(path, file).catch((error: unknown) => {
+    const source = await readApiFile(path, file, (note) => cli.terminal.warn(`--snapshot ${file}: ${note}`)).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new UsageError(`--snapshot ${file}: no such file (make one with: toolrun mcp snapshot SERVER > ${file})`);
       if (code === 'EISDIR') throw new UsageError(`--snapshot ${file} is a folder, not a snapshot`);
@@ -162,7 +162,7 @@ async function printFixes(cli: CliContext, servers: ServerTools[], target: LintT
   return ExitCode.OK;
 }
 
-async function writeOutputs(cli: CliContext, run: LintRun, report: LintReport, origins: Map<string, Origin>): Promise<void> {
+async function writeOutputs(cli: CliContext, run: LintRun, report: LintReport, origins: Map<string, Origin>, servers: ServerTools[]): Promise<void> {
   const locate = (finding: Finding) => {
     const origin = origins.get(finding.server) ?? (finding.server === '*' ? origins.values().next().value : undefined);
     if (!origin) return undefined;
@@ -174,7 +174,7 @@ async function writeOutputs(cli: CliContext, run: LintRun, report: LintReport, o
   }
   if (run.paths.junit) {
     const { formatLintJunit } = await import('../output/format-lint-junit.js');
-    await writeOutputFile(run.paths.junit, Buffer.from(formatLintJunit(report)));
+    await writeOutputFile(run.paths.junit, Buffer.from(formatLintJunit(report, servers)));
   }
   if (cli.env.GITHUB_ACTIONS === 'true') {
     const { lintAnnotations } = await import('../output/format-lint-annotations.js');

@@ -14,7 +14,10 @@ export function registerMcpLintCommand(mcp: Command, run: CommandRunner): void {
     .description('judge tool definitions against what each host and model accepts (names, counts, schema subsets) and count the tokens they cost, offline from a snapshot or from live servers')
     .argument('[server...]', 'configured servers linted together (default: every configured one), a URL, or -- COMMAND [ARGS...]');
   addLintOptions(command)
-    .option('--snapshot <file...>', 'lint a snapshot file (mcp snapshot) or a recording instead of a live server; repeat for several')
+    .option(
+      '--snapshot <file...>',
+      'lint a snapshot file (mcp snapshot), a tools/list result ({"tools": [...]}, as the Inspector CLI prints it) or a recording instead of a live server; repeat for several',
+    )
     .addHelpText(
       'after',
       `

@@ -15,7 +15,7 @@ export function registerMcpMockCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('mock')
     .description("serve a recording, a snapshot or a config's mock tools as an MCP server (stdio or HTTP) that answers the same way every run, or misbehaves on purpose (--fault)")
-    .argument('<source>', 'a recording (tap --record, check-stdout --save), a snapshot (mcp snapshot), or a toolrun config with mock tools')
+    .argument('<source>', 'a recording (tap --record, check-stdout --save), a snapshot (mcp snapshot) or a tools/list result ({"tools": [...]}), or a toolrun config with mock tools')
     .option('--http <[host:]port>', 'serve Streamable HTTP on this port (127.0.0.1 unless a host is given; 0 picks a free port) instead of stdio')
     .option('--match <mode>', 'how a recording answers: args (the answer recorded for the same method and parameters) or ordered (the Nth answer of the method)', 'args')
     .option(

@@ -4,8 +4,9 @@ import { isSchemaObject } from './schema-walk.js';
 /**
  * `mcp lint --fix --target T`: an inputSchema as the target needs it, so an author sees the exact
  * transformation (the server is not changed). gemini: local `$ref`s inlined, type arrays as one type
- * plus `nullable`, keywords outside its subset removed; openai: strict mode (every object closed,
- * every property required, optional ones nullable); codex: only the keywords Codex keeps; anthropic:
+ * plus `nullable`, an enum as a string-typed enum of strings, keywords outside its subset removed; openai: strict mode (every object closed,
+ * every property required, optional ones nullable); codex: only the keywords Codex keeps, a null root
+ * as an object without properties; anthropic:
  * a root that is an object. Targets that take the schema as it is get it back unchanged.
  */
 export type FixableTarget = 'gemini' | 'openai' | 'codex' | 'anthropic';
@@ -18,8 +19,11 @@ export function fixSchema(schema: unknown, target: string): Record<string, unkno
   switch (target) {
     case 'gemini':
       return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => geminiNode(node)) as Record<string, unknown>;
-    case 'codex':
-      return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+    case 'codex': {
+      const kept = rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+      // Codex refuses a root of type null (targets/codex.ts, null-root): a tool without arguments is an object without properties.
+      return kept.type === 'null' ? { type: 'object', properties: {}, ...(typeof kept.description === 'string' ? { description: kept.description } : {}) } : kept;
+    }
     case 'openai':
       return rewrite(root, strictNode) as Record<string, unknown>;
     case 'anthropic':
@@ -92,7 +96,17 @@ function geminiNode(node: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = { ...node };
   if ('const' in result && !('enum' in result)) result.enum = [result.const];
   if (Array.isArray(result.oneOf) && !('anyOf' in result)) result.anyOf = result.oneOf;
-  if (Array.isArray(result.type)) {
+  if (Array.isArray(result.enum)) {
+    // Gemini takes enum only as strings on a string-typed schema (targets/gemini.ts, enum-values):
+    // the values spelled as strings, a null among them (or in a type array) said by nullable.
+    if (result.enum.includes(null) || (Array.isArray(result.type) && result.type.includes('null'))) result.nullable = true;
+    result.enum = result.enum.filter((value) => value !== null).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+    if (result.type !== 'string') {
+      result.type = 'string';
+      delete result.format; // a number's or a date's format says nothing about the string it now is
+      if (result.default !== undefined && result.default !== null && typeof result.default !== 'string') result.default = JSON.stringify(result.default);
+    }
+  } else if (Array.isArray(result.type)) {
     const types = result.type.filter((type) => type !== 'null');
     if (types.length < result.type.length) result.nullable = true;
     if (types.length === 1) result.type = types[0];
@@ -101,7 +115,6 @@ function geminiNode(node: Record<string, unknown>): Record<string, unknown> {
       result.anyOf = types.map((type) => ({ type }));
     }
   }
-  if (Array.isArray(result.enum)) result.enum = result.enum.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
   return Object.fromEntries(Object.entries(result).filter(([key]) => GEMINI_SCHEMA_FIELDS.has(key)));
 }
 

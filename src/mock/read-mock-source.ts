@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { recordedBytes, recordingReader, isRecordingStart, type RecordedLine } from '../record/recording.js';
-import { parseSnapshot } from '../snapshot/read-snapshot.js';
+import { apiListingOf, fileStem } from '../snapshot/read-snapshot.js';
 import type { ApiSnapshot } from '../snapshot/snapshot-types.js';
 import type { MockBook, RecordedExchange } from './mock-book.js';
 
@@ -12,7 +12,7 @@ type Message = { id?: string | number | null; method?: string; params?: Record<s
 
 /**
  * SOURCE as a mock: a recording (its first line says so: the client's requests paired with the
- * server's answers by id), a snapshot (`toolrunSnapshot`), or a toolrun config whose `tools` have
+ * server's answers by id), a snapshot (`toolrunSnapshot`) or a plain tools/list result, or a toolrun config whose `tools` have
  * mock implementations (served as a server offering those tools, answering their mock_response).
  */
 export function readMockSource(path: string, label: string): MockBook {
@@ -33,7 +33,9 @@ export function readMockSource(path: string, label: string): MockBook {
   } catch (error) {
     throw new UsageError(`${label}: neither a recording nor JSON (${(error as Error).message})`);
   }
-  if (typeof parsed === 'object' && parsed !== null && 'toolrunSnapshot' in parsed) return { kind: 'snapshot', label, api: parseSnapshot(bytes.toString('utf8')), mockResults: new Map() };
+  // A snapshot, or a plain tools/list result (the other lists then empty): the reader mcp lint and mcp diff use.
+  const listing = apiListingOf(parsed, fileStem(path));
+  if (listing) return { kind: 'snapshot', label, api: { resources: [], resourceTemplates: [], prompts: [], ...listing, tools: listing.tools ?? [] }, mockResults: new Map() };
   return fromConfig(parsed, label);
 }
 
@@ -70,7 +72,7 @@ function fromRecording(bytes: Buffer, label: string): MockBook {
 function fromConfig(parsed: unknown, label: string): MockBook {
   const tools = (parsed as { tools?: unknown }).tools;
   const mocks = Array.isArray(tools) ? tools.filter((tool) => (tool as { implementation?: { type?: string } })?.implementation?.type === 'mock') : [];
-  if (mocks.length === 0) throw new UsageError(`${label}: not a recording, a snapshot, or a config with mock tools (tools with "implementation": {"type": "mock"})`);
+  if (mocks.length === 0) throw new UsageError(`${label}: not a recording, a snapshot, a tools/list result, or a config with mock tools (tools with "implementation": {"type": "mock"})`);
   const api: ApiSnapshot = {
     toolrunSnapshot: 1,
     server: { name: 'toolrun-mock' },

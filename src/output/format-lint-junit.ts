@@ -1,19 +1,22 @@
-import type { Finding, LintReport } from '../lint/lint-types.js';
+import type { Finding, LintReport, ServerTools } from '../lint/lint-types.js';
 import { attributes, text } from './junit-xml.js';
 
 /**
  * `mcp lint --junit`: one testsuite per target (and `mcp` for the rules of every target), one
- * testcase per tool with a finding (and one per server, so a clean run still has its cases), failed
- * when there is an error-level finding. Inside both schemas conform's JUnit keeps to (see
- * format-conform-junit.ts): <properties> first, a testcase holds only its <failure>, so warnings and
- * notes go to the suite's <system-out>, and `package`, `id`, `hostname` and `timestamp` are set.
+ * testcase per tool linted (`SERVER/TOOL`, as `--help` promises, so a CI dashboard counts every tool
+ * and sees one turn from passing to failing), and one per server or for the whole set (`*`) only when
+ * a finding is about it (too many tools, over a budget); a testcase fails when it has an error-level
+ * finding. The `budget` suite, when there is one, holds only its set-wide cases. Inside both schemas
+ * conform's JUnit keeps to (see format-conform-junit.ts): <properties> first, a testcase holds only
+ * its <failure>, so warnings and notes go to the suite's <system-out>, and `package`, `id`,
+ * `hostname` and `timestamp` are set.
  */
-export function formatLintJunit(report: LintReport, options: { hostname?: string; startedAt?: Date } = {}): string {
+export function formatLintJunit(report: LintReport, tools: ServerTools[], options: { hostname?: string; startedAt?: Date } = {}): string {
   const suites = [...report.targets.map((target) => target.name), 'mcp', 'budget'].map((target, index) => {
     const findings = report.findings.filter((finding) => finding.target === target);
     if (target === 'budget' && findings.length === 0) return '';
     const cases = new Map<string, Finding[]>();
-    for (const server of report.servers) cases.set(`${server.server}`, []);
+    if (target !== 'budget') for (const { server, tools: listed } of tools) for (const tool of listed) cases.set(`${server}/${String(tool.name)}`, []);
     for (const finding of findings) {
       const key = finding.tool === undefined ? finding.server : `${finding.server}/${finding.tool}`;
       cases.set(key, [...(cases.get(key) ?? []), finding]);

@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
 import { INPUT_LIMIT_BYTES, openInput, readBounded } from '../input/open-input.js';
 import { isRecordingStart } from '../record/recording.js';
-import { parseSnapshot } from './read-snapshot.js';
+import { fileStem, parseApiListing } from './read-snapshot.js';
 import { readRecordingApi } from './recording-snapshot.js';
 import type { ApiSource } from './snapshot-types.js';
 
 /**
  * The API in a file: a recording (SPEC §11) when its first line is a recording header, else a
- * snapshot. A recording is streamed (it may be gigabytes); a snapshot is read whole, bounded.
+ * snapshot or a plain tools/list result (parseApiListing). A recording is streamed (it may be
+ * gigabytes); a snapshot is read whole, bounded.
  */
-export async function readApiFile(path: string, label = path): Promise<ApiSource> {
+export async function readApiFile(path: string, label = path, note?: (message: string) => void): Promise<ApiSource> {
   const stream = await openInput(path, 1 << 18);
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const first = await chunks.next();
@@ -22,5 +23,5 @@ export async function readApiFile(path: string, label = path): Promise<ApiSource
     })(),
   );
   if (isRecordingStart(head)) return readRecordingApi(whole, label);
-  return { label, snapshot: parseSnapshot(await readBounded(whole, INPUT_LIMIT_BYTES)) };
+  return { label, snapshot: parseApiListing(await readBounded(whole, INPUT_LIMIT_BYTES), fileStem(path), note) };
 }

@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
 import { expectValidJunit } from '../helpers/junit-schemas.js';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
-import { ROOT } from '../helpers/run-toolrun.js';
+import { BIN, ROOT } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue #34: `toolrun mcp lint` and `toolrun hosts lint`, run as a user runs them. */
@@ -97,7 +99,7 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
     expect(lines[typeArray.locations[0]!.physicalLocation.region.startLine - 1]).toContain('"name": "set_label"');
     expect(results.length).toBe(13);
     expectValidJunit(join(dir, 'lint.xml'));
-    expect(readFileSync(join(dir, 'lint.xml'), 'utf8')).toMatch(/<testsuite name="gemini" package="mcp.lint.gemini" [^>]* tests="4" failures="2"/);
+    expect(readFileSync(join(dir, 'lint.xml'), 'utf8')).toMatch(/<testsuite name="gemini" package="mcp.lint.gemini" [^>]* tests="6" failures="2"/);
   });
 
   it('in GitHub Actions: ::error annotations at the snapshot file and the tool line', async () => {
@@ -136,6 +138,216 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
     const both = await runInProcess(['mcp', 'lint', 'everything', '--snapshot', CLEAN]);
     expect(both.exitCode).toBe(2);
     expect(both.stderr).toContain('lint either --snapshot files or servers, not both in one run');
+  });
+});
+
+/** A snapshot of one server with these tools, written where the test can lint it. */
+function snapshotFile(name: string, tools: unknown[]): string {
+  const file = join(tempDir(), `${name}.json`);
+  writeFileSync(file, JSON.stringify({ toolrunSnapshot: 1, server: { name }, tools, resources: [], resourceTemplates: [], prompts: [] }, null, 2));
+  return file;
+}
+
+describe('issue 47: severities where the API refuses the whole request, and --fix that fixes what is flagged', () => {
+  it('gemini/enum-values: a numeric enum (as zod makes from a numeric enum) is an error; --fix --target gemini gives a string-typed enum that lints clean', async () => {
+    // azure-devops-mcp's tools had such enums: Gemini refused every request (microsoft/azure-devops-mcp#145).
+    const file = snapshotFile('ado', [
+      {
+        name: 'list_work_items',
+        description: 'List work items.',
+        annotations: { readOnlyHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            depth: { type: 'number', description: 'How deep', enum: [0, 2, 4, 8] },
+            state: { type: 'integer', description: 'Its state', enum: ['1', '2'] },
+            mode: { description: 'Mode', enum: ['fast', null] },
+          },
+        },
+      },
+    ]);
+    const result = await runInProcess(['--json', 'mcp', 'lint', '--snapshot', file, '--target', 'gemini', '--no-tokens']);
+    expect(result.exitCode).toBe(1);
+    const findings = JSON.parse(result.stdout).findings as Array<{ rule: string; severity: string; path: string; message: string }>;
+    expect(findings.map((finding) => `${finding.severity} ${finding.rule} ${finding.path}`)).toEqual([
+      'error gemini/enum-values $.inputSchema.properties.depth.enum',
+      'error gemini/enum-values $.inputSchema.properties.state.enum',
+      'error gemini/enum-values $.inputSchema.properties.mode.enum',
+    ]);
+    expect(findings[0]!.message).toBe(`enum value 0: Gemini takes enum values as strings only ("Invalid value at '…enum[0]' (TYPE_STRING)"), and the request fails`);
+    expect(findings[1]!.message).toBe('enum on a schema of type "integer": Gemini takes enum only on type "string" ("enum: only allowed for STRING type"), and the request fails');
+    expect(findings[2]!.message).toBe('enum value null: Gemini takes enum values as strings only ("Invalid value at \'…enum[1]\' (TYPE_STRING)"), and the request fails');
+
+    const fix = await runInProcess(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'gemini']);
+    expect(fix.exitCode).toBe(0);
+    const [fixed] = JSON.parse(fix.stdout) as Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    expect(fixed!.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        depth: { type: 'string', description: 'How deep', enum: ['0', '2', '4', '8'] },
+        state: { type: 'string', description: 'Its state', enum: ['1', '2'] },
+        mode: { type: 'string', description: 'Mode', enum: ['fast'], nullable: true },
+      },
+    });
+    const again = await runInProcess([
+      'mcp',
+      'lint',
+      '--snapshot',
+      snapshotFile('ado-fixed', [{ name: 'list_work_items', description: 'List work items.', annotations: { readOnlyHint: true }, inputSchema: fixed!.inputSchema }]),
+      '--target',
+      'gemini',
+      '--no-tokens',
+    ]);
+    expect(again).toEqual({ exitCode: 0, stderr: '', stdout: '0 errors, 0 warnings, 0 notes · 1 tool of 1 server · gemini@1' });
+  });
+  it("anthropic/property-key: keys the Claude API refuses (App Store Connect's filter[id], Graph's $top, Zoom's 70-character one) are errors, exit 1", async () => {
+    const long = 'settings__approved__or__denied__countries__or__regions__approved__list';
+    expect(long).toHaveLength(70);
+    const file = snapshotFile('asc', [
+      {
+        name: 'list_apps',
+        description: 'List apps.',
+        annotations: { readOnlyHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            'filter[id]': { type: 'string', description: 'An id' },
+            $top: { type: 'integer', description: 'How many' },
+            [long]: { type: 'boolean', description: 'Long' },
+            'filter.name': { type: 'string', description: 'A name' },
+          },
+        },
+      },
+    ]);
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', file, '--target', 'anthropic', '--no-tokens']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(
+      "✖ error   anthropic/property-key  asc · list_apps · $.inputSchema.properties['filter[id]']\n          property 'filter[id]': the Claude API refuses the whole request (\"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\")",
+    );
+    expect(result.stdout).not.toContain('filter.name');
+    expect(result.stdout.split('\n').at(-1)).toBe('3 errors, 0 warnings, 0 notes · 1 tool of 1 server · anthropic@1');
+  });
+  it('codex/null-root: --fix --target codex prints the tool Codex refuses as an object it takes, and that lints clean', async () => {
+    const tools = [
+      { name: 'ping', description: 'Ping.', annotations: { readOnlyHint: true }, inputSchema: { type: 'null', description: 'No arguments' } },
+      { name: 'echo', description: 'Echo.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text' } } } },
+    ];
+    const file = snapshotFile('rusty', tools);
+    const flagged = await runInProcess(['mcp', 'lint', '--snapshot', file, '--target', 'codex', '--no-tokens']);
+    expect(flagged.exitCode).toBe(1);
+    expect(flagged.stdout).toContain('✖ error   codex/null-root  rusty · ping · $.inputSchema.type');
+    const fix = await runInProcess(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'codex']);
+    expect(fix).toEqual({
+      exitCode: 0,
+      stderr: 'codex@1 needs a different inputSchema in 1 of 2 tools: printed as it needs them',
+      stdout: JSON.stringify([{ server: 'rusty', name: 'ping', inputSchema: { type: 'object', properties: {}, description: 'No arguments' } }], null, 2),
+    });
+    const fixed = snapshotFile('rusty-fixed', [{ ...tools[0], inputSchema: JSON.parse(fix.stdout)[0].inputSchema }, tools[1]]);
+    expect(await runInProcess(['mcp', 'lint', '--snapshot', fixed, '--target', 'codex', '--no-tokens'])).toEqual({
+      exitCode: 0,
+      stderr: '',
+      stdout: '0 errors, 0 warnings, 0 notes · 2 tools of 1 server · codex@1',
+    });
+  });
+  it('--junit: one testcase per tool in every suite, as --help says, failed where the tool has an error', async () => {
+    const dir = tempDir();
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', PROBLEMS, '--target', 'gemini,openai', '--junit', join(dir, 'lint.xml'), '--max-tools', '3']);
+    expect(result.exitCode).toBe(1);
+    expectValidJunit(join(dir, 'lint.xml'));
+    const xml = readFileSync(join(dir, 'lint.xml'), 'utf8');
+    const suites = [...xml.matchAll(/<testsuite name="([^"]+)"[^>]* tests="(\d+)" failures="(\d+)"[^>]*>([\s\S]*?)<\/testsuite>/g)].map(([, name, tests, failures, body]) => ({
+      name,
+      tests: Number(tests),
+      failures: Number(failures),
+      cases: [...body!.matchAll(/<testcase classname="[^"]+" name="([^"]+)"[^>]*?(\/?)>/g)].map(([, caseName, closed]) => `${caseName}${closed ? '' : ' ✖'}`),
+    }));
+    const tools = ['fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy', 'get_weather', 'notes', 'ping', 'search', 'set_label'];
+    const listed = (failed: string[]) => tools.map((tool) => `problems/${tool}${failed.includes(tool) ? ' ✖' : ''}`);
+    expect(suites.map(({ name, tests, failures }) => ({ name, tests, failures }))).toEqual([
+      { name: 'gemini', tests: 6, failures: 2 },
+      { name: 'openai', tests: 6, failures: 1 },
+      { name: 'mcp', tests: 6, failures: 1 },
+      { name: 'budget', tests: 1, failures: 1 },
+    ]);
+    expect(suites[0]!.cases.sort()).toEqual(listed(['search', 'set_label']).sort());
+    expect(suites[1]!.cases.sort()).toEqual(listed(['fetch_the_complete_quarterly_revenue_report_for_every_regional_office_xy']).sort());
+    expect(suites[2]!.cases.sort()).toEqual(listed(['notes']).sort());
+    expect(suites[3]!.cases).toEqual(['problems ✖']);
+  });
+});
+
+describe('issue 47 item 10: a plain tools/list result, as the Inspector CLI prints it, is a snapshot to lint and to mock', () => {
+  it("server-everything's tools/list result: lint finds what it finds on toolrun's snapshot, mock serves the same tools; the JSON-RPC response too", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    // What `npx @modelcontextprotocol/inspector --cli node server.js --method tools/list` prints: the result, 2-space JSON.
+    // With the client capabilities toolrun declares: server-everything lists its elicitation tools only to a client that can answer them.
+    const client = new Client({ name: 'inspector-like', version: '1.0.0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], stderr: 'ignore' }));
+    const listed = await client.listTools();
+    await client.close();
+    expect(listed.tools.length).toBeGreaterThan(10);
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify(listed, null, 2));
+    writeFileSync(join(dir, 'response.json'), JSON.stringify({ jsonrpc: '2.0', id: 2, result: listed }));
+    const snapshot = await runCleanInProcess(['mcp', 'snapshot', '--', process.execPath, SERVER_EVERYTHING, 'stdio']);
+    expect(snapshot.exitCode).toBe(0);
+    writeFileSync(join(dir, 'everything.json'), snapshot.stdout);
+
+    const lint = async (file: string) => {
+      const result = await runInProcess(['--json', 'mcp', 'lint', '--snapshot', join(dir, file), '--target', 'gemini,openai']);
+      const report = JSON.parse(result.stdout) as { servers: unknown[]; findings: Array<{ rule: string; tool?: string; path: string }>; tokens: { total: number } };
+      return { exitCode: result.exitCode, stderr: result.stderr, servers: report.servers, tokens: report.tokens.total, findings: report.findings.map((f) => `${f.rule} ${f.tool} ${f.path}`).sort() };
+    };
+    const fromSnapshot = await lint('everything.json');
+    expect(fromSnapshot.exitCode).toBe(1); // gemini: the $schema zod puts in every inputSchema
+    for (const [file, server] of [
+      ['tools.json', 'tools'],
+      ['response.json', 'response'],
+    ] as const) {
+      const { tokens, ...rest } = await lint(file);
+      expect(rest, file).toEqual({ ...fromSnapshot, tokens: undefined, servers: [{ server, tools: listed.tools.length }] });
+      // The count is over the definitions as listed; a snapshot sorts every object's keys, which moves a few tokens.
+      expect(Math.abs(tokens - fromSnapshot.tokens) / fromSnapshot.tokens, file).toBeLessThan(0.01);
+    }
+
+    const mocked = await runCleanInProcess(['mcp', 'snapshot', '--', process.execPath, BIN, 'mcp', 'mock', join(dir, 'tools.json')]);
+    expect(mocked.exitCode, mocked.stderr).toBe(0);
+    const served = JSON.parse(mocked.stdout) as { server: { name: string }; tools: unknown[]; resources: unknown[]; prompts: unknown[] };
+    expect(served.server).toEqual({ name: 'tools' });
+    expect(served.tools).toEqual(JSON.parse(snapshot.stdout).tools);
+    expect([served.resources, served.prompts]).toEqual([[], []]);
+  });
+
+  it('a tools/list result that is not one: one line, exit 2, for lint and for mock', async () => {
+    const dir = tempDir();
+    const cases: Array<[string, string]> = [
+      ['{"tools": [{"description": "no name"}]}', 'tools[0] has no "name" string'],
+      ['{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}', 'a JSON-RPC error response (-32601: Method not found), not a tools/list result'],
+    ];
+    for (const [text, message] of cases) {
+      writeFileSync(join(dir, 'bad.json'), text);
+      for (const args of [
+        ['mcp', 'lint', '--snapshot', join(dir, 'bad.json')],
+        ['mcp', 'mock', join(dir, 'bad.json')],
+      ]) {
+        const result = await runInProcess(args);
+        expect(result, args.join(' ')).toEqual({ exitCode: 2, stdout: '', stderr: expect.stringContaining(message) });
+        expect(result.stderr.split('\n')).toHaveLength(1);
+      }
+    }
+    // One page of a paginated listing: linted, and said to be one page (a count over it is not the server's).
+    writeFileSync(
+      join(dir, 'page.json'),
+      JSON.stringify({ tools: [{ name: 'get_weather', description: 'Weather.', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: {} } }], nextCursor: 'p2' }),
+    );
+    expect(await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'page.json'), '--no-tokens', '--target', 'openai'])).toEqual({
+      exitCode: 0,
+      stdout: '0 errors, 0 warnings, 0 notes · 1 tool of 1 server · openai@1',
+      stderr: `⚠ --snapshot ${join(dir, 'page.json')}: one page of a paginated tools/list (it has a nextCursor): the server's later pages are not in it, only the 1 tool of this one (toolrun mcp snapshot SERVER lists them all)`,
+    });
+    writeFileSync(join(dir, 'other.json'), '{"hello": 1}');
+    expect((await runInProcess(['mcp', 'lint', '--snapshot', join(dir, 'other.json')])).stderr).toBe(
+      `✖ --snapshot ${join(dir, 'other.json')}: neither a toolrun snapshot nor a tools/list result: it has no "toolrunSnapshot" field and no "tools" list (write a snapshot with: toolrun mcp snapshot SERVER > FILE)`,
+    );
   });
 });
 

@@ -208,7 +208,7 @@ describe('faults, the same for the same seed', () => {
     const missing = await run(['mcp', 'mock', join(dir, 'nope.rec')]);
     expect(missing.stderr).toContain('no such file; give a recording (tap --record, check-stdout --save), a snapshot (mcp snapshot) or a config with mock tools');
     writeFileSync(join(dir, 'plain.json'), '{"hello": 1}');
-    expect((await run(['mcp', 'mock', join(dir, 'plain.json')])).stderr).toContain('not a recording, a snapshot, or a config with mock tools');
+    expect((await run(['mcp', 'mock', join(dir, 'plain.json')])).stderr).toContain('not a recording, a snapshot, a tools/list result, or a config with mock tools');
     expect(readFileSync(recording(), 'utf8').length).toBeGreaterThan(0);
   });
 });

@@ -184,7 +184,8 @@ describe('mcp lint --fix: the schema as the target needs it', () => {
     });
     expect(fixSchema({ type: 'object', additionalProperties: false, properties: { a: { type: ['integer', 'null'], const: 3 } } }, 'gemini')).toEqual({
       type: 'object',
-      properties: { a: { type: 'integer', nullable: true, enum: ['3'] } },
+      // const 3 is a one-value enum; Gemini takes enums as strings of a string-typed schema only.
+      properties: { a: { type: 'string', nullable: true, enum: ['3'] } },
     });
     const tools = [
       { ...search, inputSchema: fixed },

@@ -13,13 +13,16 @@ import { isSchemaObject, member } from '../schema-walk.js';
  *   @009b0353, `InputSchemaTyped`).
  * - "MCP tool descriptions and server instructions are now capped at 2KB" (claude-code CHANGELOG.md,
  *   v2.1.84).
- * - Property keys `^[a-zA-Z0-9_.-]{1,64}$`: an API error quoted by a third party only (unconfirmed).
+ * - Property keys of input_schema.properties `^[a-zA-Z0-9_.-]{1,64}$`: the API's own 400 refuses the
+ *   whole request ("tools.14.custom.input_schema.properties: Property keys should match pattern
+ *   '^[a-zA-Z0-9_.-]{1,64}$'", anthropics/claude-code#79418, reproduced by the maintainers; #4668;
+ *   ComposioHQ/composio#3500 for `$`/`@` keys, #2330 for keys past 64).
  */
 const NAME_PATTERN = 'https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1345';
 const NAME_64 = 'https://github.com/anthropics/claude-code/issues/20643';
 const INPUT_SCHEMA = 'https://github.com/anthropics/anthropic-sdk-python/blob/009b0353/src/anthropic/types/tool_param.py';
 const DESCRIPTION_CAP = 'https://github.com/anthropics/claude-code/blob/5cfc0a19/CHANGELOG.md';
-const PROPERTY_KEYS = 'https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use';
+const PROPERTY_KEYS = 'https://github.com/anthropics/claude-code/issues/79418';
 
 const NAME = /^[a-zA-Z0-9_-]+$/;
 const PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
@@ -76,12 +79,11 @@ function check(servers: ServerTools[]): Finding[] {
         if (!PROPERTY_KEY.test(key)) {
           add({
             rule: 'property-key',
-            severity: 'warning',
+            severity: 'error',
             path: `$.inputSchema.properties${member(key)}`,
-            message: `property '${key}': the Claude API takes property keys of a-z, A-Z, 0-9, _ . and -, up to 64`,
-            fix: 'rename the property',
+            message: `property '${key}': the Claude API refuses the whole request ("Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'")`,
+            fix: 'rename the property with a-z, A-Z, 0-9, _ . and - only, at most 64 characters (e.g. filter[id] as filter.id)',
             source: PROPERTY_KEYS,
-            confirmed: false,
           });
         }
       }

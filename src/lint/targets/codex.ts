@@ -12,12 +12,12 @@ import { member } from '../schema-walk.js';
  *   (`sanitize_responses_api_tool_name`).
  * - tools/src/json_schema.rs @34839759: the schema keeps type, description, enum, items,
  *   properties, required, additionalProperties and anyOf; every other keyword is dropped without a
- *   word (local `$ref`s are inlined first); tools/src/mcp_tool.rs @074b7692: a root `{type: "null"}`
- *   is refused, and tool_registry_plan.rs @107b75ae leaves a tool whose schema fails out.
+ *   word (local `$ref`s are inlined first); its `parse_tool_input_schema` refuses a root
+ *   `{type: "null"}` (`singleton_null_schema_error`), and tool_registry_plan.rs @107b75ae leaves a
+ *   tool whose schema fails out.
  */
 const CODEX_TOOLS = 'https://github.com/openai/codex/blob/9b05dc91/codex-rs/codex-mcp/src/tools.rs';
 const CODEX_SCHEMA = 'https://github.com/openai/codex/blob/34839759/codex-rs/tools/src/json_schema.rs';
-const CODEX_MCP_TOOL = 'https://github.com/openai/codex/blob/074b7692/codex-rs/tools/src/mcp_tool.rs';
 
 const MAX_NAME = 64;
 const KEPT = new Set(['type', 'description', 'enum', 'items', 'properties', 'required', 'additionalProperties', 'anyOf']);
@@ -85,8 +85,8 @@ function check(servers: ServerTools[]): Finding[] {
         severity: 'error',
         path: '$.inputSchema.type',
         message: 'an inputSchema of type null: Codex refuses the tool and leaves it out',
-        fix: 'make the inputSchema an object',
-        source: CODEX_MCP_TOOL,
+        fix: 'make the inputSchema an object: {"type": "object", "properties": {}} for no arguments (--fix --target codex)',
+        source: CODEX_SCHEMA,
       });
     }
     const dropped = new Map<string, string>();

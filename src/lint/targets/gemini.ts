@@ -15,6 +15,16 @@ const FUNCTION_DECLARATION = 'https://github.com/googleapis/js-genai/blob/6e9b35
 const DECLARATION_LIMIT = 'https://github.com/googleapis/js-genai/blob/6e9b35c45e21f0d37179a24d29dca01ebed698e6/src/types.ts#L2768';
 const DEFS_ISSUE = 'https://github.com/google-gemini/gemini-cli/issues/13326';
 const TYPE_ARRAY_ISSUE = 'https://github.com/zed-industries/zed/issues/53919';
+/*
+ * `enum` is `Array<string>` in js-genai's Schema, and the API holds it to that: a number in it fails
+ * the whole request with "Invalid value at '…parameters.properties[16].value.enum[0]' (TYPE_STRING)"
+ * (microsoft/azure-devops-mcp#145, #139, Gemini CLI users), and string values on a schema that is not
+ * type string (integer, boolean, or no type) fail it with "…enum: only allowed for STRING type"
+ * (router-for-me/CLIProxyAPI#1260, directus/directus#27100, decolua/9router#359) — whatever the
+ * SDK's doc comment's `{type: INTEGER, format: enum}` example suggests.
+ */
+const ENUM_VALUES_ISSUE = 'https://github.com/microsoft/azure-devops-mcp/issues/145';
+const ENUM_TYPE_ISSUE = 'https://github.com/router-for-me/CLIProxyAPI/issues/1260';
 
 /** The Schema fields the Gemini API knows (js-genai `interface Schema`). */
 export const GEMINI_SCHEMA_FIELDS = new Set([
@@ -126,15 +136,24 @@ function check(servers: ServerTools[]): Finding[] {
           source: TYPE_ARRAY_ISSUE,
         });
       }
-      if (Array.isArray(node.schema.enum) && node.schema.enum.some((value) => typeof value !== 'string')) {
-        add({
-          rule: 'enum-values',
-          severity: 'warning',
-          path: `${node.path}.enum`,
-          message: 'enum values other than strings: Gemini declares enum as a list of strings',
-          fix: 'use string enum values',
-          source: SCHEMA_SUBSET,
-        });
+      if (Array.isArray(node.schema.enum)) {
+        const type = node.schema.type;
+        const others = node.schema.enum.filter((value) => typeof value !== 'string');
+        // A type array is the type-array rule's finding; its fix makes the enum's type string too.
+        const typed = Array.isArray(type) || type === 'string';
+        if (others.length > 0 || !typed) {
+          add({
+            rule: 'enum-values',
+            severity: 'error',
+            path: `${node.path}.enum`,
+            message:
+              others.length > 0
+                ? `enum value ${JSON.stringify(others[0])}: Gemini takes enum values as strings only ("Invalid value at '…enum[${node.schema.enum.indexOf(others[0])}]' (TYPE_STRING)"), and the request fails`
+                : `enum on a schema of ${type === undefined ? 'no type' : `type ${JSON.stringify(type)}`}: Gemini takes enum only on type "string" ("enum: only allowed for STRING type"), and the request fails`,
+            fix: 'make it a string-typed enum of strings (--fix --target gemini shows it), and read the value back as a string in the tool',
+            source: others.length > 0 ? ENUM_VALUES_ISSUE : ENUM_TYPE_ISSUE,
+          });
+        }
       }
       if (node.depth === 0 && isSchemaObject(node.schema.properties)) {
         for (const parameter of Object.keys(node.schema.properties)) {
