@@ -103,4 +103,4 @@ function check(servers: ServerTools[]): Finding[] {
   return findings;
 }
 
-export const anthropic: LintTarget = { name: 'anthropic', version: 1, title: 'Claude API and Claude Code', format: 'anthropic', check };
+export const anthropic: LintTarget = { name: 'anthropic', version: 2, title: 'Claude API and Claude Code', format: 'anthropic', check };

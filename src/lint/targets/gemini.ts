@@ -174,4 +174,4 @@ function check(servers: ServerTools[]): Finding[] {
   return findings;
 }
 
-export const gemini: LintTarget = { name: 'gemini', version: 1, title: 'Gemini API (function declarations, OpenAPI schema subset)', format: 'gemini', check };
+export const gemini: LintTarget = { name: 'gemini', version: 2, title: 'Gemini API (function declarations, OpenAPI schema subset)', format: 'gemini', check };
