@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one script of action.yml (the repository's GitHub Action): installs toolrun, runs
+// The one script of action.yml (the repository's GitHub Action): builds toolrun in its own checkout, runs
 // `toolrun mcp conform --junit FILE -- SERVER`, then `toolrun mcp diff -- SNAPSHOT SERVER` when a snapshot
 // is given, then `toolrun test --junit FILE -- TESTS` when test files are given, then `toolrun mcp lint
 // --sarif FILE` (of the snapshot, else the server) when `lint` is given, and fails the step if any failed. The action passes its inputs as environment
@@ -7,8 +7,7 @@
 // author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
 // array and no shell. test/e2e/github-action.test.ts runs this file exactly that way.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +19,7 @@ const MEANING = { 0: 'passed', 1: 'failed', 2: 'usage error', 3: 'configuration 
 
 function main() {
   const inputs = readInputs();
-  const toolrun = resolveToolrun(inputs.version);
+  const toolrun = resolveToolrun();
   const global = inputs.config ? ['--config', inputs.config] : [];
 
   // The server (and the snapshot) after `--`: an input such as `--config=evil.json` is a name that
@@ -104,7 +103,6 @@ function readInputs() {
     calls,
     tests,
     testsJunit: oneLineInput('tests-junit', env.TOOLRUN_ACTION_TESTS_JUNIT) || 'toolrun-tests.xml',
-    version: oneLineInput('toolrun-version', env.TOOLRUN_ACTION_VERSION) || ownVersion(),
   };
 }
 
@@ -119,28 +117,24 @@ function oneLineInput(name, raw) {
   return value;
 }
 
-/** The toolrun this action's own release ships with, so `uses: …@v1` runs the matching CLI. */
-function ownVersion() {
-  try {
-    return JSON.parse(readFileSync(join(ACTION_ROOT, 'package.json'), 'utf8')).version || 'latest';
-  } catch {
-    return 'latest';
-  }
-}
-
 /**
- * The command that runs toolrun: TOOLRUN_ACTION_BIN when set (a checkout's bin/toolrun.js, or a test's
- * stand-in), else the requested version installed from npm into a private folder (no global
- * install: it needs no permission and cannot shadow another toolrun on the runner).
+ * The command that runs toolrun: TOOLRUN_ACTION_BIN when set (a toolrun the job installed itself, such
+ * as its project's node_modules/toolrun/bin/toolrun.js, or a test's stand-in), else this action's own
+ * checkout: the toolrun of the ref in `uses: OWNER/toolrun@REF`. toolrun is not on the npm registry, so
+ * the checkout is built on the runner the first time, as an install from its git URL would build it:
+ * `npm ci` there installs its build tools and runs its `prepare` (the build). A checkout already built
+ * (dist/.build-inputs, written last by a complete build) is used as it is.
  */
-function resolveToolrun(version) {
+function resolveToolrun() {
   if (env.TOOLRUN_ACTION_BIN) return commandFor(env.TOOLRUN_ACTION_BIN);
-  if (!/^[\w.+~^<>=*-]+$/.test(version)) usage(`the \`toolrun-version\` input is not a version or tag: "${version}"`);
-  const prefix = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), 'toolrun-'));
-  const npm = env.TOOLRUN_ACTION_NPM ? commandFor(env.TOOLRUN_ACTION_NPM) : { file: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: [] };
-  const installed = run(npm, ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel', 'error', `toolrun@${version}`], { shell: process.platform === 'win32' });
-  const bin = join(prefix, 'node_modules', 'toolrun', 'bin', 'toolrun.js');
-  if (installed !== 0 || !existsSync(bin)) fail(`could not install toolrun@${version} from npm (npm exit ${installed})`, 3);
+  const bin = join(ACTION_ROOT, 'bin', 'toolrun.js');
+  const built = () => existsSync(join(ACTION_ROOT, 'dist', '.build-inputs')) && existsSync(bin);
+  if (!built()) {
+    const npm = env.TOOLRUN_ACTION_NPM ? commandFor(env.TOOLRUN_ACTION_NPM) : { file: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: [] };
+    // npm's output goes to stderr: the step's stdout stays toolrun's own.
+    const code = run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: ACTION_ROOT, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' }, 'npm');
+    if (code !== 0 || !built()) fail(`could not build toolrun in the action's checkout ${ACTION_ROOT} (npm ci exit ${code})`, 3);
+  }
   return commandFor(bin);
 }
 
@@ -149,8 +143,8 @@ function commandFor(path) {
   return /\.[cm]?js$/.test(path) ? { file: process.execPath, args: [path] } : { file: path, args: [] };
 }
 
-function run(command, args, options = {}) {
-  console.error(`::group::toolrun ${args.map(quoteForLog).join(' ')}`);
+function run(command, args, options = {}, name = 'toolrun') {
+  console.error(`::group::${name} ${args.map(quoteForLog).join(' ')}`);
   const result = spawnSync(command.file, [...command.args, ...args], { stdio: 'inherit', ...options });
   console.error('::endgroup::');
   if (result.error) {

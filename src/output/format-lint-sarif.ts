@@ -22,7 +22,8 @@ export function formatLintSarif(report: LintReport, options: { version: string; 
           driver: {
             name: 'toolrun',
             version: options.version,
-            informationUri: 'https://www.npmjs.com/package/toolrun',
+            // No informationUri: optional (the SARIF 2.1.0 schema's toolComponent requires only `name`),
+            // and toolrun has no published page: not on the npm registry, where its name is a 404.
             rules: rules.map((finding) => ({
               id: finding.rule,
               shortDescription: { text: finding.rule },

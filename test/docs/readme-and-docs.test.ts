@@ -107,6 +107,25 @@ describe('README.md and docs/', () => {
     expect(markdownFiles().filter((file) => read(file).includes('SPEC §'))).toEqual([]);
   });
 
+  // Issue #47 item 13: toolrun is not on the npm registry; `npx toolrun` runs only a copy the project installed.
+  it('every CI example that runs npx toolrun installs it first and links to how; none fetches toolrun from the registry', () => {
+    const problems: string[] = [];
+    for (const file of markdownFiles()) {
+      const text = read(file);
+      const linksToInstall = links(text).some((target) => target.endsWith('#installing-toolrun-in-a-project'));
+      for (const [, block] of text.matchAll(/^[ \t]*```ya?ml[^\n]*\n([\s\S]*?)^[ \t]*```/gm)) {
+        const run = block!.indexOf('npx toolrun');
+        if (run === -1) continue;
+        const install = block!.search(/\bnpm (ci|install)\b/);
+        if (install === -1 || install > run) problems.push(`${file}: a workflow runs npx toolrun without installing it first (npm ci)`);
+        if (!linksToInstall) problems.push(`${file}: shows npx toolrun in CI without a link to ci.md#installing-toolrun-in-a-project`);
+      }
+      for (const [command] of text.matchAll(/\bnpx (?:-y|--yes) toolrun\b|\bnpm (?:i|install|add)(?: --?[\w-]+(?:=\S+)?)* toolrun(?:@[\w.^~-]+)?(?=[\s`]|$)/gm))
+        problems.push(`${file}: ${command} (toolrun is not on the npm registry)`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('the anchor rule matches GitHub for the headings these pages use', () => {
     expect([...anchors('## `mcp doctor`\n## API snapshots and breaking changes: `mcp snapshot`, `mcp diff`\n## Tool results\n## Tool results\n```\n# not a heading\n```\n')]).toEqual([
       'mcp-doctor',

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +84,6 @@ describe('action.yml', () => {
       'snapshot',
       'tests',
       'tests-junit',
-      'toolrun-version',
     ]);
     // Not required by GitHub: `tests` alone is a run too; the script refuses neither given (below).
     expect(action.inputs.server!.required).toBe(false);
@@ -98,7 +97,7 @@ describe('action.yml', () => {
     // No expression inside the shell line (script injection); every input but node-version reaches the script.
     expect(step.run).not.toContain('${{');
     const passed = Object.values(step.env!).map((value) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1]);
-    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'lint', 'lint-max-tokens', 'lint-sarif', 'profile', 'server', 'snapshot', 'tests', 'tests-junit', 'toolrun-version']);
+    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'lint', 'lint-max-tokens', 'lint-sarif', 'profile', 'server', 'snapshot', 'tests', 'tests-junit']);
     const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
     for (const name of Object.keys(step.env!)) expect(script).toContain(`env.${name}`);
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.toolrun.outputs.${name} }}`);
@@ -236,23 +235,36 @@ describe('the action script, run as the action runs it', () => {
     expect(callAll.stderr).toContain('the `call-all` input must be true or false, not "yes"');
   });
 
-  it('installs the toolrun of its own package version from npm when no binary is given, into a private prefix', async () => {
-    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    const run = await runAction({ server: 'everything' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
+  // toolrun is not on the npm registry (issue #47 item 13): the action installed `toolrun@VERSION` from
+  // it, which fails on every runner. It builds the checkout the runner made of it instead.
+  it('builds the toolrun of its own checkout (npm ci there, whose prepare builds) when no binary is given, once', async () => {
+    /** A fresh checkout of the action, as the runner makes it for `uses: OWNER/toolrun@REF`: nothing built. */
+    const checkout = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'toolrun-action-checkout-'));
+      mkdirSync(join(dir, 'action'));
+      copyFileSync(join(ROOT, 'action', 'run.mjs'), join(dir, 'action', 'run.mjs'));
+      copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+      return dir;
+    };
+    const dir = checkout();
+    const env = { GITHUB_ACTION_PATH: dir, TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM };
+    const run = await runAction({ server: 'everything' }, env);
     expect(run.exitCode).toBe(0);
-    expect(run.runs[0]!.slice(0, 3)).toEqual(['npm', 'install', '--prefix']);
-    expect(run.runs[0]![3]!.startsWith(join(run.cwd, 'toolrun-'))).toBe(true);
-    expect(run.runs[0]!.at(-1)).toBe(`toolrun@${version}`);
+    expect(run.runs[0]).toEqual(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel', 'error']);
+    expect(run.stderr).toContain('::group::npm ci --no-audit --no-fund --loglevel error');
+    // npm ran in the checkout: the toolrun it built there is the one that ran.
+    expect(existsSync(join(dir, 'bin', 'toolrun.js'))).toBe(true);
     expect(run.runs[1]!.slice(0, 2)).toEqual(['mcp', 'conform']);
     expect(run.runs[1]!.at(-1)).toBe('everything');
-    const pinned = await runAction({ server: 'everything', 'toolrun-version': 'latest' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
-    expect(pinned.runs[0]!.at(-1)).toBe('toolrun@latest');
-    const hostile = await runAction({ server: 'everything', 'toolrun-version': '1.0 ; rm -rf /' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM });
-    expect(hostile.exitCode).toBe(2);
-    expect(hostile.runs).toEqual([]);
-    const broken = await runAction({ server: 'everything' }, { TOOLRUN_ACTION_BIN: '', TOOLRUN_ACTION_NPM: FAKE_NPM, FAKE_NPM_EXIT: '1' });
+    expect(run.runs.some((argv) => argv.some((arg) => /^toolrun@/.test(arg) && arg !== 'toolrun@1'))).toBe(false);
+    // The next step of the job, in the same checkout, finds it built.
+    const again = await runAction({ server: 'everything' }, env);
+    expect(again.exitCode).toBe(0);
+    expect(again.runs.map((argv) => argv.slice(0, 2))).toEqual([['mcp', 'conform']]);
+    const broken = await runAction({ server: 'everything' }, { ...env, GITHUB_ACTION_PATH: checkout(), FAKE_NPM_EXIT: '1' });
     expect(broken.exitCode).toBe(3);
-    expect(broken.stderr).toContain(`could not install toolrun@${version} from npm (npm exit 1)`);
+    expect(broken.stderr).toMatch(/::error title=toolrun::toolrun action: could not build toolrun in the action's checkout \S+ \(npm ci exit 1\)/);
+    expect(broken.runs).toHaveLength(1);
   });
 });
 

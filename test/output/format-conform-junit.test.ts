@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatConformJunit } from '../../src/output/format-conform-junit.js';
-import { expectValidJunit as expectValid, XMLLINT } from '../helpers/junit-schemas.js';
+import { expectValidJunit as expectValid, JUNIT_SCHEMAS, XMLLINT } from '../helpers/junit-schemas.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { HOSTILE, check, mixedReport, report } from './conform-report-fixtures.js';
 
@@ -101,5 +102,24 @@ describe('junit-common.xsd, the shape every CI tool reads', () => {
     expect(status(good, 'good.xml')).toBe(0);
     expect(status(twoChildren, 'two.xml')).not.toBe(0);
     expect(status(zoned, 'zoned.xml')).not.toBe(0);
+  });
+});
+
+describe('the JUnit schemas in test/fixtures/junit', () => {
+  it('are all there, the third-party ones unchanged from the commits test/fixtures/junit/README.md names', () => {
+    // sha256 of the files at jenkinsci/xunit-plugin@8c515de2 and windyroad/JUnit-Schema@cfa434d4.
+    const pinned: Record<string, string> = {
+      'jenkins-junit-10.xsd': 'a1a816f58d1bf95ebabf371994df0b9246dee66ea9572fbec4f9296f1b2c0ff6',
+      'windyroad-JUnit.xsd': '147ff89ef34a82f9a1b2951e7cad251b98c9a7a48a0e0c8e44937141791f57a8',
+    };
+    expect(JUNIT_SCHEMAS.filter((schema) => !existsSync(schema))).toEqual([]);
+    for (const [name, digest] of Object.entries(pinned)) {
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(ROOT, 'test/fixtures/junit', name)))
+          .digest('hex'),
+        name,
+      ).toBe(digest);
+    }
   });
 });

@@ -11,6 +11,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The longest files, longest first, as measured in a full run (npm test, 2 cores, 2026-11-26). */
 export const LONGEST_FILES = [
+  // Packs and installs toolrun into an empty project (~90 s, mostly npm): started first, it waits beside the rest.
+  'test/e2e/package-install.test.ts',
   'test/e2e/session.test.ts',
   'test/e2e/documented-examples.test.ts',
   'test/e2e/npx.test.ts',
