@@ -59,7 +59,8 @@ export function answerFailedPost(error: unknown, ids: ReadonlyArray<string | num
  * transport-fault answer saying why, as a stdio server's exit fails its calls, when the stream
  * cannot be resumed (no event id) or nothing listens at the server's address any more; a stream
  * whose server still accepts connections is left to the SDK to resume.
- * Spec: basic/transports#resumability-and-redelivery (2025-11-25).
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
+ * (a stream without event ids cannot be resumed: a drop fails its requests at once).
  */
 export function watchForDrop(response: Response, url: URL, ids: ReadonlyArray<string | number>, onLost: OnLost): Response {
   if (!response.body || ids.length === 0 || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
