@@ -7,6 +7,7 @@ import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { sessionCallOf } from './session-call.js';
 import { assertServerExists, openTools } from './open-tools.js';
+import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from './server-on-command-line.js';
 
 interface CheckStdoutOptions {
   file?: string;
@@ -18,7 +19,7 @@ export function registerMcpCheckStdoutCommand(mcp: Command, run: CommandRunner):
   mcp
     .command('check-stdout')
     .description("check that a server's stdout carries nothing but JSON-RPC: replay it line by line as a strict client reads it")
-    .argument('[server]', 'a configured server to run a session against, or - to read a capture from stdin')
+    .argument('[server]', 'a configured server to run a session against, or - to read a capture from stdin (or -- COMMAND [ARGS...])')
     .argument('[args...]', 'arguments for --call: key=value or key:=json')
     .option('--file <path>', 'scan a recording (from --save) or a raw stdout capture instead of running a server')
     .option('--save <path>', 'record the session to PATH (every line sent, received and on stderr, with times: see docs/doctor-and-stdout.md)')
@@ -30,26 +31,37 @@ Examples:
   $ toolrun --config home.json mcp check-stdout zwave
   $ toolrun --config home.json mcp check-stdout zwave --call control_zwave_device deviceName='Switch One' action=on
   $ toolrun --config home.json mcp check-stdout zwave --save zwave.rec     # then attach zwave.rec to a bug report
+  $ toolrun mcp check-stdout -- mcp-server-memory                          # a command, in this folder and environment
+  $ toolrun mcp check-stdout --call echo message=hi -- node server.js
   $ toolrun mcp check-stdout --file zwave.rec
   $ my-server < requests.ndjson | toolrun mcp check-stdout -
 
 Exit codes: 0 clean · 1 polluted · 4 server unreachable`,
     )
-    .action((server: string | undefined, words: string[], options: CheckStdoutOptions) => run((cli) => checkStdout(cli, server, words, options)));
+    .action((server: string | undefined, words: string[], options: CheckStdoutOptions, command: Command) => {
+      // `-- COMMAND [ARGS…]`: the words after `--` are the server's command line, the ones before it --call's ARGS.
+      if (!hasDoubleDash(command)) return run((cli) => checkStdout(cli, server, words, options));
+      const positional = [...(server === undefined ? [] : [server]), ...words];
+      const commandLine = positional.slice(positional.length - wordsAfterDash(command));
+      return run((cli) => checkStdout(cli, undefined, positional.slice(0, positional.length - commandLine.length), options, commandLine));
+    });
 }
 
-async function checkStdout(cli: CliContext, server: string | undefined, words: string[], options: CheckStdoutOptions): Promise<number> {
+async function checkStdout(cli: CliContext, named: string | undefined, words: string[], options: CheckStdoutOptions, commandLine?: string[]): Promise<number> {
   const { scanStream } = await import('../check-stdout/scan-stream.js');
   const { formatScanReport, scanReportJson } = await import('../output/format-scan-report.js');
+  if (commandLine?.length === 0) throw new UsageError("an empty command after --: give the server's command (e.g. toolrun mcp check-stdout -- mcp-server-memory)");
+  let server = named ?? commandLine?.[0];
   const sources = [server !== undefined, options.file !== undefined].filter(Boolean).length;
-  if (sources !== 1) throw new UsageError('give exactly one source: a server name, --file PATH, or - for stdin (e.g. toolrun mcp check-stdout zwave)');
-  if ((server === '-' || options.file) && (options.call || options.save || words.length > 0)) throw new UsageError('--call, --save and ARGS apply to a server session, not to a capture');
+  if (sources !== 1) throw new UsageError('give exactly one source: a server name, -- COMMAND, --file PATH, or - for stdin (e.g. toolrun mcp check-stdout zwave)');
+  const stdin = named === '-';
+  if ((stdin || options.file) && (options.call || options.save || words.length > 0)) throw new UsageError('--call, --save and ARGS apply to a server session, not to a capture');
   if (words.length > 0 && !options.call) throw new UsageError(`ARGS (${words[0]}) need --call TOOL`);
 
   let report: ScanReport;
   let source: Record<string, unknown>;
   let exitCode: number = ExitCode.OK;
-  if (options.file !== undefined || server === '-') {
+  if (options.file !== undefined || stdin) {
     const path = options.file;
     // 256 kB reads: 4x fewer chunks than the default cut the per-chunk overhead by a quarter; larger
     // ones bring no more speed and double the peak memory (measured on a 200 MB capture).
@@ -70,6 +82,8 @@ async function checkStdout(cli: CliContext, server: string | undefined, words: s
     source = path === undefined ? { stdin: true } : { file: path };
   } else {
     const opened = await openTools(cli);
+    // A command line becomes an entry of the config, named after the command.
+    if (commandLine) server = serverOnCommandLine(opened.config, commandLine, true, cli.cwd)!;
     assertServerExists(opened.config, server!);
     const spec = resolveServer(opened.config, opened.config.servers[server!]!, cli.env);
     if (spec.transport !== 'stdio') throw new UsageError(`server '${server}' is remote (${spec.url}): check-stdout replays the stdout of a stdio server`);

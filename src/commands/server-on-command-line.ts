@@ -4,12 +4,14 @@ import { UsageError } from '../errors.js';
 import { splitCommandWords } from '../input/split-words.js';
 
 /**
- * The server `conform`, `doctor` and `snapshot` check, as the GitHub Action's `server` input gives
- * it: a configured name, an http(s) URL, or `-- COMMAND [ARGS…]` (after `--`, one word holding
- * spaces is split as a shell would: the Action passes its input as one word). A URL or a command
- * becomes an entry of `config` (stdio servers start in the current folder and environment); the
- * name it gets is returned. A single word after `--` stays a name: `-- --config=evil.json` is an
- * unknown server, never an option.
+ * The server `conform`, `doctor`, `snapshot`, `lint` and `check-stdout` check, as the GitHub Action's
+ * `server` input gives it: a configured name, an http(s) URL, or `-- COMMAND [ARGS…]` (after `--`,
+ * one word holding spaces is split as a shell would: the Action passes its input as one word). A
+ * URL or a command becomes an entry of `config` (stdio servers start in the current folder and
+ * environment); the name it gets is returned. One word after `--` is a command too
+ * (`-- mcp-server-memory`: most official servers are one-word binaries), unless the config has a
+ * server of that name (the Action passes a configured name after `--`) or it starts with `-`:
+ * `-- --config=evil.json` is an unknown server, never an option nor a program to run.
  */
 export function serverOnCommandLine(config: ToolrunConfig, words: string[], dashed: boolean, cwd: string): string | undefined {
   if (words.length === 0) return undefined;
@@ -23,7 +25,7 @@ export function serverOnCommandLine(config: ToolrunConfig, words: string[], dash
     }
     return addEntry(config, { transport: 'auto', name: url.host, url: url.href, headers: {} });
   }
-  if (!dashed || (words.length === 1 && (config.servers[first!] || !/\s/.test(first!.trim())))) {
+  if (!dashed || (words.length === 1 && (config.servers[first!] || first!.trim().startsWith('-')))) {
     if (words.length > 1) throw new UsageError(`one server at a time: put a command after -- (toolrun … -- ${words.join(' ')})`);
     return first;
   }

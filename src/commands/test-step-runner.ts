@@ -72,6 +72,8 @@ export function createStepRunner(
       });
       const latencyMs = performance.now() - callStarted;
       if (envelope.success) return { result: envelope.result, latencyMs, progress };
+      // A server found gone mid-run (an HTTP server that refuses the session's next request) ends the run with exit 4, as one that cannot be connected.
+      if (envelope.error_kind === 'unreachable' && request.server) onUnreachable(request.server);
       const code = /MCP error (-?\d+)/.exec(envelope.error)?.[1];
       const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
       return {

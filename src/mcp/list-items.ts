@@ -17,15 +17,23 @@ interface ListItems {
   prompts: Prompt;
 }
 
-/** Every page of resources/list, resources/templates/list or prompts/list, in either era. */
-export async function listItems<K extends ListKind>(client: McpClient, kind: K, options?: McpRequestOptions): Promise<Array<ListItems[K]>> {
+/**
+ * Every page of resources/list, resources/templates/list or prompts/list, in either era. A -32601
+ * (Method not found) answer is an empty list, unless `strict`: doctor judges an advertised
+ * capability that is not served (probe-capabilities.ts).
+ */
+export async function listItems<K extends ListKind>(client: McpClient, kind: K, options?: McpRequestOptions, strict = false): Promise<Array<ListItems[K]>> {
   const { method, field } = LISTS[kind];
-  return listAllPages(method, async (cursor) => {
-    const page = await client.request(method, cursor === undefined ? undefined : { cursor }, options);
-    const items = page[field];
-    if (!Array.isArray(items)) throw new Error(`${method} answered without a "${field}" array (found ${items === undefined ? 'nothing' : typeof items})`);
-    const nextCursor = page.nextCursor;
-    if (nextCursor !== undefined && typeof nextCursor !== 'string') throw new Error(`${method} answered with a nextCursor that is not a string (${typeof nextCursor})`);
-    return { items: items as Array<ListItems[K]>, nextCursor };
-  });
+  return listAllPages(
+    method,
+    async (cursor) => {
+      const page = await client.request(method, cursor === undefined ? undefined : { cursor }, options);
+      const items = page[field];
+      if (!Array.isArray(items)) throw new Error(`${method} answered without a "${field}" array (found ${items === undefined ? 'nothing' : typeof items})`);
+      const nextCursor = page.nextCursor;
+      if (nextCursor !== undefined && typeof nextCursor !== 'string') throw new Error(`${method} answered with a nextCursor that is not a string (${typeof nextCursor})`);
+      return { items: items as Array<ListItems[K]>, nextCursor };
+    },
+    { methodNotFoundIsEmpty: !strict },
+  );
 }

@@ -8,6 +8,7 @@ import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.j
 import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
 import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
+import { remoteLoss } from './remote-loss.js';
 import { simplifyCallResult } from './call-result.js';
 import { describeTaskError, isStartedTask } from './tasks/task-errors.js';
 import { describeUrlElicitationRequired } from './url-elicitation-required.js';
@@ -67,10 +68,14 @@ const STDERR_SETTLE_MS = 30;
 
 /**
  * When the server died during the call, the SDK says only "Connection closed": say how it exited,
- * with its stderr tail, as doctor does.
+ * with its stderr tail, as doctor does. Over HTTP, what the connection did: dropped mid-answer (the
+ * call fails, as a stdio server's exit fails it), or refused (nothing listens: unreachable, exit 4).
  */
 function serverGoneError(connection: ServerConnection, toolName: string): ToolrunError | undefined {
   const stdio = connection.stdio;
+  const remote = stdio ? undefined : (remoteLoss(connection.client.transport?.inner) ?? remoteLoss(connection.transport));
+  if (remote?.kind === 'dropped') return new ToolrunError('tool_error', `MCP server '${connection.name}' went away during the call to '${toolName}': ${remote.reason}; its own log says why`);
+  if (remote) return new ToolrunError('unreachable', `MCP server '${connection.name}' is unreachable: ${remote.reason}; start it again, or check "url"`);
   if (!stdio?.exitInfo) return undefined;
   const tail = stdio.stderr.lastLines(STDERR_TAIL_LINES);
   const last = tail.at(-1);

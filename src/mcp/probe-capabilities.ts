@@ -23,7 +23,7 @@ export async function probeCapabilities(connection: ServerConnection, timeoutMs:
     if (!connection.capabilities?.[listing.capability]) continue;
     const method = `${listing.capability}/list`;
     try {
-      const items = await listItems(connection.client, listing.capability, { timeout: timeoutMs });
+      const items = await listItems(connection.client, listing.capability, { timeout: timeoutMs }, true);
       probes.push({ capability: listing.capability, count: items.length });
     } catch (error) {
       const message = oneLine((error as Error)?.message ?? String(error)).replace(/^MCP error -?\d+: /, '');

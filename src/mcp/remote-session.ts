@@ -1,6 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { oneLine } from './classify-attempt.js';
+import { answerFailedPost, callIdsOf, watchForDrop } from '../http/dropped-stream.js';
 import { transportFetch } from '../http/remote-fetch.js';
+import { noteRemoteLoss, type RemoteLoss } from './remote-loss.js';
 
 /**
  * How toolrun ended its Streamable HTTP session with a remote server. The spec's session
@@ -23,15 +25,29 @@ export const SESSION_END_TIMEOUT_MS = 1000;
 /** The status the session-ending DELETE got, per transport: the SDKs' terminateSession() does not say (2xx and 405 both resolve). */
 const deleteStatuses = new WeakMap<object, { status?: number; statusText?: string }>();
 
-/** Creates an HTTP transport with a fetch that notes what its session-ending DELETE was answered. */
+/**
+ * Creates an HTTP transport with a fetch that notes what its session-ending DELETE was answered,
+ * and when its server is lost: a connection dropped while it owed answers fails those requests at
+ * once with the reason (dropped-stream.ts), and the loss is noted for isConnectionLost.
+ */
 export function withDeleteStatus<T extends object>(create: (fetchFn: typeof fetch) => T): T {
   const noted: { status?: number; statusText?: string } = {};
+  // The transport is made with the fetch: a loss is noted on it once it exists.
+  const made: { transport?: T } = {};
+  const onLost = (loss: RemoteLoss) => made.transport && noteRemoteLoss(made.transport, loss);
   const transport = create(async (input, init) => {
+    const ids = init?.method === 'POST' ? callIdsOf(init.body) : [];
     // Every request of an HTTP transport goes here: redirects stay within the entry's origin (remote-fetch.ts).
-    const response = await transportFetch(input, init);
+    let response: Response;
+    try {
+      response = await transportFetch(input, init);
+    } catch (error) {
+      return answerFailedPost(error, ids, onLost);
+    }
     if (init?.method === 'DELETE') Object.assign(noted, { status: response.status, statusText: response.statusText });
-    return response;
+    return watchForDrop(response, new URL(input instanceof Request ? input.url : String(input)), ids, onLost);
   });
+  made.transport = transport;
   deleteStatuses.set(transport, noted);
   return transport;
 }

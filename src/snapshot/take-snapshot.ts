@@ -18,21 +18,27 @@ export class ListFailedError extends Error {
  * The API of a connected server, either era, stdio or HTTP: every page of tools/list,
  * resources/list, resources/templates/list and prompts/list as the server sent them (not the
  * connection's checked tool list, which leaves broken definitions out: a snapshot records what a
- * client is offered). A capability the server does not advertise is an empty list, not an error.
+ * client is offered). A capability the server does not advertise is an empty list, not an error, as
+ * is a list the server answers with -32601 (Method not found): server-postgres 0.6.2 advertises
+ * resources and has no resources/templates/list.
  */
 export async function takeSnapshot(connection: ServerConnection, options: { signal?: AbortSignal; timeout?: number }): Promise<ApiSnapshot> {
   const lists: Partial<Record<SectionName, unknown[]>> = {};
   await Promise.all(
     SECTIONS.map(async ({ list, method, capability }) => {
       if (!connection.capabilities?.[capability]) return void (lists[list] = []);
-      lists[list] = await listAllPages(method, async (cursor) => {
-        const page = await connection.client.request(method, cursor === undefined ? undefined : { cursor }, options);
-        const items = page[list];
-        if (!Array.isArray(items)) throw new Error(`${method} answered without a "${list}" array (found ${items === undefined ? 'nothing' : typeof items})`);
-        const nextCursor = page.nextCursor;
-        if (nextCursor !== undefined && typeof nextCursor !== 'string') throw new Error(`${method} answered with a nextCursor that is not a string (${typeof nextCursor})`);
-        return { items: items as unknown[], nextCursor };
-      }).catch((error: unknown) => {
+      lists[list] = await listAllPages(
+        method,
+        async (cursor) => {
+          const page = await connection.client.request(method, cursor === undefined ? undefined : { cursor }, options);
+          const items = page[list];
+          if (!Array.isArray(items)) throw new Error(`${method} answered without a "${list}" array (found ${items === undefined ? 'nothing' : typeof items})`);
+          const nextCursor = page.nextCursor;
+          if (nextCursor !== undefined && typeof nextCursor !== 'string') throw new Error(`${method} answered with a nextCursor that is not a string (${typeof nextCursor})`);
+          return { items: items as unknown[], nextCursor };
+        },
+        { methodNotFoundIsEmpty: true },
+      ).catch((error: unknown) => {
         throw new ListFailedError(method, error);
       });
     }),
