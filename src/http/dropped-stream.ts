@@ -1,6 +1,15 @@
 import { connect } from 'node:net';
-import type { RemoteLoss } from '../mcp/remote-loss.js';
 import { transportFaultAnswers } from '../protocol/transport-fault.js';
+
+/**
+ * How the server behind an HTTP transport was lost: its connection dropped while it owed answers
+ * (`dropped`: the process died mid-call), or a request of the open session found nothing listening
+ * (`refused`). The reason is one line: "the server closed the connection before answering (other side closed)".
+ */
+export interface RemoteLoss {
+  kind: 'dropped' | 'refused';
+  reason: string;
+}
 
 type OnLost = (lost: RemoteLoss) => void;
 

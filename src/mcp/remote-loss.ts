@@ -1,14 +1,7 @@
 // Its own small file: connection-lost.ts asks it at startup (`toolrun time`, the session holder).
+import type { RemoteLoss } from '../http/dropped-stream.js';
 
-/**
- * How the server behind an HTTP transport was lost: its connection dropped while it owed answers
- * (`dropped`: the process died mid-call), or a request of the open session found nothing listening
- * (`refused`). The reason is one line: "the server closed the connection before answering (other side closed)".
- */
-export interface RemoteLoss {
-  kind: 'dropped' | 'refused';
-  reason: string;
-}
+export type { RemoteLoss };
 
 const losses = new WeakMap<object, RemoteLoss>();
 
