@@ -119,18 +119,25 @@ async function readServers(
   const { takeSnapshot, ListFailedError } = await import('../snapshot/take-snapshot.js');
   const { mcpRequestError } = await import('./mcp-request-error.js');
   const servers: ServerTools[] = [];
+  const notListed: string[] = [];
   for (const name of names) {
     const status = registry.servers.get(name);
     if (status?.status !== 'connected') continue;
     const connection = status.connection as ServerConnection;
-    const snapshot = await takeSnapshot(connection, { signal: cli.signal, timeout: cli.globals.timeout }).catch((error: unknown) => {
-      throw error instanceof ListFailedError ? mcpRequestError(connection, error.method, error.cause) : error;
-    });
-    servers.push({ server: name, tools: snapshot.tools });
+    try {
+      const snapshot = await takeSnapshot(connection, { signal: cli.signal, timeout: cli.globals.timeout, only: ['tools'] });
+      servers.push({ server: name, tools: snapshot.tools });
+    } catch (error) {
+      if (!(error instanceof ListFailedError) || cli.signal.aborted) throw error;
+      // One server's failing list must not leave the others unlinted: said, and the run ends 4 as for a server not connected.
+      cli.terminal.warn(`✖ ${mcpRequestError(connection, error.method, error.cause).message}`);
+      notListed.push(name);
+    }
   }
-  if (failures.length > 0) cli.terminal.warn(`not linted: ${failures.map((failure) => failure.server).join(', ')} could not be connected (exit 4 unless a finding fails the run)`);
+  const notLinted = [...failures.map((failure) => `${failure.server} could not be connected`), ...notListed.map((name) => `${name}'s tools could not be listed`)];
+  if (notLinted.length > 0) cli.terminal.warn(`not linted: ${notLinted.join('; ')} (exit 4 unless a finding fails the run)`);
   const origin: Origin | undefined = config.path ? { file: relative(cli.cwd, config.path) || config.path, text: config.sourceText ?? readText(config.path) } : undefined;
-  return { servers, origins: new Map(origin ? servers.map((server) => [server.server, origin]) : []), unreachable: failures.length > 0 };
+  return { servers, origins: new Map(origin ? servers.map((server) => [server.server, origin]) : []), unreachable: notLinted.length > 0 };
 }
 
 function readText(path: string): string {

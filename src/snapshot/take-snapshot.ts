@@ -22,11 +22,13 @@ export class ListFailedError extends Error {
  * is a list the server answers with -32601 (Method not found): server-postgres 0.6.2 advertises
  * resources and has no resources/templates/list.
  */
-export async function takeSnapshot(connection: ServerConnection, options: { signal?: AbortSignal; timeout?: number }): Promise<ApiSnapshot> {
+export async function takeSnapshot(connection: ServerConnection, options: { signal?: AbortSignal; timeout?: number; only?: SectionName[] }): Promise<ApiSnapshot> {
   const lists: Partial<Record<SectionName, unknown[]>> = {};
   await Promise.all(
     SECTIONS.map(async ({ list, method, capability }) => {
-      if (!connection.capabilities?.[capability]) return void (lists[list] = []);
+      // `only`: the lists the caller reads (lint reads tools alone); the others are left empty, unasked,
+      // so a failing list the caller never reads (a database behind resources/list down) cannot fail it.
+      if (!connection.capabilities?.[capability] || (options.only && !options.only.includes(list))) return void (lists[list] = []);
       lists[list] = await listAllPages(
         method,
         async (cursor) => {

@@ -44,6 +44,15 @@ describe('a server without resources/templates/list (-32601)', () => {
     expect(report.servers[1]!.tools).toBeGreaterThan(0);
   });
 
+  it('mcp lint lists tools alone: a server whose database is down (resources/list fails) is linted beside the others', async () => {
+    const path = writeTempConfig({ mcpServers: { down: fixtureServer('backend-down-server.js'), everything: { command: process.execPath, args: [SERVER_EVERYTHING] } } });
+    const result = await runCleanInProcess(['--config', path, '--json', 'mcp', 'lint', '--target', 'openai']);
+    expect(result.stderr).not.toContain('ECONNREFUSED');
+    const report = JSON.parse(result.stdout) as { servers: Array<{ server: string; tools: number }> };
+    expect(report.servers.map((server) => server.server)).toEqual(['down', 'everything']);
+    expect(report.servers[0]).toEqual({ server: 'down', tools: 1 });
+  });
+
   it('resources --templates: none, exit 0; resources still lists its resource', async () => {
     const path = writeTempConfig({ mcpServers: { pg: fixtureServer('no-templates-server.js') } });
     expect(await runInProcess(['--config', path, 'resources', '--templates'])).toEqual({ exitCode: 0, stdout: '', stderr: 'no resource templates: pg offers resources but lists none' });
