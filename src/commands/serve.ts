@@ -4,7 +4,8 @@ import { UsageError } from '../errors.js';
 import { readVersion } from '../version.js';
 import { parseListen } from './mcp-mock.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists, openTools } from './open-tools.js';
+import { hostStateOf } from '../hosts/refused-servers.js';
+import { assertServerExists, isGatedFailure, openTools } from './open-tools.js';
 
 interface ServeOptions {
   http?: string;
@@ -81,9 +82,14 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   const gateway = (made.gateway = new Gateway(opened, { servers, separator: options.separator, filter: nameFilter(options.tools ?? [], options.deny ?? []), timeoutMs: cli.globals.timeout }));
   // Served at once; the upstreams start meanwhile (the handlers wait for them: Gateway.ready).
   void gateway.start().then((failures) => {
-    if (failures.length > 0)
+    // A server its host gates (untrusted, pending approval, a Zed extension's) is never started, so never tried again.
+    const gated = failures.filter(isGatedFailure);
+    const failed = failures.filter((failure) => !isGatedFailure(failure));
+    if (failed.length > 0)
+      cli.terminal.warn(`serving without ${failed.map((failure) => failure.server).join(', ')} for now: ${failed.length === 1 ? 'it' : 'they'} could not be connected (tried again at the next call)`);
+    if (gated.length > 0)
       cli.terminal.warn(
-        `serving without ${failures.map((failure) => failure.server).join(', ')} for now: ${failures.length === 1 ? 'it' : 'they'} could not be connected (tried again at the next call)`,
+        `not serving ${gated.map((failure) => `${failure.server} (${hostStateOf(failure.causeId)})`).join(', ')}: the host does not start ${gated.length === 1 ? 'it' : 'them'} as configured; \`toolrun hosts\` says why`,
       );
   });
   const info = { name: 'toolrun', version: readVersion() };

@@ -207,6 +207,24 @@ describe('a server a Zed extension provides is shown, not a failure (issue 47)',
     const named = await runInProcess(['--host', 'zed', 'list', '--server', 'postgres-context-server'], { cwd: f.project, env: f.env });
     expect(named.exitCode).toBe(4);
     expect(named.stderr).toContain("✖ MCP server 'postgres-context-server' not started");
+    // serve: the extension's servers are said not served, as never started — not "tried again at the next call".
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const serving = runToolrun(['--host', 'zed', 'serve'], { stdin: 'pipe', cwd: f.project, env: f.env });
+    serving.stdin!.write(`${initialize}\n`);
+    // The client stays until the upstreams have started and serve has said which it serves without.
+    let said = '';
+    await new Promise<void>((resolve) => {
+      serving.stderr!.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes('not serving') || said.includes('serving without')) resolve();
+      });
+      serving.stderr!.once('end', resolve);
+    });
+    serving.stdin!.end();
+    const served = await serving;
+    expect(served.exitCode, served.stderr).toBe(0);
+    expect(served.stderr).toContain('not serving postgres-context-server (host-only), mcp-server-github (host-only): the host does not start them as configured; `toolrun hosts` says why');
+    expect(served.stderr).not.toContain('tried again at the next call');
   });
 });
 
