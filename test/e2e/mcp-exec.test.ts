@@ -207,12 +207,12 @@ describe('misbehaving servers', () => {
 
   it('stops on Ctrl-C with exit 130 and leaves no server behind', async () => {
     const marker = newProcessMarker();
-    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    // The server notes the call as it starts: Ctrl-C comes while the call is in flight, however long
+    // a busy machine takes to get there (a fixed pause could come before it).
+    const started = join(tempDir(), 'slow-started');
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js', { env: { SLOW_STARTED_FILE: started } }) } });
     const running = runToolrun(['--config', config, 'exec', 'slow_tool', 'ms=20000'], { env: marker.env });
-    // Wait for the server to be up (a process besides toolrun carries the marker).
-    const deadline = Date.now() + 10_000;
-    while (marker.alive().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => existsSync(started));
     running.kill('SIGINT');
     const result = await running;
     expect(result.exitCode).toBe(130);
