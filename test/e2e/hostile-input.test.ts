@@ -269,12 +269,12 @@ describe('interrupted --json still prints one document', () => {
   ])(
     '%s',
     async (_name, args) => {
-      const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+      // Ctrl-C once the server has the call (it notes each call as it starts), not after a guessed delay.
+      const started = join(tempDir(), 'slow-started');
+      const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js', { env: { SLOW_STARTED_FILE: started } }) } });
       const marker = newProcessMarker();
       const run = runToolrun(['--config', config, '--json', ...args], { env: marker.env });
-      // Ctrl-C once the server runs (toolrun and it both carry the marker), not after a guessed delay.
-      await waitFor(() => marker.alive().length >= 2);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => existsSync(started));
       run.kill('SIGINT');
       const result = await run;
       expect(result.exitCode).toBe(130);

@@ -320,7 +320,7 @@ describe('toolrun session', () => {
 
   // Issue #19 item 14: a bad client cannot take the holder (or other clients' calls) down.
   it('a request that is not a JSON object gets an error reply on that connection; the holder and a call in flight go on', async () => {
-    const { run, runtime } = setup();
+    const { run, runtime, pidFile } = setup();
     await run(['session', 'start']);
     const dir = join(runtime, 'toolrun');
     const socketPath = join(
@@ -328,7 +328,8 @@ describe('toolrun session', () => {
       readdirSync(dir).find((file) => file.endsWith('.sock'))!,
     );
     const inFlight = run(['--json', 'exec', 'p:slow', 'ms:=600']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The bad requests come once the held server has the call (it logs each call as it gets it).
+    await waitFor(() => lines(`${pidFile}.calls`).includes('slow'));
     const replies = await new Promise<string[]>((resolve, reject) => {
       const socket = connect(socketPath);
       let text = '';
