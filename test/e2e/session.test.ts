@@ -296,7 +296,8 @@ describe('toolrun session', () => {
     try {
       const { env } = setup();
       const config = writeTempConfig({
-        timeoutMs: 20_000,
+        // A timeout far past the test's own 60 s limit: the call ending at all shows the cause ended it, not the timeout.
+        timeoutMs: 600_000,
         mcpServers: { r: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-redis/dist/index.js'), redis.url] } },
       });
       const run = (args: string[]) => runEither(['--config', config, ...args], { env });
@@ -310,9 +311,8 @@ describe('toolrun session', () => {
       expect(warm.stderr).toMatch(
         /✖ get: MCP server 'r': the server could not connect to 127\.0\.0\.1:\d+ \(connection refused: nothing listens there\) during the call to 'get' \(its stderr: .*ECONNREFUSED.*\); start the service/,
       );
-      process.stderr.write(`[measure] server-redis, Redis stopped: warm call failed in ${warmMs} ms (its timeout: 20000 ms)\n`);
-      // Redis's client retries after 1 s, 2 s…; the cause line then gets a 1 s grace.
-      expect(warmMs).toBeLessThan(8000);
+      // Redis's client retries after 1 s, 2 s…; the cause line then gets a 1 s grace (~2-4 s here), said, not bounded.
+      process.stderr.write(`[measure] server-redis, Redis stopped: warm call failed in ${warmMs} ms (its timeout: 600000 ms)\n`);
     } finally {
       await redis.stop();
     }
