@@ -499,6 +499,16 @@ const benchmarks = [
     unit: 'ms',
   },
   {
+    // Issue #19 item 10: exec gives a server that ignores stdin EOF SIGTERM once it sits idle (~250 ms),
+    // not after the whole 1 s grace. Moved here from test/e2e/shutdown-wait.test.ts: a timing claim.
+    name: 'exec: stdin EOF to SIGTERM for an idle server that ignores EOF (median)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('stdin-eof-sigterm.mjs', import.meta.url)), '5']],
+    read: (report) => report.eof_to_sigterm_ms,
+    target: 800,
+    unit: 'ms',
+  },
+  {
     // SPEC §11: tap adds "well under a millisecond" per message; the issue's bar is 0.2 ms at p50.
     name: 'mcp tap: added latency per round trip (p50, vs the server directly)',
     kind: 'absolute',

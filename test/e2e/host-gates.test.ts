@@ -247,13 +247,19 @@ describe('envFile, and one bad entry never blocks the host', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const seen = JSON.parse((JSON.parse(result.stdout) as { result: string }).result) as Record<string, string>;
     expect([seen.FIXTURE_API_TOKEN, seen.SHARED]).toEqual(['tok-from-file-123456', 'entry']);
+    // Only the tool's own answer (get-env, asked for) holds the value: what toolrun says of it does not.
+    expect(result.stderr).not.toContain('tok-from-file-123456');
+    // doctor shows the environment the envFile gave the server (so the value would be here), masked.
     const doctor = await runInProcess(['--host', 'vscode', 'mcp', 'doctor', 'tok'], { cwd: f.project, env: f.env });
     expect(doctor.exitCode, doctor.stdout).toBe(0);
-    expect(doctor.stdout).not.toContain('"env"');
+    expect(doctor.stdout).toMatch(/^ {4}env: FIXTURE_API_TOKEN=\*\*\* SHARED=file$/m);
+    const doctorJson = await runInProcess(['--host', 'vscode', '--json', 'mcp', 'doctor', 'tok'], { cwd: f.project, env: f.env });
+    expect(JSON.parse(doctorJson.stdout).steps[0].data.env).toEqual({ FIXTURE_API_TOKEN: '***', SHARED: 'file' });
     const missing = await runInProcess(['--host', 'vscode', 'list', '--server', 'tok', 'gone', '--json'], { cwd: f.project, env: f.env });
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toContain(`Reason: its envFile ${join(f.project, 'missing.env')} does not exist, so vscode does not start it either`);
     expect(missing.stdout).toContain('"server":"tok"');
+    expect([doctor, doctorJson, missing].flatMap((run) => [run.stdout, run.stderr]).filter((text) => text.includes('tok-from-file-123456'))).toEqual([]);
   });
 
   it('an unset ${env:X} is empty as in VS Code; ${input:…}, a Zed extension server and a broken file are each named and skipped while the rest run', SLOW, async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { runCleanInProcess } from '../helpers/run-in-process.js';
 import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
+import { withoutSlowToolLine } from '../helpers/slow-tool-line.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 const home = join(FIXTURES, 'home.json');
@@ -13,7 +14,8 @@ describe('MCP tools through exec (zwave fixture)', () => {
     const result = await runCleanInProcess(['--config', home, 'exec', 'control_zwave_device', 'device_name=Switch One', 'command=on']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ ok: true, device: { deviceName: 'Switch One', type: 'switch', state: 'on', level: 100 } });
-    expect(result.stderr.split('\n')).toEqual([
+    // home.json keeps the default slowToolMs: a busy machine's slow-tool warning is not what this checks.
+    expect(withoutSlowToolLine(result.stderr).split('\n')).toEqual([
       'Normalized arguments of control_zwave_device: {device_name: "Switch One", command: "on"} → {deviceName: "Switch One", action: "on"}',
       expect.stringMatching(/^✔ control_zwave_device · mcp:zwave · [\d.]+ ms$/),
     ]);
@@ -205,12 +207,12 @@ describe('misbehaving servers', () => {
 
   it('stops on Ctrl-C with exit 130 and leaves no server behind', async () => {
     const marker = newProcessMarker();
-    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
+    // The server notes the call as it starts: Ctrl-C comes while the call is in flight, however long
+    // a busy machine takes to get there (a fixed pause could come before it).
+    const started = join(tempDir(), 'slow-started');
+    const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js', { env: { SLOW_STARTED_FILE: started } }) } });
     const running = runToolrun(['--config', config, 'exec', 'slow_tool', 'ms=20000'], { env: marker.env });
-    // Wait for the server to be up (a process besides toolrun carries the marker).
-    const deadline = Date.now() + 10_000;
-    while (marker.alive().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => existsSync(started));
     running.kill('SIGINT');
     const result = await running;
     expect(result.exitCode).toBe(130);
@@ -220,35 +222,29 @@ describe('misbehaving servers', () => {
 });
 
 describe('signals', () => {
-  async function interruptWhenRunning(args: string[], signal: NodeJS.Signals, processes: number, startedFile?: string) {
+  async function interruptWhenRunning(args: string[], signal: NodeJS.Signals, processes: number, startedFile: string) {
     const marker = newProcessMarker();
-    const running = runToolrun(args, { env: { ...marker.env, ...(startedFile ? { SPIN_STARTED_FILE: startedFile } : {}) } });
+    // The spinning local tool and the slow server (the environment reaches both) write `startedFile` as
+    // their work starts: the signal comes then. A fixed pause was not enough on a busy machine.
+    const running = runToolrun(args, { env: { ...marker.env, SPIN_STARTED_FILE: startedFile, SLOW_STARTED_FILE: startedFile } });
     const deadline = Date.now() + 10_000;
     while (marker.alive().length < processes && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    // A fixed pause was not enough on a busy machine: the signal came while toolrun was still loading.
-    if (startedFile) await waitFor(() => existsSync(startedFile));
-    else await new Promise((resolve) => setTimeout(resolve, 300));
-    const sentAt = Date.now();
+    await waitFor(() => existsSync(startedFile));
     running.kill(signal);
     const result = await running;
-    return { result, afterSignalMs: Date.now() - sentAt, left: await waitForNoProcesses(marker.alive) };
+    return { result, left: await waitForNoProcesses(marker.alive) };
   }
 
   it('stops a CPU-bound local tool on Ctrl-C at once (exit 130)', async () => {
-    const { result, afterSignalMs, left } = await interruptWhenRunning(
-      ['--config', join(FIXTURES, 'configs', 'local-tools.json'), '--timeout', '60000', 'exec', 'spin'],
-      'SIGINT',
-      1,
-      join(tempDir(), 'spinning'),
-    );
+    const { result, left } = await interruptWhenRunning(['--config', join(FIXTURES, 'configs', 'local-tools.json'), '--timeout', '60000', 'exec', 'spin'], 'SIGINT', 1, join(tempDir(), 'spinning'));
+    // Stopped by the signal, not left to spin out its 60 s timeout (which the test's own limit cuts short).
     expect(result.exitCode).toBe(130);
-    expect(afterSignalMs).toBeLessThan(3000);
     expect(left).toEqual([]);
   });
 
   it('ends the servers on SIGTERM (exit 143)', async () => {
     const config = writeTempConfig({ mcpServers: { slow: fixtureServer('slow-tool-server.js') } });
-    const { result, left } = await interruptWhenRunning(['--config', config, 'time', 'slow_tool', 'ms=1000', '-n', '50'], 'SIGTERM', 2);
+    const { result, left } = await interruptWhenRunning(['--config', config, 'time', 'slow_tool', 'ms=1000', '-n', '50'], 'SIGTERM', 2, join(tempDir(), 'started'));
     expect(result.exitCode).toBe(143);
     expect(result.stderr).toContain('✖ interrupted (SIGTERM); stopping');
     expect(left).toEqual([]);
@@ -275,7 +271,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     const result = await runCleanInProcess(['--config', config(), 'exec', 'everything__echo', 'message=hi']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('Echo: hi');
-    expect(result.stderr).toMatch(/^✔ echo · mcp:everything · [\d.]+ ms$/);
+    expect(withoutSlowToolLine(result.stderr)).toMatch(/^✔ echo · mcp:everything · [\d.]+ ms$/);
   });
 
   it('calls echo and get-sum (a=2 b=3 arrive as numbers)', async () => {

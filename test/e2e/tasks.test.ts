@@ -101,7 +101,9 @@ describe.each(ERAS)('a task of a %s server', (era) => {
     const envelope = JSON.parse(json.stdout);
     expect(envelope).toMatchObject({ success: true, result: { taskId: expect.any(String), status: 'working', server: era } });
 
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Until the task says it is done (its two steps take ~100 ms on a quiet machine, more on a busy one), not a fixed 250 ms.
+    const status = async () => JSON.parse((await runCleanInProcess(['--config', config, '--json', 'tasks', 'get', taskId, '--server', era])).stdout).status as string;
+    for (let tries = 0; tries < 100 && (await status()) === 'working'; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
     const done = await runCleanInProcess(['--config', config, 'tasks', 'get', taskId, '--server', era]);
     expect(done).toMatchObject({ exitCode: 0, stdout: 'researched tides' });
     expect(done.stderr).toContain(`task ${taskId} completed`);

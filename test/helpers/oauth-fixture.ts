@@ -51,6 +51,10 @@ export interface OAuthFixture {
   mcpUrl: string;
   /** Token endpoint grants by type (`refresh_token`, `authorization_code`, `client_credentials`). */
   grants: Record<string, number>;
+  /** Every request the token endpoint answered, by grant type: refused ones too (`grants` counts those that got a token). */
+  tokenRequests: Record<string, number>;
+  /** The `assertion` of each JWT-bearer request the token endpoint got, refused ones too. */
+  assertionsReceived: string[];
   /** Requests the authorization server got from clients (its JWKS fetched by the MCP server aside). */
   asRequests: number;
   /** The JSON-RPC method of each POST the MCP server got, in order. */
@@ -92,6 +96,8 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     idpIssuer,
     mcpUrl,
     grants: {} as Record<string, number>,
+    tokenRequests: {} as Record<string, number>,
+    assertionsReceived: [] as string[],
     asRequests: 0,
     mcpMethods: [] as string[],
     refusedForScope: 0,
@@ -140,6 +146,15 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     const type = String(ctx.oidc.params?.grant_type ?? 'authorization_code');
     fixture.grants[type] = (fixture.grants[type] ?? 0) + 1;
   });
+  // A request refused (invalid_client, invalid_grant…) is a request made all the same: a retry, or a
+  // credential sent where it should not have been, shows here and not in `grants`.
+  const received = (ctx: { oidc?: { params?: Record<string, unknown> } }) => {
+    const type = String(ctx.oidc?.params?.grant_type ?? 'unknown');
+    fixture.tokenRequests[type] = (fixture.tokenRequests[type] ?? 0) + 1;
+    if (typeof ctx.oidc?.params?.assertion === 'string') fixture.assertionsReceived.push(ctx.oidc.params.assertion);
+  };
+  provider.on('grant.success', received);
+  provider.on('grant.error', received);
   const providerCallback = provider.callback();
   const serveAs = (req: IncomingMessage, res: ServerResponse) => {
     // The MCP server's own key fetch (jose) is not toolrun's doing.

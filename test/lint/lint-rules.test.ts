@@ -158,6 +158,11 @@ describe('mcp lint: tokens', () => {
     expect(cache.encoding).toBe('o200k_base');
     expect(Object.values(cache.counts)).toEqual(first);
     expect(await tokenCounter(folder)(['another text', 'hello world'])).toEqual([first[1], first[0]]);
+    // Read from the cache, not counted again: counts planted under the same keys (ones the tokenizer
+    // would never give) are the answer. Recounting would give `first` again and pass unseen.
+    const [helloKey, anotherKey] = Object.keys(cache.counts) as [string, string];
+    writeFileSync(join(folder, 'token-counts.json'), JSON.stringify({ encoding: 'o200k_base', counts: { [helloKey]: 1001, [anotherKey]: 1002 } }));
+    expect(await tokenCounter(folder)(['another text', 'hello world'])).toEqual([1002, 1001]);
     // Counts of another encoding (or a hand-edited file) are not taken for o200k_base's.
     writeFileSync(join(folder, 'token-counts.json'), JSON.stringify({ encoding: 'cl100k_base', counts: Object.fromEntries(Object.keys(cache.counts).map((key) => [key, 999])) }));
     expect(await tokenCounter(folder)(['hello world', 'another text'])).toEqual(first);
