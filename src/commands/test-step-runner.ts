@@ -1,4 +1,3 @@
-import { UsageError } from '../errors.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
 import { listItems } from '../mcp/list-items.js';
@@ -9,6 +8,16 @@ import { mergeArguments } from '../cli-support/tool-arguments.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import type { OpenTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
+import { describeThrown, UsageError } from '../errors.js';
+import type { PreparedCall } from '../executor/tool-executor.js';
+import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
+import type { RegisteredTool } from '../registry/tool-types.js';
+
+/** A JSON-RPC error's code, as the SDK's McpError (and a holder's answer) carry it. */
+function jsonRpcCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+}
 
 /**
  * `toolrun test`'s steps on the command's registry: each server started once for the run (or
@@ -41,6 +50,18 @@ export function createStepRunner(
     }
     return status.connection;
   };
+  /**
+   * The tool a `validate: false` step calls: the server's (or the local one, as a checked step
+   * picks it), else the name as written, sent to the server as a tools/call all the same.
+   */
+  const toolAsWritten = async (name: string, server: string | undefined): Promise<RegisteredTool> => {
+    if (!server) return resolveTool(opened, name, undefined);
+    const listed = opened.registry.find(name, server) ?? opened.registry.find(name);
+    if (listed && (listed.server === server || listed.server === undefined)) return listed;
+    const connection = await connectionOf(server);
+    const definition = { name, description: '', parameters: { type: 'object' as const } };
+    return { definition, run: createMcpRunner(connection, name), source: 'mcp', server, qualifiedName: `${server}:${name}`, normalizesArgs: false, enforcesTimeout: true };
+  };
   const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
   return {
     run: (request, signal) => during(request.server, request.asks, () => runStep(request, signal)),
@@ -55,24 +76,50 @@ export function createStepRunner(
       // A local tool (math_eval, a mock) named in a file whose steps default to a server: the
       // server's tool of that name comes first, the local one when the server has none.
       const local = request.server && !opened.registry.find(action.tool, request.server) && opened.registry.find(action.tool)?.server === undefined;
-      const tool = await resolveTool(opened, action.tool, local ? undefined : request.server);
-      // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
-      const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
-      const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
-      const args = mergeArguments(tool, words, request.args, opened.config.paramMappings);
+      let prepared: PreparedCall;
+      if (request.validate === false) {
+        // Sent as written: the server's own answer to a name or arguments toolrun would refuse is what the step tests.
+        prepared = { tool: await toolAsWritten(action.tool, request.server), args: request.args };
+      } else {
+        const tool = await resolveTool(opened, action.tool, local ? undefined : request.server);
+        // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
+        const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
+        const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
+        try {
+          prepared = await opened.executor.prepare(tool, mergeArguments(tool, words, request.args, opened.config.paramMappings), { validate: true });
+        } catch (error) {
+          return { error: { message: describeThrown(error) }, latencyMs: took(), progress: [] };
+        }
+      }
       const progress: number[] = [];
+      // What the tool threw: the JSON-RPC code of the server's error (-32042 included), which the envelope's message may not carry.
+      let thrown: unknown;
+      const { tool } = prepared;
+      const watched: RegisteredTool = {
+        ...tool,
+        run: async (args, context) => {
+          try {
+            return await tool.run(args, context);
+          } catch (error) {
+            thrown = error;
+            throw error;
+          }
+        },
+      };
       // The call's own time: a server started for it (above) does not count.
       const callStarted = performance.now();
-      const envelope = await opened.executor.execute(tool.qualifiedName, args, {
-        validate: true,
-        signal,
-        raw: true,
-        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-        onProgress: (update) => progress.push(update.progress),
-      });
+      const envelope = await opened.executor.executePrepared(
+        { tool: watched, args: prepared.args },
+        {
+          signal,
+          raw: true,
+          ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+          onProgress: (update) => progress.push(update.progress),
+        },
+      );
       const latencyMs = performance.now() - callStarted;
       if (envelope.success) return { result: envelope.result, latencyMs, progress };
-      const code = /MCP error (-?\d+)/.exec(envelope.error)?.[1];
+      const code = jsonRpcCode(thrown) ?? jsonRpcCode((thrown as { cause?: unknown } | undefined)?.cause) ?? /MCP error (-?\d+)/.exec(envelope.error)?.[1];
       const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
       return {
         ...(envelope.result !== undefined ? { result: envelope.result } : {}),

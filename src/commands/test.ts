@@ -52,7 +52,8 @@ A test file (YAML or JSON; schema: node_modules/toolrun/schemas/toolrun-test.sch
 Matchers: text, contains, matches, json, schema, path (JSONPath → value or {equals, contains, matches,
 type, length, gte, lte}), error (true, text, or {code, message}), snapshot, latencyMs: {max},
 notifications: {progress: {min, monotonic}}. Steps: skip, only, timeout (ms), save, ignore (JSONPaths
-left out of the snapshot); setup: and teardown: lists run before and after a file's tests.
+left out of the snapshot), validate: false (send the call as written: the server's own answer to bad
+input); setup: and teardown: lists run before and after a file's tests.
 
 Examples:
   $ toolrun test                                   # every *.toolrun.yaml under the current folder

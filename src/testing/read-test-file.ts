@@ -7,9 +7,9 @@ import { parseAnswersFile } from '../elicit/answers-file.js';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-const FILE_KEYS = new Set(['$schema', 'server', 'tests', 'setup', 'teardown']);
+const FILE_KEYS = new Set(['$schema', 'server', 'validate', 'tests', 'setup', 'teardown']);
 const ACTIONS = ['call', 'read', 'get', 'list'] as const;
-const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'answers', 'sampling', 'roots']);
+const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'validate', 'answers', 'sampling', 'roots']);
 const LISTS = new Set(['tools', 'resources', 'prompts']);
 
 /**
@@ -37,6 +37,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
   if (!isMap(root)) fail(placeOf(root), 'a test file is a mapping with a `tests:` list (see toolrun test --help)');
   const top = entries(root as YAMLMap, FILE_KEYS, 'file', fail, placeOf);
   const server = optionalString(top.get('server'), 'server', fail, placeOf);
+  const fileValidate = optionalBoolean(top.get('validate'), 'validate', fail, placeOf);
   const testsNode = top.get('tests');
   if (!testsNode) fail(placeOf(root), 'the file has no `tests:` list');
   const saved = new Set<string>();
@@ -97,6 +98,10 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     const timeoutMs = timeoutNode === undefined ? undefined : (timeoutNode.toJSON() as unknown);
     if (timeoutNode && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) fail(placeOf(timeoutNode), '`timeout:` is a number of milliseconds over 0');
     const asks = readAsks(fields, path, fail, placeOf);
+    // validate: false sends the call as written: no check of the tool name or the arguments, no typing.
+    const ownValidate = optionalBoolean(fields.get('validate'), 'validate', fail, placeOf);
+    if (ownValidate === false && actionKey !== 'call') fail(placeOf(fields.get('validate')), '`validate: false` is for call: steps (read, get and list send what they are given already)');
+    const validate = actionKey === 'call' ? (ownValidate ?? fileValidate) : undefined;
     // Saved names exist for the steps after this one (a step cannot use what it saves itself).
     for (const key of Object.keys(save)) saved.add(key);
     return {
@@ -112,6 +117,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
       only: onlyNode?.toJSON() === true,
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
       ...(asks ? { asks } : {}),
+      ...(validate === false ? { validate: false as const } : {}),
     };
   };
   const setup = steps(top.get('setup'), 'setup');
@@ -185,6 +191,13 @@ function optionalString(node: YamlNode | undefined, key: string, fail: Fail, pla
   if (node === undefined) return undefined;
   const value = node === null ? null : node.toJSON();
   if (typeof value !== 'string' || value === '') return fail(placeOf(node), `\`${key}:\` must be a non-empty string`);
+  return value;
+}
+
+function optionalBoolean(node: YamlNode | undefined, key: string, fail: Fail, placeOf: PlaceOf): boolean | undefined {
+  if (node === undefined) return undefined;
+  const value = node === null ? null : node.toJSON();
+  if (typeof value !== 'boolean') return fail(placeOf(node), `\`${key}:\` is true or false`);
   return value;
 }
 

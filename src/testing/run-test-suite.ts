@@ -11,6 +11,8 @@ export interface StepRequest {
   args: Record<string, unknown>;
   timeoutMs?: number;
   asks?: StepAsks;
+  /** false: send the call as written (no tool-name or argument check, no typing). */
+  validate?: false;
 }
 
 /** How steps reach servers and tools (the command's side: connections, holders, restarts). */
@@ -155,6 +157,7 @@ function requestOf(step: TestStep, saved: Map<string, unknown>, env: NodeJS.Proc
     args: expandReferences(step.args, saved, env) as Record<string, unknown>,
     ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
     ...(step.asks ? { asks: step.asks } : {}),
+    ...(step.validate === false ? { validate: false as const } : {}),
   };
 }
 

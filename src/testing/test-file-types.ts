@@ -52,6 +52,8 @@ export interface TestStep {
   timeoutMs?: number;
   /** How the step answers a server that asks back (as --answers, sampling replies and --root do for a command). */
   asks?: StepAsks;
+  /** false: the call is sent as written (`validate: false` of the step or the file): toolrun checks neither the tool's name nor the arguments, and types nothing. */
+  validate?: false;
 }
 
 /** Per step: elicitation rounds (the --answers file's format), sampling replies (texts, one per request), roots (absolute folders). */

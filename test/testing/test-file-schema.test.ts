@@ -24,6 +24,7 @@ describe('the test file schema and the reader agree', () => {
     ['a test without a name', 'tests:\n  - { call: x }\n', 'this test has no `name:`'],
     ['a list: of something else', 'tests:\n  - { name: a, list: servers }\n', 'list: takes tools, resources or prompts'],
     ['a timeout that is not a number', 'tests:\n  - { name: a, call: x, timeout: soon }\n', '`timeout:` is a number of milliseconds over 0'],
+    ['a validate: that is not true or false', 'tests:\n  - { name: a, call: x, validate: no }\n', '`validate:` is true or false'],
     ['an error: with an unknown key', 'tests:\n  - { name: a, call: x, expect: { error: { kind: x } } }\n', '`error:` takes code and message, not "kind"'],
   ])('%s: refused by both, at its place', (_, text, message) => {
     expect(validate(parse(text))).toBe(false);

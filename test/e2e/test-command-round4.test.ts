@@ -1,0 +1,106 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { BIN } from '../helpers/run-toolrun.js';
+import { fixtureServer, SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
+
+/** Issue #47 (round 4): what a new user hit in `toolrun test` on real servers. */
+
+describe('toolrun test, round 4 (issue #47)', () => {
+  const dir = tempDir();
+  const marker = newProcessMarker();
+  const config = join(dir, 'toolrun.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      retry: { attempts: 1, baseDelayMs: 0 },
+      mcpServers: {
+        everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
+        asks: fixtureServer('elicit-server.js'),
+      },
+    }),
+  );
+  const run = (args: string[], env: Record<string, string | undefined> = {}) => runInProcess(['--config', config, ...args], { cwd: dir, env: { ...marker.env, ...env } });
+
+  afterAll(async () => {
+    expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+  });
+
+  it('item 3: a suite made with --from from a recording of bad-input calls passes against the unchanged server', { timeout: 30_000 }, async () => {
+    // A host's session with server-everything, recorded through mcp tap: it lists the tools, then
+    // calls with good and bad input (a string for a number, a missing argument, a tool that does not exist).
+    const recording = join(dir, 'everything.rec');
+    const client = new Client({ name: 'a-host', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', 'tap', '--record', recording, '--', process.execPath, SERVER_EVERYTHING, 'stdio'],
+        env: { ...process.env, ...marker.env } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    await client.listTools();
+    const answers = [];
+    for (const [name, args] of [
+      ['echo', { message: 'hi' }],
+      ['get-sum', { a: 'x', b: 1 }],
+      ['get-sum', { a: 2 }],
+      ['no-such-tool', {}],
+      ['get-sum', { a: 2, b: 3 }],
+    ] as const)
+      answers.push(await client.callTool({ name, arguments: args }));
+    await client.close();
+    // The server itself refused the three bad calls (isError results): that is what the suite must keep seeing.
+    expect(answers.map((answer) => answer.isError === true)).toEqual([false, true, true, true, false]);
+
+    const generated = await run(['test', '--from', recording, '-o', 'recorded.toolrun.yaml', '--server', 'everything']);
+    expect(generated.exitCode, generated.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'recorded.toolrun.yaml'), 'utf8');
+    // validate: false only on the calls toolrun's own check would refuse.
+    const steps = text.split('  - name: ').slice(1);
+    expect(steps.map((step) => [step.split('\n')[0], step.includes('validate: false')])).toEqual([
+      ['"call echo #1"', false],
+      ['"call get-sum #1"', true],
+      ['"call get-sum #2"', true],
+      ['"call no-such-tool #1"', true],
+      ['"call get-sum #3"', false],
+    ]);
+    const result = await run(['test', 'recorded.toolrun.yaml'], { CI: 'true' });
+    expect(result.stdout, result.stderr).toMatch(/\n5 passed \(5 tests, [\d.]+ s\)$/);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("item 3: validate: false sends the call as written; error: {code} matches the server's own JSON-RPC code, -32042 included", async () => {
+    writeFileSync(
+      join(dir, 'as-written.toolrun.yaml'),
+      [
+        'server: everything',
+        'tests:',
+        '  - name: checked by toolrun',
+        '    call: get-sum',
+        '    args: { a: x, b: 1 }',
+        '    expect: { error: "Invalid parameters" }',
+        '  - name: sent to the server',
+        '    call: get-sum',
+        '    args: { a: x, b: 1 }',
+        '    validate: false',
+        '    expect: { error: "Input validation error", path: { "$.isError": true } }',
+        '  - name: a URL elicitation the server requires',
+        '    call: "asks:needs_url"',
+        '    expect: { error: { code: -32042, message: "open a URL" } }',
+      ].join('\n'),
+    );
+    const result = await run(['--json', 'test', 'as-written.toolrun.yaml']);
+    const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures?: unknown[] }>;
+    expect(tests.map((test) => [test.name, test.status, test.failures ?? []])).toEqual([
+      ['checked by toolrun', 'pass', []],
+      ['sent to the server', 'pass', []],
+      ['a URL elicitation the server requires', 'pass', []],
+    ]);
+    expect(result.exitCode).toBe(0);
+  });
+});
