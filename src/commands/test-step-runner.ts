@@ -8,7 +8,8 @@ import { mergeArguments } from '../cli-support/tool-arguments.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
 import type { OpenTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
-import { describeThrown, UsageError } from '../errors.js';
+import { describeThrown, ToolNotFoundError, UsageError } from '../errors.js';
+import { suggestNames } from '../registry/suggest-names.js';
 import type { PreparedCall } from '../executor/tool-executor.js';
 import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
@@ -62,6 +63,14 @@ export function createStepRunner(
     const definition = { name, description: '', parameters: { type: 'object' as const } };
     return { definition, run: createMcpRunner(connection, name), source: 'mcp', server, qualifiedName: `${server}:${name}`, normalizesArgs: false, enforcesTimeout: true };
   };
+  /** A tool the step's server does not list, nor toolrun: the names to suggest are that server's and the local tools'. */
+  const notOnServer = (name: string, server: string) => {
+    const candidates = opened.registry
+      .list()
+      .filter((tool) => tool.server === server || tool.server === undefined)
+      .map((tool) => tool.definition.name);
+    return new ToolNotFoundError(`${server}:${name}`, suggestNames(name, candidates));
+  };
   const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
   return {
     run: (request, signal) => during(request.server, request.asks, () => runStep(request, signal)),
@@ -75,13 +84,17 @@ export function createStepRunner(
       if (request.server) await connectionOf(request.server);
       // A local tool (math_eval, a mock) named in a file whose steps default to a server: the
       // server's tool of that name comes first, the local one when the server has none.
-      const local = request.server && !opened.registry.find(action.tool, request.server) && opened.registry.find(action.tool)?.server === undefined;
+      // A name neither has is not looked for on the other servers (a file bound to one server tests that server): see notOnServer.
+      const anywhere = opened.registry.find(action.tool);
+      const local = request.server !== undefined && !opened.registry.find(action.tool, request.server) && anywhere !== undefined && anywhere.server === undefined;
       let prepared: PreparedCall;
       if (request.validate === false) {
         // Sent as written: the server's own answer to a name or arguments toolrun would refuse is what the step tests.
         prepared = { tool: await toolAsWritten(action.tool, request.server), args: request.args };
       } else {
-        const tool = await resolveTool(opened, action.tool, local ? undefined : request.server);
+        const tool = await resolveTool(opened, action.tool, local ? undefined : request.server).catch((error: unknown) => {
+          throw error instanceof ToolNotFoundError && request.server && !local ? notOnServer(action.tool, request.server) : error;
+        });
         // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
         const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
         const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
@@ -21,6 +21,8 @@ describe('toolrun test, round 4 (issue #47)', () => {
       mcpServers: {
         everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] },
         asks: fixtureServer('elicit-server.js'),
+        down: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+        marks: fixtureServer('pid-file-server.js', { env: { PID_FILE: join(dir, 'marks-started') } }),
       },
     }),
   );
@@ -102,5 +104,29 @@ describe('toolrun test, round 4 (issue #47)', () => {
       ['a URL elicitation the server requires', 'pass', []],
     ]);
     expect(result.exitCode).toBe(0);
+  });
+
+  it('item 4: a mistyped tool in a file bound to one server asks that server (then the local tools) only', async () => {
+    writeFileSync(
+      join(dir, 'typo.toolrun.yaml'),
+      [
+        'server: everything',
+        'tests:',
+        '  - { name: mistyped, call: ecoh, args: { message: hi } }',
+        "  - { name: another server's tool, call: signup }",
+        '  - { name: a local tool, call: math_evl, args: { expression: "1+1" } }',
+      ].join('\n'),
+    );
+    const result = await run(['--json', 'test', 'typo.toolrun.yaml']);
+    const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures: Array<{ message: string }> }>;
+    expect(tests.map((test) => [test.name, test.status, test.failures[0]?.message])).toEqual([
+      ['mistyped', 'fail', "the step failed: Tool 'everything:ecoh' not found. Did you mean: echo?"],
+      ["another server's tool", 'fail', "the step failed: Tool 'everything:signup' not found. Run `toolrun list` to see the available tools."],
+      ['a local tool', 'fail', "the step failed: Tool 'everything:math_evl' not found. Did you mean: math_eval?"],
+    ]);
+    expect(result.exitCode).toBe(1);
+    // No other server was started, nor blamed.
+    expect(result.stderr).not.toContain("'down'");
+    expect(existsSync(join(dir, 'marks-started'))).toBe(false);
   });
 });
