@@ -129,4 +129,30 @@ describe('toolrun test, round 4 (issue #47)', () => {
     expect(result.stderr).not.toContain("'down'");
     expect(existsSync(join(dir, 'marks-started'))).toBe(false);
   });
+
+  it('item 6: a saved value is typed by the parameter schema, as an environment value is (as exec types ARGS)', async () => {
+    writeFileSync(
+      join(dir, 'typed.toolrun.yaml'),
+      [
+        'server: everything',
+        'tests:',
+        '  - name: save a number',
+        '    call: get-structured-content',
+        '    args: { location: Chicago }',
+        '    save: { temp: "$.structuredContent.temperature" }',
+        '  - { name: a saved number into a string parameter, call: echo, args: { message: "${temp}" }, expect: { text: "Echo: 36" } }',
+        '  - { name: an environment value into a string parameter, call: echo, args: { message: "${ONE}" }, expect: { text: "Echo: 1" } }',
+        '  - { name: both into number parameters, call: get-sum, args: { a: "${temp}", b: "${ONE}" }, expect: { contains: "37" } }',
+      ].join('\n'),
+    );
+    const result = await run(['--json', 'test', 'typed.toolrun.yaml'], { ONE: '1' });
+    const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures?: Array<{ message: string }> }>;
+    expect(tests.map((test) => [test.name, test.status, test.failures?.[0]?.message])).toEqual([
+      ['save a number', 'pass', undefined],
+      ['a saved number into a string parameter', 'pass', undefined],
+      ['an environment value into a string parameter', 'pass', undefined],
+      ['both into number parameters', 'pass', undefined],
+    ]);
+    expect(result.exitCode).toBe(0);
+  });
 });
