@@ -26,7 +26,7 @@ export function registerTestCommand(program: Command, run: CommandRunner): void 
     .option('--filter <pattern>', 'only the tests whose name contains PATTERN (or matches /REGEX/)')
     .option('--bail', 'stop at the first failing test (the rest are reported skipped)')
     .option('--jobs <n>', 'test files of different servers run at once, at most N', parsePositiveInteger, 4)
-    .option('--shard <i/n>', 'run part I of N (a stable split: the N parts are the whole suite, no test twice)', parseShard)
+    .option('--shard <i/n>', 'run part I of N, split by file (stable: the N parts are the whole suite, no file twice)', parseShard)
     .option('--update', 'write the snapshots of this run (new ones, and those that differ)')
     .option('--watch', 'run again when a test file or the config changes (Ctrl-C ends)')
     .option('--junit <file>', 'also write a JUnit XML report (one testsuite per file)')
@@ -138,7 +138,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
 async function runOnce(cli: CliContext, paths: string[], options: TestOptions, opened?: Awaited<ReturnType<typeof openForTests>>): Promise<number> {
   const { files, config } = await loadSuite(cli, paths, options);
   const tools = opened ?? (await openForTests(cli, config, files));
-  const [{ runTestSuite }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
+  const [{ runTestSuite, shardFiles }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
   const startedAt = new Date();
   const started = performance.now();
   const live = !cli.globals.json;
@@ -147,6 +147,7 @@ async function runOnce(cli: CliContext, paths: string[], options: TestOptions, o
     bail: options.bail === true,
     jobs: options.jobs,
     shard: options.shard,
+    root: cli.cwd,
     snapshotMode: options.update ? 'update' : isCi(cli.env) ? 'ci' : 'write',
     env: cli.env,
     signal: cli.signal,
@@ -159,7 +160,13 @@ async function runOnce(cli: CliContext, paths: string[], options: TestOptions, o
       : undefined,
   });
   const wallMs = performance.now() - started;
-  if (results.length === 0 && !cli.signal.aborted)
+  // A shard with no file is a matrix wider than the suite: nothing to run is its success (its reports are written, empty).
+  const emptyShard = options.shard !== undefined && shardFiles(files, options.shard, cli.cwd).size === 0;
+  if (emptyShard)
+    cli.terminal.note(
+      `shard ${options.shard!.index}/${options.shard!.count} holds no test file: ${files.length} file${files.length === 1 ? '' : 's'} split ${options.shard!.count} ways (shards split by file)`,
+    );
+  if (results.length === 0 && !cli.signal.aborted && !emptyShard)
     throw new UsageError(`no test ${options.filter ? `matches --filter ${options.filter}` : options.shard ? `falls in shard ${options.shard.index}/${options.shard.count}` : 'to run'}`);
   // Written even when interrupted: the tests that ran are CI's evidence.
   if (options.junit) await writeReport(cli, '--junit', options.junit, report.formatTestJunit(results, cli.cwd, { startedAt, hostname: cli.env.HOSTNAME }));

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
@@ -154,5 +154,41 @@ describe('toolrun test, round 4 (issue #47)', () => {
       ['both into number parameters', 'pass', undefined],
     ]);
     expect(result.exitCode).toBe(0);
+  });
+
+  it("item 5: --shard splits by file (a file's tests share saved values); a ${NAME} whose saving step did not run says so", async () => {
+    mkdirSync(join(dir, 'shards'));
+    const files = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+    for (const name of files)
+      writeFileSync(
+        join(dir, 'shards', `${name}.toolrun.yaml`),
+        [
+          'tests:',
+          `  - { name: ${name} first, call: math_eval, args: { expression: "2+2" }, save: { x: "$.result" } }`,
+          `  - { name: ${name} second, call: math_eval, args: { expression: "\${x}*10" }, expect: { path: { "$.result": 40 } } }`,
+          `  - { name: ${name} third, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }`,
+        ].join('\n'),
+      );
+    type Listed = { file: string; name: string; status: string };
+    const part = async (shard: string) => {
+      const result = await run(['--json', 'test', 'shards', '--shard', shard]);
+      return { ...result, tests: JSON.parse(result.stdout).tests as Listed[] };
+    };
+    const parts = await Promise.all(['1/3', '2/3', '3/3'].map(part));
+    expect(parts.map((each) => each.exitCode)).toEqual([0, 0, 0]);
+    const filesOf = parts.map((each) => [...new Set(each.tests.map((test) => test.file))]);
+    // Every file in one part, whole: its three tests, passing (the second uses what the first saved).
+    expect(filesOf.flat().sort()).toEqual(files.map((name) => `shards/${name}.toolrun.yaml`));
+    expect(filesOf.map((each) => each.length).sort()).toEqual([1, 2, 2]);
+    for (const each of parts) expect(each.tests.every((test) => test.status === 'pass') && each.tests.length === filesOf[parts.indexOf(each)]!.length * 3).toBe(true);
+    // More shards than files: the extra ones run nothing, and pass.
+    const empty = await part('6/6');
+    expect([empty.exitCode, empty.tests, empty.stderr.trim()]).toEqual([0, [], 'shard 6/6 holds no test file: 5 files split 6 ways (shards split by file)']);
+
+    const filtered = await run(['--json', 'test', 'shards/alpha.toolrun.yaml', '--filter', 'second']);
+    expect(JSON.parse(filtered.stdout).tests[0].failures[0].message).toBe(
+      "${x} has no value: 'alpha first' (line 2), which saves it, did not run (--filter or only: left it out); the step was not sent",
+    );
+    expect(filtered.exitCode).toBe(1);
   });
 });
