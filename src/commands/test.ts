@@ -7,6 +7,7 @@ interface TestOptions {
   server?: string;
   filter?: string;
   bail?: boolean;
+  allowOnly?: boolean;
   jobs: number;
   shard?: { index: number; count: number };
   update?: boolean;
@@ -25,6 +26,7 @@ export function registerTestCommand(program: Command, run: CommandRunner): void 
     .option('--server <name>', "run every step on this server (overrides the files' server:)")
     .option('--filter <pattern>', 'only the tests whose name contains PATTERN (or matches /REGEX/)')
     .option('--bail', 'stop at the first failing test (the rest are reported skipped)')
+    .option('--allow-only', 'allow tests marked "only" when CI is set (refused there otherwise: a leftover only: true skips the rest)')
     .option('--jobs <n>', 'test files of different servers run at once, at most N', parsePositiveInteger, 4)
     .option('--shard <i/n>', 'run part I of N, split by file (stable: the N parts are the whole suite, no file twice)', parseShard)
     .option('--update', 'write the snapshots of this run (new ones, and those that differ)')
@@ -122,6 +124,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server } : step);
     return { ...file, server: options.server, tests: file.tests.map(retarget), setup: file.setup.map(retarget), teardown: file.teardown.map(retarget) };
   });
+  if (isCi(cli.env) && !options.allowOnly) refuseLeftoverOnly(files, (path) => relative(cli.cwd, path) || path);
   const config = await loadCliConfig(cli);
   for (const file of files)
     for (const step of [...file.setup, ...file.tests, ...file.teardown])
@@ -241,6 +244,22 @@ function safeFind(find: (paths: string[], cwd: string) => string[], paths: strin
   } catch {
     return [];
   }
+}
+
+/**
+ * A test marked \`only: true\` left in a file would, in CI, pass the run while skipping every other
+ * test: refused there, as vitest refuses \`.only\` unless --allowOnly (its default: \`!process.env.CI\`;
+ * @vitest/runner interpretTaskModes, "Unexpected .only modifier").
+ */
+function refuseLeftoverOnly(files: Array<{ path: string; tests: Array<{ name: string; only: boolean; place: { line: number; column: number } }> }>, shown: (path: string) => string): void {
+  const marked = files.flatMap((file) => file.tests.filter((test) => test.only).map((test) => ({ file, test })));
+  if (marked.length === 0) return;
+  const { file, test } = marked[0]!;
+  const others = marked.length > 1 ? ` (and ${marked.length - 1} more)` : '';
+  throw new ConfigError(
+    `${shown(file.path)}:${test.place.line}:${test.place.column}: test '${test.name}' is marked only: true${others} and CI is set: the other tests would be skipped; remove only:, or pass --allow-only`,
+    { file: file.path },
+  );
 }
 
 function isCi(env: NodeJS.ProcessEnv): boolean {

@@ -191,4 +191,29 @@ describe('toolrun test, round 4 (issue #47)', () => {
     );
     expect(filtered.exitCode).toBe(1);
   });
+
+  it('item 7: a leftover only: true fails under CI, naming the file and line (--allow-only lets it run)', async () => {
+    writeFileSync(
+      join(dir, 'focused.toolrun.yaml'),
+      [
+        'tests:',
+        '  - { name: one, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }',
+        '  - { name: two, call: math_eval, args: { expression: "2+2" }, expect: { path: { "$.result": 4 } }, only: true }',
+      ].join('\n'),
+    );
+    const refused = await run(['test', 'focused.toolrun.yaml'], { CI: 'true' });
+    expect([refused.exitCode, refused.stdout, refused.stderr.trim()]).toEqual([
+      3,
+      '',
+      "✖ focused.toolrun.yaml:3:5: test 'two' is marked only: true and CI is set: the other tests would be skipped; remove only:, or pass --allow-only",
+    ]);
+    for (const [args, env] of [
+      [['--allow-only'], { CI: 'true' }],
+      [[], { CI: undefined }],
+    ] as const) {
+      const allowed = await run(['--json', 'test', 'focused.toolrun.yaml', ...args], env);
+      expect(JSON.parse(allowed.stdout).summary).toMatchObject({ passed: 1, skipped: 1 });
+      expect(allowed.exitCode).toBe(0);
+    }
+  });
 });
