@@ -121,7 +121,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path);
     if (!options.server) return file;
     // --server replaces the file's server (a step naming SERVER:TOOL or its own server: keeps it).
-    const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server } : step);
+    const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server, serverPlace: undefined } : step);
     return { ...file, server: options.server, tests: file.tests.map(retarget), setup: file.setup.map(retarget), teardown: file.teardown.map(retarget) };
   });
   if (isCi(cli.env) && !options.allowOnly) refuseLeftoverOnly(files, (path) => relative(cli.cwd, path) || path);
@@ -130,8 +130,10 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     for (const step of [...file.setup, ...file.tests, ...file.teardown])
       if (step.server !== undefined && !config.servers[step.server]) {
         const configured = Object.keys(config.servers);
+        // Pointed at the line that names the server (--server's name has no line: the step's).
+        const place = step.serverPlace ?? step.place;
         throw new ConfigError(
-          `${relative(cli.cwd, file.path) || file.path}:${step.place.line}:${step.place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
+          `${relative(cli.cwd, file.path) || file.path}:${place.line}:${place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
           { file: file.path },
         );
       }

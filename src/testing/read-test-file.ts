@@ -36,7 +36,8 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
   const root = document.contents;
   if (!isMap(root)) fail(placeOf(root), 'a test file is a mapping with a `tests:` list (see toolrun test --help)');
   const top = entries(root as YAMLMap, FILE_KEYS, 'file', fail, placeOf);
-  const server = optionalString(top.get('server'), 'server', fail, placeOf);
+  const serverNode = top.get('server');
+  const server = optionalString(serverNode, 'server', fail, placeOf);
   const fileValidate = optionalBoolean(top.get('validate'), 'validate', fail, placeOf);
   const testsNode = top.get('tests');
   if (!testsNode) fail(placeOf(root), 'the file has no `tests:` list');
@@ -58,10 +59,15 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     const actionKey = given[0]!;
     const target = optionalString(fields.get(actionKey), actionKey, fail, placeOf)!;
     let stepServer = optionalString(fields.get('server'), 'server', fail, placeOf);
+    // Where the step's server is named: its call: SERVER:TOOL, its server:, else the file's server:.
+    let serverPlace = stepServer !== undefined ? placeOf(fields.get('server')) : serverNode ? placeOf(serverNode) : undefined;
     let action: StepAction;
     if (actionKey === 'call') {
       const colon = target.indexOf(':');
-      if (colon > 0) stepServer = target.slice(0, colon);
+      if (colon > 0) {
+        stepServer = target.slice(0, colon);
+        serverPlace = placeOf(fields.get('call'));
+      }
       action = { kind: 'call', tool: colon > 0 ? target.slice(colon + 1) : target };
     } else if (actionKey === 'read') action = { kind: 'read', uri: target };
     else if (actionKey === 'get') action = { kind: 'get', prompt: target };
@@ -109,6 +115,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
       place,
       action,
       server: stepServer ?? server,
+      ...((stepServer ?? server) !== undefined && serverPlace ? { serverPlace } : {}),
       args,
       expect: expectation,
       save,

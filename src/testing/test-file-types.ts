@@ -41,6 +41,8 @@ export interface TestStep {
   action: StepAction;
   /** SERVER of `call: SERVER:TOOL`, or `server:` of the step, else the file's. */
   server?: string;
+  /** Where `server` is named in the file (the `call: SERVER:TOOL`, or the step's or the file's `server:` line). */
+  serverPlace?: FilePlace;
   args: Record<string, unknown>;
   expect: Expectation;
   /** Name → JSONPath into the result, for `${name}` in later steps. */

@@ -216,4 +216,18 @@ describe('toolrun test, round 4 (issue #47)', () => {
       expect(allowed.exitCode).toBe(0);
     }
   });
+
+  it('item 14: an unknown server is pointed at where the file names it', async () => {
+    const cases: Array<[string, string]> = [
+      ['server: nope\ntests:\n  - name: x\n    call: echo\n', '1:9'],
+      ['server: everything\ntests:\n  - name: x\n    server: nope\n    call: echo\n', '4:13'],
+      ['server: everything\ntests:\n  - name: x\n    call: "nope:echo"\n', '4:11'],
+    ];
+    for (const [text, place] of cases) {
+      writeFileSync(join(dir, 'unknown-server.toolrun.yaml'), text);
+      const result = await run(['test', 'unknown-server.toolrun.yaml']);
+      expect(result.stderr, text).toMatch(new RegExp(`^✖ unknown-server\\.toolrun\\.yaml:${place}: MCP server 'nope' is not configured \\(configured: everything, asks, down, marks\\)`));
+      expect(result.exitCode).toBe(3);
+    }
+  });
 });

@@ -159,7 +159,7 @@ describe('toolrun test (issue #33)', () => {
       ['server: p\ntests:\n  - name: x\n    call: whoami\n    expect: { txt: hi }\n', '^✖ bad\\.toolrun\\.yaml:5:15: unknown matcher "txt"; matchers are text, contains'],
       ['server: p\ntests:\n  - name: x\n    call: whoami\n    expect: { path: { "$.content[": 1 } }\n', '^✖ bad\\.toolrun\\.yaml:5:23: JSONPath "\\$\\.content\\[" does not parse: '],
       ['server: p\ntests:\n  - name: x\n    call: whoami\n    args: { id: "${never_saved}" }\n', '^✖ bad\\.toolrun\\.yaml:5:17: \\$\\{never_saved\\} is not saved by an earlier step'],
-      ['server: nope\ntests:\n  - name: x\n    call: whoami\n', "^✖ bad\\.toolrun\\.yaml:3:5: MCP server 'nope' is not configured \\(configured: p\\)"],
+      ['server: nope\ntests:\n  - name: x\n    call: whoami\n', "^✖ bad\\.toolrun\\.yaml:1:9: MCP server 'nope' is not configured \\(configured: p\\)"],
     ];
     for (const [text, message] of cases) {
       writeFileSync(join(dir, 'bad.toolrun.yaml'), text);
