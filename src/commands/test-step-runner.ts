@@ -33,6 +33,21 @@ function textWhereStringWanted(tool: RegisteredTool, args: Record<string, unknow
   return typed;
 }
 
+/**
+ * A failed call's message with the last lines of the server's stderr, said once: a message that
+ * already ends with the last line (a server that died: "its stderr ends: …") gets the lines before it
+ * there, one that quotes it elsewhere is left as it is, and any other gets them in parentheses.
+ */
+function withStderr(message: string, stderr: string[]): string {
+  const tail = stderr.slice(-3);
+  const last = tail.at(-1);
+  if (last === undefined) return message;
+  const ending = `; its stderr ends: ${last}`;
+  if (message.endsWith(ending)) return `${message.slice(0, -ending.length)}; its stderr ends: ${tail.join(' / ')}`;
+  if (message.includes(last)) return message;
+  return `${message} (its stderr: ${tail.join(' / ')})`;
+}
+
 /** A JSON-RPC error's code, as the SDK's McpError (and a holder's answer) carry it. */
 function jsonRpcCode(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
@@ -146,6 +161,8 @@ export function createStepRunner(
         {
           signal,
           raw: true,
+          // A step that says how long it may take (timeout, latencyMs) is its own judge: no "Slow tool" warning beside its result.
+          silent: request.timeoutMs !== undefined || request.latencyMaxMs !== undefined,
           ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
           onProgress: (update) => progress.push(update.progress),
         },
@@ -153,10 +170,9 @@ export function createStepRunner(
       const latencyMs = performance.now() - callStarted;
       if (envelope.success) return { result: envelope.result, latencyMs, progress };
       const code = jsonRpcCode(thrown) ?? jsonRpcCode((thrown as { cause?: unknown } | undefined)?.cause) ?? /MCP error (-?\d+)/.exec(envelope.error)?.[1];
-      const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
       return {
         ...(envelope.result !== undefined ? { result: envelope.result } : {}),
-        error: { message: `${envelope.error}${stderr}`, ...(code !== undefined ? { code: Number(code) } : {}) },
+        error: { message: withStderr(envelope.error, envelope.server_stderr ?? []), ...(code !== undefined ? { code: Number(code) } : {}) },
         latencyMs,
         progress,
       };

@@ -12,6 +12,8 @@ export interface StepRequest {
   server?: string;
   args: Record<string, unknown>;
   timeoutMs?: number;
+  /** The step's `latencyMs: {max}`: with timeoutMs, the step's own word on how long the call may take. */
+  latencyMaxMs?: number;
   asks?: StepAsks;
   /** false: send the call as written (no tool-name or argument check, no typing). */
   validate?: false;
@@ -178,6 +180,7 @@ function requestOf(step: TestStep, saved: Map<string, unknown>, env: NodeJS.Proc
     ...(step.server !== undefined ? { server: step.server } : {}),
     args: expandReferences(step.args, saved, env) as Record<string, unknown>,
     ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
+    ...(step.expect.latencyMs !== undefined ? { latencyMaxMs: step.expect.latencyMs.max } : {}),
     ...(step.asks ? { asks: step.asks } : {}),
     ...(step.validate === false ? { validate: false as const } : {}),
   };

@@ -230,4 +230,34 @@ describe('toolrun test, round 4 (issue #47)', () => {
       expect(result.exitCode).toBe(3);
     }
   });
+
+  it('item 14: no "Slow tool" warning for a step with its own timeout or latencyMs; a crash says the server\'s stderr once', async () => {
+    const slowConfig = join(dir, 'slow.json');
+    writeFileSync(
+      slowConfig,
+      JSON.stringify({
+        slowToolMs: 100,
+        retry: { attempts: 1, baseDelayMs: 0 },
+        mcpServers: { slow: fixtureServer('slow-tool-server.js'), dies: fixtureServer('exit-mid-call-server.js', { env: { CRASH_AFTER: '0' } }) },
+      }),
+    );
+    writeFileSync(
+      join(dir, 'slow.toolrun.yaml'),
+      [
+        'tests:',
+        '  - { name: own timeout, call: "slow:slow_tool", args: { ms: 150 }, timeout: 5000 }',
+        '  - { name: own latency, call: "slow:slow_tool", args: { ms: 160 }, expect: { latencyMs: { max: 5000 } } }',
+        '  - { name: neither, call: "slow:slow_tool", args: { ms: 170 } }',
+        '  - { name: crashes, call: "dies:work" }',
+      ].join('\n'),
+    );
+    const result = await runInProcess(['--config', slowConfig, '--json', 'test', 'slow.toolrun.yaml'], { cwd: dir, env: marker.env });
+    // Only the step that set no bound of its own is warned about.
+    expect(result.stderr.match(/Slow tool: .*/g)).toEqual([expect.stringMatching(/^Slow tool: slow_tool took \d+ ms \(slowToolMs: 100\)$/)]);
+    const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures?: Array<{ message: string }> }>;
+    expect(tests.map((test) => test.status)).toEqual(['pass', 'pass', 'pass', 'fail']);
+    const crash = tests[3]!.failures![0]!.message;
+    expect(crash).toMatch(/^the step failed: MCP server 'dies' exited with code 3 during the call to 'work'; its stderr ends: (.+ \/ )?FATAL: out of widgets \(widget pool exhausted\)$/);
+    expect(crash.split('out of widgets')).toHaveLength(2);
+  });
 });
