@@ -28,7 +28,8 @@ export interface TestResult {
   file: string;
   name: string;
   place: FilePlace;
-  status: 'pass' | 'fail' | 'skip';
+  /** interrupted: Ctrl-C came while the test ran (its step's answer never counted). */
+  status: 'pass' | 'fail' | 'skip' | 'interrupted';
   ms: number;
   failures: MatchFailure[];
   request: StepRequest;
@@ -123,8 +124,13 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
         });
         continue;
       }
+      const began = performance.now();
       const { outcome } = await runStep(test, runner, saved, options);
-      if (options.signal.aborted) break;
+      if (options.signal.aborted) {
+        // Shown and reported (summary, --json, JUnit) as interrupted, not left out as if it never began.
+        report({ file: file.path, name: test.name, place: test.place, status: 'interrupted', ms: performance.now() - began, failures: [], request });
+        break;
+      }
       const failures = matchExpectations(test.expect, outcome);
       let wroteSnapshot = false;
       if (test.expect.snapshot && !(failures.length > 0 && failures[0]!.matcher === 'error' && !test.expect.error)) {

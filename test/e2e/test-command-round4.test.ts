@@ -3,9 +3,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { expectValidJunit } from '../helpers/junit-schemas.js';
+import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { BIN } from '../helpers/run-toolrun.js';
+import { BIN, runToolrun } from '../helpers/run-toolrun.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
 
 /** Issue #47 (round 4): what a new user hit in `toolrun test` on real servers. */
@@ -23,6 +24,7 @@ describe('toolrun test, round 4 (issue #47)', () => {
         asks: fixtureServer('elicit-server.js'),
         down: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
         marks: fixtureServer('pid-file-server.js', { env: { PID_FILE: join(dir, 'marks-started') } }),
+        slow: fixtureServer('slow-tool-server.js'),
       },
     }),
   );
@@ -226,7 +228,7 @@ describe('toolrun test, round 4 (issue #47)', () => {
     for (const [text, place] of cases) {
       writeFileSync(join(dir, 'unknown-server.toolrun.yaml'), text);
       const result = await run(['test', 'unknown-server.toolrun.yaml']);
-      expect(result.stderr, text).toMatch(new RegExp(`^✖ unknown-server\\.toolrun\\.yaml:${place}: MCP server 'nope' is not configured \\(configured: everything, asks, down, marks\\)`));
+      expect(result.stderr, text).toMatch(new RegExp(`^✖ unknown-server\\.toolrun\\.yaml:${place}: MCP server 'nope' is not configured \\(configured: everything, asks, down, marks, slow\\)`));
       expect(result.exitCode).toBe(3);
     }
   });
@@ -259,5 +261,40 @@ describe('toolrun test, round 4 (issue #47)', () => {
     const crash = tests[3]!.failures![0]!.message;
     expect(crash).toMatch(/^the step failed: MCP server 'dies' exited with code 3 during the call to 'work'; its stderr ends: (.+ \/ )?FATAL: out of widgets \(widget pool exhausted\)$/);
     expect(crash.split('out of widgets')).toHaveLength(2);
+  });
+
+  it('item 14: a test Ctrl-C cuts short is interrupted in the line, the summary, --json and JUnit', { timeout: 30_000 }, async () => {
+    writeFileSync(
+      join(dir, 'long.toolrun.yaml'),
+      'server: slow\ntests:\n  - { name: quick, call: slow_tool, args: { ms: 1 } }\n  - { name: long, call: slow_tool, args: { ms: 20000 } }\n  - { name: never, call: slow_tool, args: { ms: 1 } }\n',
+    );
+    const interrupt = async (args: string[], started: (output: string) => boolean) => {
+      const child = runToolrun(['--config', config, ...args], { cwd: dir, env: marker.env });
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      let errors = '';
+      child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      await waitFor(() => started(output) || started(errors));
+      child.kill('SIGINT');
+      return { exitCode: (await child).exitCode, output };
+    };
+    // The human run: the quick test's line is out, the long one is in flight.
+    const human = await interrupt(['test', 'long.toolrun.yaml', '--junit', 'interrupted.xml'], (output) => output.includes('✔ quick'));
+    expect(human.exitCode).toBe(130);
+    expect(human.output).toMatch(/^✔ quick · \d+ ms\n⊘ long · interrupted after \d+ ms \(Ctrl-C\)\n1 passed, 1 interrupted \(2 tests, [\d.]+ s\)\n$/);
+    const junit = readFileSync(join(dir, 'interrupted.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite [^>]*tests="2" failures="0" errors="1" skipped="0"/);
+    expect(junit).toMatch(/<testcase [^>]*name="long"[^>]*>\n\s*<error message="interrupted \(Ctrl-C\) after \d+ ms" type="interrupted"\/>/);
+    expectValidJunit(join(dir, 'interrupted.xml'));
+    // --json prints nothing until the end: the call in flight shows in the session's stderr only with --verbose, so wait for the slow server's start.
+    const json = await interrupt(['--verbose', '--json', 'test', 'long.toolrun.yaml'], (output) => /exec slow_tool .*"ms":1\b/.test(output));
+    expect(json.exitCode).toBe(130);
+    const report = JSON.parse(json.output);
+    expect(report.success).toBe(false);
+    expect(report.summary).toMatchObject({ passed: 1, failed: 0, interrupted: 1, total: 2 });
+    expect(report.tests.map((test: { name: string; status: string }) => [test.name, test.status])).toEqual([
+      ['quick', 'pass'],
+      ['long', 'interrupted'],
+    ]);
   });
 });
