@@ -143,10 +143,11 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
 async function runOnce(cli: CliContext, paths: string[], options: TestOptions, opened?: Awaited<ReturnType<typeof openForTests>>): Promise<number> {
   const { files, config } = await loadSuite(cli, paths, options);
   const tools = opened ?? (await openForTests(cli, config, files));
-  const [{ runTestSuite, shardFiles }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
+  const [{ runTestSuite, runSideBySide, shardFiles }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
   const startedAt = new Date();
   const started = performance.now();
   const live = !cli.globals.json;
+  const lineOptions = runSideBySide(files, options.jobs) ? { cwd: cli.cwd } : {};
   const results = await runTestSuite(files, tools.runner, {
     filter: options.filter,
     bail: options.bail === true,
@@ -158,7 +159,7 @@ async function runOnce(cli: CliContext, paths: string[], options: TestOptions, o
     signal: cli.signal,
     onResult: live
       ? (result) => {
-          const lines = [report.formatTestLine(result, cli.terminal.outStyle)];
+          const lines = [report.formatTestLine(result, cli.terminal.outStyle, lineOptions)];
           if (result.status === 'fail') lines.push(...report.formatFailureDetails(result, cli.cwd));
           void cli.terminal.result(lines.join('\n'));
         }

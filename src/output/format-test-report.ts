@@ -9,9 +9,11 @@ import type { Style } from './style.js';
 /** Values longer than this are shown cut in the terminal (the JSON and JUnit reports have them whole). */
 const SHOWN_VALUE = 300;
 
-/** `✔ name · 12 ms`, `✖ name · 12 ms`, `○ name · skipped: reason`, `⊘ name · interrupted after 12 ms (Ctrl-C)`. */
-export function formatTestLine(result: TestResult, style: Style): string {
-  const name = escapeControls(maskSecrets(result.name));
+/** `✔ name · 12 ms`, `✖ name · 12 ms`, `○ name · skipped: reason`, `⊘ name · interrupted after 12 ms (Ctrl-C)`; with `cwd`, `✔ FILE › name · 12 ms`. */
+export function formatTestLine(result: TestResult, style: Style, options: { cwd?: string } = {}): string {
+  // With files running side by side their lines interleave: each names its file (`FILE › name`), as vitest's do.
+  const file = options.cwd !== undefined ? `${escapeControls(relative(options.cwd, result.file) || result.file)} › ` : '';
+  const name = file + escapeControls(maskSecrets(result.name));
   if (result.status === 'skip') return `${style.yellow('○')} ${name} ${style.dim(`· skipped: ${result.skipReason ?? ''}`)}`;
   if (result.status === 'interrupted') return `${style.yellow('⊘')} ${name} ${style.dim(`· interrupted after ${Math.round(result.ms)} ms (Ctrl-C)`)}`;
   const mark = result.status === 'pass' ? style.green('✔') : style.red('✖');

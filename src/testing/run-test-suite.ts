@@ -160,7 +160,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
   // would in a session); different servers at once, up to `jobs`.
   const groups = new Map<string, TestFile[]>();
   for (const file of files) {
-    const key = file.server ?? file.tests[0]?.server ?? '';
+    const key = groupOf(file);
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
   const queue = [...groups.values()];
@@ -169,6 +169,16 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
   });
   await Promise.all(workers);
   return files.flatMap((file) => byFile.get(file) ?? []);
+}
+
+/** Files of one server run one after another; this is the server (or '' for local tools) a file is grouped by. */
+function groupOf(file: TestFile): string {
+  return file.server ?? file.tests[0]?.server ?? '';
+}
+
+/** Do these files run side by side (their result lines interleave)? Files of two servers or more, and jobs over 1. */
+export function runSideBySide(files: TestFile[], jobs: number): boolean {
+  return jobs > 1 && new Set(files.map(groupOf)).size > 1;
 }
 
 async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, unknown>, options: SuiteOptions): Promise<{ outcome: StepOutcome }> {

@@ -297,4 +297,19 @@ describe('toolrun test, round 4 (issue #47)', () => {
       ['long', 'interrupted'],
     ]);
   });
+
+  it('item 14: files running side by side name their file on each line', async () => {
+    writeFileSync(join(dir, 'side-a.toolrun.yaml'), 'server: everything\ntests:\n  - { name: echo, call: echo, args: { message: hi }, expect: { text: "Echo: hi" } }\n');
+    writeFileSync(
+      join(dir, 'side-b.toolrun.yaml'),
+      'tests:\n  - { name: math, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }\n  - { name: wrong, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 3 } } }\n',
+    );
+    const both = await run(['test', 'side-a.toolrun.yaml', 'side-b.toolrun.yaml']);
+    const lines = both.stdout.split('\n').filter((line) => /^[✔✖]/.test(line));
+    expect(lines.map((line) => line.replace(/ · \d+ ms$/, '')).sort()).toEqual(['✔ side-a.toolrun.yaml › echo', '✔ side-b.toolrun.yaml › math', '✖ side-b.toolrun.yaml › wrong']);
+    expect(both.exitCode).toBe(1);
+    // One after another (--jobs 1), lines cannot interleave: the names alone, as for one file.
+    const inTurn = await run(['test', 'side-a.toolrun.yaml', 'side-b.toolrun.yaml', '--jobs', '1']);
+    expect(inTurn.stdout).toMatch(/^✔ echo · \d+ ms\n✔ math · \d+ ms\n✖ wrong · \d+ ms\n/);
+  });
 });
