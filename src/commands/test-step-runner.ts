@@ -4,9 +4,7 @@ import { listItems } from '../mcp/list-items.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { StepOutcome } from '../testing/match-expectations.js';
 import type { StepRequest, StepRunner } from '../testing/run-test-suite.js';
-import { mergeArguments } from '../cli-support/tool-arguments.js';
-import { parseArgWords } from '../args/parse-tool-args.js';
-import { schemaTypes } from '../args/coerce-args.js';
+import { typeStepArguments } from '../testing/type-step-arguments.js';
 import type { OpenTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { describeThrown, ToolNotFoundError, UsageError } from '../errors.js';
@@ -14,24 +12,6 @@ import { suggestNames } from '../registry/suggest-names.js';
 import type { PreparedCall } from '../executor/tool-executor.js';
 import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
-
-/**
- * A number, boolean, object or array (a saved value, or written so in the file) given for a
- * property whose schema wants a string and not that type: its text, as exec's `key=value` types it
- * (`${temp}` of 36 into a string parameter is "36"). A property without a schema keeps the value.
- */
-function textWhereStringWanted(tool: RegisteredTool, args: Record<string, unknown>): Record<string, unknown> {
-  const properties = (tool.definition.parameters.properties ?? {}) as Record<string, unknown>;
-  const typed = { ...args };
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === 'string' || value === null || value === undefined || !Object.hasOwn(properties, key)) continue;
-    const wanted = schemaTypes(properties[key]);
-    const own = Array.isArray(value) ? ['array'] : typeof value === 'number' ? (Number.isInteger(value) ? ['integer', 'number'] : ['number']) : [typeof value];
-    if (!wanted.has('string') || own.some((type) => wanted.has(type))) continue;
-    Object.defineProperty(typed, key, { value: typeof value === 'object' ? JSON.stringify(value) : String(value), enumerable: true, writable: true, configurable: true });
-  }
-  return typed;
-}
 
 /**
  * A failed call's message with the last lines of the server's stderr, said once: a message that
@@ -129,12 +109,8 @@ export function createStepRunner(
         const tool = await resolveTool(opened, action.tool, local ? undefined : request.server).catch((error: unknown) => {
           throw error instanceof ToolNotFoundError && request.server && !local ? notOnServer(action.tool, request.server) : error;
         });
-        // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
-        const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
-        const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
         try {
-          const typed = mergeArguments(tool, words, textWhereStringWanted(tool, request.args), opened.config.paramMappings);
-          prepared = await opened.executor.prepare(tool, typed, { validate: true });
+          prepared = await opened.executor.prepare(tool, typeStepArguments(tool, request.args, opened.config.paramMappings), { validate: true });
         } catch (error) {
           return { error: { message: describeThrown(error) }, latencyMs: took(), progress: [] };
         }

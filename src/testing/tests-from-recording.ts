@@ -128,18 +128,15 @@ async function passesToolrunCheck(call: RecordedCall, listed: Map<string, Record
   if (!parameters) return false;
   const args = call.params.arguments ?? {};
   if (!isObject(args)) return false;
-  const [{ ToolExecutor }, { ToolRegistry }, { mergeArguments }, { parseArgWords }] = await Promise.all([
+  const [{ ToolExecutor }, { ToolRegistry }, { typeStepArguments }] = await Promise.all([
     import('../executor/tool-executor.js'),
     import('../registry/tool-registry.js'),
-    import('../cli-support/tool-arguments.js'),
-    import('../args/parse-tool-args.js'),
+    import('./type-step-arguments.js'),
   ]);
   const tool: RegisteredTool = { definition: { name, description: '', parameters }, run: async () => undefined, source: 'mcp', qualifiedName: name, normalizesArgs: true };
-  // The test runner's typing of a step's arguments (test-step-runner.ts), then the executor's check.
-  const strings = Object.entries(args).filter(([, value]) => typeof value === 'string');
+  // The test runner's typing of a step's arguments, then the executor's check: the call must come out as recorded.
   try {
-    const typed = mergeArguments(tool, parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`)), args, {});
-    const prepared = await new ToolExecutor(new ToolRegistry()).prepare(tool, typed, { validate: true });
+    const prepared = await new ToolExecutor(new ToolRegistry()).prepare(tool, typeStepArguments(tool, args, {}), { validate: true });
     return isDeepStrictEqual(prepared.args, args);
   } catch {
     return false;
