@@ -18,6 +18,13 @@ describe('the test file schema and the reader agree', () => {
     expect(readTestFile(example, text, {}).tests).toHaveLength(7);
   });
 
+  it("validate: on the file and on a step: accepted by both, the step's own word winning, for call: steps only", () => {
+    const text = 'validate: false\ntests:\n  - { name: a, call: x }\n  - { name: b, call: x, validate: true }\n  - { name: c, list: tools }\n';
+    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(readTestFile('t.toolrun.yaml', text, {}).tests.map((test) => test.validate)).toEqual([false, undefined, undefined]);
+    expect(() => readTestFile('t.toolrun.yaml', 'tests:\n  - { name: a, read: "x://y", validate: false }\n', {})).toThrow('t.toolrun.yaml:2:41: `validate: false` is for call: steps');
+  });
+
   it.each([
     ['an unknown matcher', 'tests:\n  - { name: a, call: x, expect: { txt: hi } }\n', 'unknown matcher "txt"'],
     ['two actions in one step', 'tests:\n  - { name: a, call: x, read: "y://z" }\n', 'a step does one thing: it has call and read'],
