@@ -38,7 +38,7 @@ export function coerceBySchema(words: ArgWord[], schema: Record<string, unknown>
 }
 
 /** The JSON types a property schema allows, looking through anyOf/oneOf/allOf. */
-function schemaTypes(schema: unknown, into = new Set<string>()): Set<string> {
+export function schemaTypes(schema: unknown, into = new Set<string>()): Set<string> {
   if (typeof schema !== 'object' || schema === null) return into;
   const record = schema as Record<string, unknown>;
   if (typeof record.type === 'string') into.add(record.type);

@@ -1,14 +1,38 @@
-import { UsageError } from '../errors.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
 import { listItems } from '../mcp/list-items.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { StepOutcome } from '../testing/match-expectations.js';
 import type { StepRequest, StepRunner } from '../testing/run-test-suite.js';
-import { mergeArguments } from '../cli-support/tool-arguments.js';
-import { parseArgWords } from '../args/parse-tool-args.js';
+import { typeStepArguments } from '../testing/type-step-arguments.js';
 import type { OpenTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
+import { describeThrown, ToolNotFoundError, UsageError } from '../errors.js';
+import { suggestNames } from '../registry/suggest-names.js';
+import type { PreparedCall } from '../executor/tool-executor.js';
+import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
+import type { RegisteredTool } from '../registry/tool-types.js';
+
+/**
+ * A failed call's message with the last lines of the server's stderr, said once: a message that
+ * already ends with the last line (a server that died: "its stderr ends: …") gets the lines before it
+ * there, one that quotes it elsewhere is left as it is, and any other gets them in parentheses.
+ */
+function withStderr(message: string, stderr: string[]): string {
+  const tail = stderr.slice(-3);
+  const last = tail.at(-1);
+  if (last === undefined) return message;
+  const ending = `; its stderr ends: ${last}`;
+  if (message.endsWith(ending)) return `${message.slice(0, -ending.length)}; its stderr ends: ${tail.join(' / ')}`;
+  if (message.includes(last)) return message;
+  return `${message} (its stderr: ${tail.join(' / ')})`;
+}
+
+/** A JSON-RPC error's code, as the SDK's McpError (and a holder's answer) carry it. */
+function jsonRpcCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+}
 
 /**
  * `toolrun test`'s steps on the command's registry: each server started once for the run (or
@@ -41,6 +65,26 @@ export function createStepRunner(
     }
     return status.connection;
   };
+  /**
+   * The tool a `validate: false` step calls: the server's (or the local one, as a checked step
+   * picks it), else the name as written, sent to the server as a tools/call all the same.
+   */
+  const toolAsWritten = async (name: string, server: string | undefined): Promise<RegisteredTool> => {
+    if (!server) return resolveTool(opened, name, undefined);
+    const listed = opened.registry.find(name, server) ?? opened.registry.find(name);
+    if (listed && (listed.server === server || listed.server === undefined)) return listed;
+    const connection = await connectionOf(server);
+    const definition = { name, description: '', parameters: { type: 'object' as const } };
+    return { definition, run: createMcpRunner(connection, name), source: 'mcp', server, qualifiedName: `${server}:${name}`, normalizesArgs: false, enforcesTimeout: true };
+  };
+  /** A tool the step's server does not list, nor toolrun: the names to suggest are that server's and the local tools'. */
+  const notOnServer = (name: string, server: string) => {
+    const candidates = opened.registry
+      .list()
+      .filter((tool) => tool.server === server || tool.server === undefined)
+      .map((tool) => tool.definition.name);
+    return new ToolNotFoundError(`${server}:${name}`, suggestNames(name, candidates));
+  };
   const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
   return {
     run: (request, signal) => during(request.server, request.asks, () => runStep(request, signal)),
@@ -54,31 +98,59 @@ export function createStepRunner(
       if (request.server) await connectionOf(request.server);
       // A local tool (math_eval, a mock) named in a file whose steps default to a server: the
       // server's tool of that name comes first, the local one when the server has none.
-      const local = request.server && !opened.registry.find(action.tool, request.server) && opened.registry.find(action.tool)?.server === undefined;
-      const tool = await resolveTool(opened, action.tool, local ? undefined : request.server);
-      // Values as the file typed them; a string where the schema wants a number or boolean is typed as exec types key=value.
-      const strings = Object.entries(request.args).filter(([, value]) => typeof value === 'string');
-      const words = parseArgWords(strings.map(([key, value]) => `${key}=${value as string}`));
-      const args = mergeArguments(tool, words, request.args, opened.config.paramMappings);
+      // A name neither has is not looked for on the other servers (a file bound to one server tests that server): see notOnServer.
+      const anywhere = opened.registry.find(action.tool);
+      const local = request.server !== undefined && !opened.registry.find(action.tool, request.server) && anywhere !== undefined && anywhere.server === undefined;
+      let prepared: PreparedCall;
+      if (request.validate === false) {
+        // Sent as written: the server's own answer to a name or arguments toolrun would refuse is what the step tests.
+        prepared = { tool: await toolAsWritten(action.tool, request.server), args: request.args };
+      } else {
+        const tool = await resolveTool(opened, action.tool, local ? undefined : request.server).catch((error: unknown) => {
+          throw error instanceof ToolNotFoundError && request.server && !local ? notOnServer(action.tool, request.server) : error;
+        });
+        try {
+          prepared = await opened.executor.prepare(tool, typeStepArguments(tool, request.args, opened.config.paramMappings), { validate: true });
+        } catch (error) {
+          return { error: { message: describeThrown(error) }, latencyMs: took(), progress: [] };
+        }
+      }
       const progress: number[] = [];
+      // What the tool threw: the JSON-RPC code of the server's error (-32042 included), which the envelope's message may not carry.
+      let thrown: unknown;
+      const { tool } = prepared;
+      const watched: RegisteredTool = {
+        ...tool,
+        run: async (args, context) => {
+          try {
+            return await tool.run(args, context);
+          } catch (error) {
+            thrown = error;
+            throw error;
+          }
+        },
+      };
       // The call's own time: a server started for it (above) does not count.
       const callStarted = performance.now();
-      const envelope = await opened.executor.execute(tool.qualifiedName, args, {
-        validate: true,
-        signal,
-        raw: true,
-        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-        onProgress: (update) => progress.push(update.progress),
-      });
+      const envelope = await opened.executor.executePrepared(
+        { tool: watched, args: prepared.args },
+        {
+          signal,
+          raw: true,
+          // A step that says how long it may take (timeout, latencyMs) is its own judge: no "Slow tool" warning beside its result.
+          silent: request.timeoutMs !== undefined || request.latencyMaxMs !== undefined,
+          ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+          onProgress: (update) => progress.push(update.progress),
+        },
+      );
       const latencyMs = performance.now() - callStarted;
       if (envelope.success) return { result: envelope.result, latencyMs, progress };
       // A server found gone mid-run (an HTTP server that refuses the session's next request) ends the run with exit 4, as one that cannot be connected.
       if (envelope.error_kind === 'unreachable' && request.server) onUnreachable(request.server);
-      const code = /MCP error (-?\d+)/.exec(envelope.error)?.[1];
-      const stderr = envelope.server_stderr?.length ? ` (its stderr: ${envelope.server_stderr.slice(-3).join(' / ')})` : '';
+      const code = jsonRpcCode(thrown) ?? jsonRpcCode((thrown as { cause?: unknown } | undefined)?.cause) ?? /MCP error (-?\d+)/.exec(envelope.error)?.[1];
       return {
         ...(envelope.result !== undefined ? { result: envelope.result } : {}),
-        error: { message: `${envelope.error}${stderr}`, ...(code !== undefined ? { code: Number(code) } : {}) },
+        error: { message: withStderr(envelope.error, envelope.server_stderr ?? []), ...(code !== undefined ? { code: Number(code) } : {}) },
         latencyMs,
         progress,
       };

@@ -7,6 +7,7 @@ interface TestOptions {
   server?: string;
   filter?: string;
   bail?: boolean;
+  allowOnly?: boolean;
   jobs: number;
   shard?: { index: number; count: number };
   update?: boolean;
@@ -25,8 +26,9 @@ export function registerTestCommand(program: Command, run: CommandRunner): void 
     .option('--server <name>', "run every step on this server (overrides the files' server:)")
     .option('--filter <pattern>', 'only the tests whose name contains PATTERN (or matches /REGEX/)')
     .option('--bail', 'stop at the first failing test (the rest are reported skipped)')
+    .option('--allow-only', 'allow tests marked "only" when CI is set (refused there otherwise: a leftover only: true skips the rest)')
     .option('--jobs <n>', 'test files of different servers run at once, at most N', parsePositiveInteger, 4)
-    .option('--shard <i/n>', 'run part I of N (a stable split: the N parts are the whole suite, no test twice)', parseShard)
+    .option('--shard <i/n>', 'run part I of N, split by file (stable: the N parts are the whole suite, no file twice)', parseShard)
     .option('--update', 'write the snapshots of this run (new ones, and those that differ)')
     .option('--watch', 'run again when a test file or the config changes (Ctrl-C ends)')
     .option('--junit <file>', 'also write a JUnit XML report (one testsuite per file)')
@@ -52,7 +54,8 @@ A test file (YAML or JSON; schema: node_modules/toolrun/schemas/toolrun-test.sch
 Matchers: text, contains, matches, json, schema, path (JSONPath → value or {equals, contains, matches,
 type, length, gte, lte}), error (true, text, or {code, message}), snapshot, latencyMs: {max},
 notifications: {progress: {min, monotonic}}. Steps: skip, only, timeout (ms), save, ignore (JSONPaths
-left out of the snapshot); setup: and teardown: lists run before and after a file's tests.
+left out of the snapshot), validate: false (send the call as written: the server's own answer to bad
+input); setup: and teardown: lists run before and after a file's tests.
 
 Examples:
   $ toolrun test                                   # every *.toolrun.yaml under the current folder
@@ -118,16 +121,19 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path);
     if (!options.server) return file;
     // --server replaces the file's server (a step naming SERVER:TOOL or its own server: keeps it).
-    const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server } : step);
+    const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server, serverPlace: undefined } : step);
     return { ...file, server: options.server, tests: file.tests.map(retarget), setup: file.setup.map(retarget), teardown: file.teardown.map(retarget) };
   });
+  if (isCi(cli.env) && !options.allowOnly) refuseLeftoverOnly(files, (path) => relative(cli.cwd, path) || path);
   const config = await loadCliConfig(cli);
   for (const file of files)
     for (const step of [...file.setup, ...file.tests, ...file.teardown])
       if (step.server !== undefined && !config.servers[step.server]) {
         const configured = Object.keys(config.servers);
+        // Pointed at the line that names the server (--server's name has no line: the step's).
+        const place = step.serverPlace ?? step.place;
         throw new ConfigError(
-          `${relative(cli.cwd, file.path) || file.path}:${step.place.line}:${step.place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
+          `${relative(cli.cwd, file.path) || file.path}:${place.line}:${place.column}: MCP server '${step.server}' is not configured (${configured.length > 0 ? `configured: ${configured.join(', ')}` : `no MCP servers in ${config.path ?? 'the config (pass --config or --host)'}`}); name one in the file, or run with --server NAME`,
           { file: file.path },
         );
       }
@@ -137,28 +143,36 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
 async function runOnce(cli: CliContext, paths: string[], options: TestOptions, opened?: Awaited<ReturnType<typeof openForTests>>): Promise<number> {
   const { files, config } = await loadSuite(cli, paths, options);
   const tools = opened ?? (await openForTests(cli, config, files));
-  const [{ runTestSuite }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
+  const [{ runTestSuite, runSideBySide, shardFiles }, report] = await Promise.all([import('../testing/run-test-suite.js'), import('../output/format-test-report.js')]);
   const startedAt = new Date();
   const started = performance.now();
   const live = !cli.globals.json;
+  const lineOptions = runSideBySide(files, options.jobs) ? { cwd: cli.cwd } : {};
   const results = await runTestSuite(files, tools.runner, {
     filter: options.filter,
     bail: options.bail === true,
     jobs: options.jobs,
     shard: options.shard,
+    root: cli.cwd,
     snapshotMode: options.update ? 'update' : isCi(cli.env) ? 'ci' : 'write',
     env: cli.env,
     signal: cli.signal,
     onResult: live
       ? (result) => {
-          const lines = [report.formatTestLine(result, cli.terminal.outStyle)];
+          const lines = [report.formatTestLine(result, cli.terminal.outStyle, lineOptions)];
           if (result.status === 'fail') lines.push(...report.formatFailureDetails(result, cli.cwd));
           void cli.terminal.result(lines.join('\n'));
         }
       : undefined,
   });
   const wallMs = performance.now() - started;
-  if (results.length === 0 && !cli.signal.aborted)
+  // A shard with no file is a matrix wider than the suite: nothing to run is its success (its reports are written, empty).
+  const emptyShard = options.shard !== undefined && shardFiles(files, options.shard, cli.cwd).size === 0;
+  if (emptyShard)
+    cli.terminal.note(
+      `shard ${options.shard!.index}/${options.shard!.count} holds no test file: ${files.length} file${files.length === 1 ? '' : 's'} split ${options.shard!.count} ways (shards split by file)`,
+    );
+  if (results.length === 0 && !cli.signal.aborted && !emptyShard)
     throw new UsageError(`no test ${options.filter ? `matches --filter ${options.filter}` : options.shard ? `falls in shard ${options.shard.index}/${options.shard.count}` : 'to run'}`);
   // Written even when interrupted: the tests that ran are CI's evidence.
   if (options.junit) await writeReport(cli, '--junit', options.junit, report.formatTestJunit(results, cli.cwd, { startedAt, hostname: cli.env.HOSTNAME }));
@@ -233,6 +247,22 @@ function safeFind(find: (paths: string[], cwd: string) => string[], paths: strin
   } catch {
     return [];
   }
+}
+
+/**
+ * A test marked \`only: true\` left in a file would, in CI, pass the run while skipping every other
+ * test: refused there, as vitest refuses \`.only\` unless --allowOnly (its default: \`!process.env.CI\`;
+ * @vitest/runner interpretTaskModes, "Unexpected .only modifier").
+ */
+function refuseLeftoverOnly(files: Array<{ path: string; tests: Array<{ name: string; only: boolean; place: { line: number; column: number } }> }>, shown: (path: string) => string): void {
+  const marked = files.flatMap((file) => file.tests.filter((test) => test.only).map((test) => ({ file, test })));
+  if (marked.length === 0) return;
+  const { file, test } = marked[0]!;
+  const others = marked.length > 1 ? ` (and ${marked.length - 1} more)` : '';
+  throw new ConfigError(
+    `${shown(file.path)}:${test.place.line}:${test.place.column}: test '${test.name}' is marked only: true${others} and CI is set: the other tests would be skipped; remove only:, or pass --allow-only`,
+    { file: file.path },
+  );
 }
 
 function isCi(env: NodeJS.ProcessEnv): boolean {

@@ -642,6 +642,11 @@ export const COMMAND_TABLE: CommandNode = {
           description: 'stop at the first failing test',
         },
         {
+          long: '--allow-only',
+          takesValue: false,
+          description: 'allow tests marked "only" when CI is set',
+        },
+        {
           long: '--jobs',
           takesValue: true,
           description: 'test files of different servers run at once, at most N',
@@ -649,7 +654,7 @@ export const COMMAND_TABLE: CommandNode = {
         {
           long: '--shard',
           takesValue: true,
-          description: 'run part I of N',
+          description: 'run part I of N, split by file',
         },
         {
           long: '--update',

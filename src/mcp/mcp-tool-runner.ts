@@ -38,7 +38,7 @@ export function createMcpRunner(connection: ServerConnection, toolName: string):
       const taskError = describeTaskError(error, toolName, connection.name);
       if (taskError) throw taskError;
       const urlNeeded = describeUrlElicitationRequired(error, connection.name, toolName);
-      if (urlNeeded) throw new ToolrunError('tool_error', urlNeeded);
+      if (urlNeeded) throw new ToolrunError('tool_error', urlNeeded, { cause: error });
       if ((error as { code?: number }).code === REQUEST_TIMEOUT) throw new ToolTimeoutError(context.timeoutMs);
       const gone = serverGoneError(connection, toolName);
       if (gone) throw gone;

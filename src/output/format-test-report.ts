@@ -9,10 +9,13 @@ import type { Style } from './style.js';
 /** Values longer than this are shown cut in the terminal (the JSON and JUnit reports have them whole). */
 const SHOWN_VALUE = 300;
 
-/** `✔ name · 12 ms`, `✖ name · 12 ms`, `○ name · skipped: reason`. */
-export function formatTestLine(result: TestResult, style: Style): string {
-  const name = escapeControls(maskSecrets(result.name));
+/** `✔ name · 12 ms`, `✖ name · 12 ms`, `○ name · skipped: reason`, `⊘ name · interrupted after 12 ms (Ctrl-C)`; with `cwd`, `✔ FILE › name · 12 ms`. */
+export function formatTestLine(result: TestResult, style: Style, options: { cwd?: string } = {}): string {
+  // With files running side by side their lines interleave: each names its file (`FILE › name`), as vitest's do.
+  const file = options.cwd !== undefined ? `${escapeControls(relative(options.cwd, result.file) || result.file)} › ` : '';
+  const name = file + escapeControls(maskSecrets(result.name));
   if (result.status === 'skip') return `${style.yellow('○')} ${name} ${style.dim(`· skipped: ${result.skipReason ?? ''}`)}`;
+  if (result.status === 'interrupted') return `${style.yellow('⊘')} ${name} ${style.dim(`· interrupted after ${Math.round(result.ms)} ms (Ctrl-C)`)}`;
   const mark = result.status === 'pass' ? style.green('✔') : style.red('✖');
   const wrote = result.wroteSnapshot ? style.dim(' · snapshot written') : '';
   return `${mark} ${name} ${style.dim(`· ${Math.round(result.ms)} ms`)}${wrote}`;
@@ -37,6 +40,7 @@ export function formatTestSummary(results: TestResult[], wallMs: number, style: 
   const parts = [`${count('pass')} passed`];
   if (count('fail') > 0) parts.push(style.red(`${count('fail')} failed`));
   if (count('skip') > 0) parts.push(style.yellow(`${count('skip')} skipped`));
+  if (count('interrupted') > 0) parts.push(style.yellow(`${count('interrupted')} interrupted`));
   return `${parts.join(', ')} (${results.length} test${results.length === 1 ? '' : 's'}, ${(wallMs / 1000).toFixed(1)} s)`;
 }
 
@@ -44,8 +48,8 @@ export function formatTestSummary(results: TestResult[], wallMs: number, style: 
 export function testReportJson(results: TestResult[], wallMs: number, cwd: string) {
   const count = (status: TestResult['status']) => results.filter((result) => result.status === status).length;
   return {
-    success: count('fail') === 0,
-    summary: { passed: count('pass'), failed: count('fail'), skipped: count('skip'), total: results.length, wall_ms: Math.round(wallMs) },
+    success: count('fail') === 0 && count('interrupted') === 0,
+    summary: { passed: count('pass'), failed: count('fail'), skipped: count('skip'), interrupted: count('interrupted'), total: results.length, wall_ms: Math.round(wallMs) },
     tests: results.map((result) => ({
       file: relative(cwd, result.file),
       name: result.name,
@@ -78,7 +82,8 @@ export function formatTestJunit(results: TestResult[], cwd: string, options: { s
       timestamp: options.startedAt.toISOString().slice(0, 19),
       tests: String(cases.length),
       failures: String(cases.filter((result) => result.status === 'fail').length),
-      errors: '0',
+      // A test Ctrl-C cut short did not finish: an <error>, JUnit's element for a test that could not complete.
+      errors: String(cases.filter((result) => result.status === 'interrupted').length),
       skipped: String(cases.filter((result) => result.status === 'skip').length),
       time: seconds(cases.reduce((sum, result) => sum + result.ms, 0)),
     });
@@ -92,6 +97,8 @@ export function formatTestJunit(results: TestResult[], cwd: string, options: { s
         const testcase = `    <testcase${attributes({ classname: name, name: result.name, time: seconds(result.ms) })}`;
         if (result.status === 'skip') return `${testcase}>\n      <skipped${attributes({ message: result.skipReason ?? '' })}/>\n    </testcase>`;
         if (result.status === 'pass') return `${testcase}/>`;
+        if (result.status === 'interrupted')
+          return `${testcase}>\n      <error${attributes({ message: `interrupted (Ctrl-C) after ${Math.round(result.ms)} ms`, type: 'interrupted' })}/>\n    </testcase>`;
         const message = result.failures.map((failure) => `${failure.matcher}${failure.path ? ` ${failure.path}` : ''}: ${failure.message}`).join('; ');
         return `${testcase}>\n      <failure${attributes({ message, type: result.failures[0]?.matcher ?? 'failure' })}>${text(formatFailureDetails(result, cwd).join('\n'))}</failure>\n    </testcase>`;
       }),

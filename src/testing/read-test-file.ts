@@ -7,9 +7,9 @@ import { parseAnswersFile } from '../elicit/answers-file.js';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-const FILE_KEYS = new Set(['$schema', 'server', 'tests', 'setup', 'teardown']);
+const FILE_KEYS = new Set(['$schema', 'server', 'validate', 'tests', 'setup', 'teardown']);
 const ACTIONS = ['call', 'read', 'get', 'list'] as const;
-const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'answers', 'sampling', 'roots']);
+const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'validate', 'answers', 'sampling', 'roots']);
 const LISTS = new Set(['tools', 'resources', 'prompts']);
 
 /**
@@ -36,7 +36,9 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
   const root = document.contents;
   if (!isMap(root)) fail(placeOf(root), 'a test file is a mapping with a `tests:` list (see toolrun test --help)');
   const top = entries(root as YAMLMap, FILE_KEYS, 'file', fail, placeOf);
-  const server = optionalString(top.get('server'), 'server', fail, placeOf);
+  const serverNode = top.get('server');
+  const server = optionalString(serverNode, 'server', fail, placeOf);
+  const fileValidate = optionalBoolean(top.get('validate'), 'validate', fail, placeOf);
   const testsNode = top.get('tests');
   if (!testsNode) fail(placeOf(root), 'the file has no `tests:` list');
   const saved = new Set<string>();
@@ -57,10 +59,15 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     const actionKey = given[0]!;
     const target = optionalString(fields.get(actionKey), actionKey, fail, placeOf)!;
     let stepServer = optionalString(fields.get('server'), 'server', fail, placeOf);
+    // Where the step's server is named: its call: SERVER:TOOL, its server:, else the file's server:.
+    let serverPlace = stepServer !== undefined ? placeOf(fields.get('server')) : serverNode ? placeOf(serverNode) : undefined;
     let action: StepAction;
     if (actionKey === 'call') {
       const colon = target.indexOf(':');
-      if (colon > 0) stepServer = target.slice(0, colon);
+      if (colon > 0) {
+        stepServer = target.slice(0, colon);
+        serverPlace = placeOf(fields.get('call'));
+      }
       action = { kind: 'call', tool: colon > 0 ? target.slice(colon + 1) : target };
     } else if (actionKey === 'read') action = { kind: 'read', uri: target };
     else if (actionKey === 'get') action = { kind: 'get', prompt: target };
@@ -97,6 +104,10 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     const timeoutMs = timeoutNode === undefined ? undefined : (timeoutNode.toJSON() as unknown);
     if (timeoutNode && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) fail(placeOf(timeoutNode), '`timeout:` is a number of milliseconds over 0');
     const asks = readAsks(fields, path, fail, placeOf);
+    // validate: false sends the call as written: no check of the tool name or the arguments, no typing.
+    const ownValidate = optionalBoolean(fields.get('validate'), 'validate', fail, placeOf);
+    if (ownValidate === false && actionKey !== 'call') fail(placeOf(fields.get('validate')), '`validate: false` is for call: steps (read, get and list send what they are given already)');
+    const validate = actionKey === 'call' ? (ownValidate ?? fileValidate) : undefined;
     // Saved names exist for the steps after this one (a step cannot use what it saves itself).
     for (const key of Object.keys(save)) saved.add(key);
     return {
@@ -104,6 +115,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
       place,
       action,
       server: stepServer ?? server,
+      ...((stepServer ?? server) !== undefined && serverPlace ? { serverPlace } : {}),
       args,
       expect: expectation,
       save,
@@ -112,6 +124,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
       only: onlyNode?.toJSON() === true,
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
       ...(asks ? { asks } : {}),
+      ...(validate === false ? { validate: false as const } : {}),
     };
   };
   const setup = steps(top.get('setup'), 'setup');
@@ -185,6 +198,13 @@ function optionalString(node: YamlNode | undefined, key: string, fail: Fail, pla
   if (node === undefined) return undefined;
   const value = node === null ? null : node.toJSON();
   if (typeof value !== 'string' || value === '') return fail(placeOf(node), `\`${key}:\` must be a non-empty string`);
+  return value;
+}
+
+function optionalBoolean(node: YamlNode | undefined, key: string, fail: Fail, placeOf: PlaceOf): boolean | undefined {
+  if (node === undefined) return undefined;
+  const value = node === null ? null : node.toJSON();
+  if (typeof value !== 'boolean') return fail(placeOf(node), `\`${key}:\` is true or false`);
   return value;
 }
 

@@ -1,4 +1,6 @@
-import { expandReferences } from './expand-references.js';
+import { createHash } from 'node:crypto';
+import { relative, sep } from 'node:path';
+import { expandReferences, referencesIn } from './expand-references.js';
 import { selectNodes } from './json-path.js';
 import { matchExpectations, type MatchFailure, type StepOutcome } from './match-expectations.js';
 import { normalizeForSnapshot, SnapshotStore } from './snapshots.js';
@@ -10,7 +12,11 @@ export interface StepRequest {
   server?: string;
   args: Record<string, unknown>;
   timeoutMs?: number;
+  /** The step's `latencyMs: {max}`: with timeoutMs, the step's own word on how long the call may take. */
+  latencyMaxMs?: number;
   asks?: StepAsks;
+  /** false: send the call as written (no tool-name or argument check, no typing). */
+  validate?: false;
 }
 
 /** How steps reach servers and tools (the command's side: connections, holders, restarts). */
@@ -22,7 +28,8 @@ export interface TestResult {
   file: string;
   name: string;
   place: FilePlace;
-  status: 'pass' | 'fail' | 'skip';
+  /** interrupted: Ctrl-C came while the test ran (its step's answer never counted). */
+  status: 'pass' | 'fail' | 'skip' | 'interrupted';
   ms: number;
   failures: MatchFailure[];
   request: StepRequest;
@@ -38,6 +45,8 @@ export interface SuiteOptions {
   /** Files of different servers run at once, at most this many. */
   jobs: number;
   shard?: { index: number; count: number };
+  /** The folder test file paths are taken relative to for --shard's split (the command's cwd). */
+  root?: string;
   snapshotMode: 'update' | 'ci' | 'write';
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -62,7 +71,11 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
     if (chosen.length === 0) return;
     const saved = new Map<string, unknown>();
     const snapshots = new SnapshotStore(file.path, options.snapshotMode);
+    // How each step of this run ended, for a ${NAME} whose saving step gave it no value (missingValue).
+    const ended = new Map<TestStep, TestResult['status']>();
     const report = (result: TestResult) => {
+      const step = file.tests.find((test) => test.name === result.name);
+      if (step) ended.set(step, result.status);
       results.push(result);
       options.onResult?.(result);
       if (result.status === 'fail' && options.bail) bailed = true;
@@ -77,6 +90,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
         break;
       }
       saveValues(step, outcome.outcome, saved);
+      ended.set(step, 'pass');
     }
     for (const { test, skipReason } of chosen) {
       if (options.signal.aborted) break;
@@ -97,8 +111,26 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
         });
         continue;
       }
+      const missing = missingValue(file, test, saved, ended, options.env);
+      if (missing) {
+        report({
+          file: file.path,
+          name: test.name,
+          place: test.place,
+          status: 'fail',
+          ms: 0,
+          failures: [{ matcher: 'args', expected: 'a saved value', actual: undefined, message: missing }],
+          request,
+        });
+        continue;
+      }
+      const began = performance.now();
       const { outcome } = await runStep(test, runner, saved, options);
-      if (options.signal.aborted) break;
+      if (options.signal.aborted) {
+        // Shown and reported (summary, --json, JUnit) as interrupted, not left out as if it never began.
+        report({ file: file.path, name: test.name, place: test.place, status: 'interrupted', ms: performance.now() - began, failures: [], request });
+        break;
+      }
       const failures = matchExpectations(test.expect, outcome);
       let wroteSnapshot = false;
       if (test.expect.snapshot && !(failures.length > 0 && failures[0]!.matcher === 'error' && !test.expect.error)) {
@@ -128,7 +160,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
   // would in a session); different servers at once, up to `jobs`.
   const groups = new Map<string, TestFile[]>();
   for (const file of files) {
-    const key = file.server ?? file.tests[0]?.server ?? '';
+    const key = groupOf(file);
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
   const queue = [...groups.values()];
@@ -137,6 +169,16 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
   });
   await Promise.all(workers);
   return files.flatMap((file) => byFile.get(file) ?? []);
+}
+
+/** Files of one server run one after another; this is the server (or '' for local tools) a file is grouped by. */
+function groupOf(file: TestFile): string {
+  return file.server ?? file.tests[0]?.server ?? '';
+}
+
+/** Do these files run side by side (their result lines interleave)? Files of two servers or more, and jobs over 1. */
+export function runSideBySide(files: TestFile[], jobs: number): boolean {
+  return jobs > 1 && new Set(files.map(groupOf)).size > 1;
 }
 
 async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, unknown>, options: SuiteOptions): Promise<{ outcome: StepOutcome }> {
@@ -154,8 +196,34 @@ function requestOf(step: TestStep, saved: Map<string, unknown>, env: NodeJS.Proc
     ...(step.server !== undefined ? { server: step.server } : {}),
     args: expandReferences(step.args, saved, env) as Record<string, unknown>,
     ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
+    ...(step.expect.latencyMs !== undefined ? { latencyMaxMs: step.expect.latencyMs.max } : {}),
     ...(step.asks ? { asks: step.asks } : {}),
+    ...(step.validate === false ? { validate: false as const } : {}),
   };
+}
+
+/**
+ * Why a `${NAME}` in the test's arguments has no value, or undefined when every one has: the step
+ * that saves it did not run (--filter, --shard, only:), was skipped, failed, or its JSONPath selected
+ * nothing. Sent, it would be null (or "undefined" in a text); the test fails saying so instead.
+ */
+function missingValue(file: TestFile, test: TestStep, saved: Map<string, unknown>, ended: Map<TestStep, TestResult['status']>, env: NodeJS.ProcessEnv): string | undefined {
+  const names = [...new Set(referencesIn(JSON.stringify(test.args)))];
+  const name = names.find((each) => !saved.has(each) && env[each] === undefined);
+  if (name === undefined) return undefined;
+  const steps = [...file.setup, ...file.tests];
+  const saver = steps.slice(0, steps.indexOf(test)).findLast((step) => Object.hasOwn(step.save, name));
+  if (!saver) return `\${${name}} has no value: no earlier step saves it and the environment does not set it`;
+  const status = ended.get(saver);
+  const why =
+    status === 'fail'
+      ? 'failed'
+      : status === 'skip'
+        ? 'was skipped'
+        : status === 'pass'
+          ? `passed, but ${saver.save[name]} selected nothing in its result`
+          : 'did not run (--filter or only: left it out)';
+  return `\${${name}} has no value: '${saver.name}' (line ${saver.place.line}), which saves it, ${why}; the step was not sent`;
 }
 
 function saveValues(step: TestStep, outcome: StepOutcome, saved: Map<string, unknown>): void {
@@ -174,35 +242,41 @@ function snapshotOf(outcome: StepOutcome): unknown {
 /**
  * The tests this run takes, per file, each with why it is skipped (if it is): `skip:`, `only:`
  * elsewhere, or not matching --filter (those are left out, not reported). `--shard I/N` splits the
- * suite into N parts that together are the whole, none twice, the same on every machine: a test
- * and the tests using what it saves stay in one part (they cannot run apart).
+ * suite by file, never inside one (a file's tests run in order and share saved values): the files
+ * sorted by the SHA-1 of their path from `root`, cut into N runs of consecutive files whose sizes
+ * differ by one at most, as vitest's --shard does (vitest 4.1, BaseSequencer.shard and
+ * calculateShardRange in node_modules/vitest/dist/chunks/coverage.*.js). The parts are the whole
+ * suite, none twice, the same on every machine; a shard may hold no file when N is over the files.
  */
-export function selectTests(files: TestFile[], options: Pick<SuiteOptions, 'filter' | 'shard'>): Map<TestFile, Array<{ test: TestStep; skipReason?: string }>> {
+export function selectTests(files: TestFile[], options: Pick<SuiteOptions, 'filter' | 'shard' | 'root'>): Map<TestFile, Array<{ test: TestStep; skipReason?: string }>> {
   const anyOnly = files.some((file) => file.tests.some((test) => test.only));
   const matchesFilter = filterFunction(options.filter);
+  const inShard = options.shard ? shardFiles(files, options.shard, options.root ?? '') : undefined;
   const selection = new Map<TestFile, Array<{ test: TestStep; skipReason?: string }>>();
-  let unitNumber = 0;
   for (const file of files) {
-    // Units: a test joins the unit of the test that saved a name it uses.
-    const unitOf = new Map<TestStep, number>();
-    const savedBy = new Map<string, number>();
-    for (const test of file.tests) {
-      const uses = JSON.stringify(test.args).match(/\$\{([A-Za-z_][\w-]*)\}/g) ?? [];
-      const joined = uses.map((use) => savedBy.get(use.slice(2, -1))).find((unit) => unit !== undefined);
-      const unit = joined ?? unitNumber++;
-      unitOf.set(test, unit);
-      for (const name of Object.keys(test.save)) savedBy.set(name, unit);
-    }
-    const chosen = file.tests
-      .filter((test) => matchesFilter(test.name))
-      .filter((test) => !options.shard || unitOf.get(test)! % options.shard.count === options.shard.index - 1)
-      .map((test) => ({
-        test,
-        ...(test.skip ? { skipReason: test.skip === true ? 'skip: true' : test.skip } : anyOnly && !test.only ? { skipReason: 'not marked only: (another test is)' } : {}),
-      }));
+    const chosen =
+      inShard && !inShard.has(file)
+        ? []
+        : file.tests
+            .filter((test) => matchesFilter(test.name))
+            .map((test) => ({
+              test,
+              ...(test.skip ? { skipReason: test.skip === true ? 'skip: true' : test.skip } : anyOnly && !test.only ? { skipReason: 'not marked only: (another test is)' } : {}),
+            }));
     selection.set(file, chosen);
   }
   return selection;
+}
+
+/** The files of part `index` of `count`: see selectTests. */
+export function shardFiles(files: TestFile[], { index, count }: { index: number; count: number }, root: string): Set<TestFile> {
+  const base = Math.floor(files.length / count);
+  const larger = files.length % count;
+  const start = index <= larger ? (base + 1) * (index - 1) : larger * (base + 1) + (index - larger - 1) * base;
+  const size = index <= larger ? base + 1 : base;
+  const keyed = files.map((file) => ({ file, hash: createHash('sha1').update(relative(root, file.path).split(sep).join('/')).digest('hex') }));
+  keyed.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  return new Set(keyed.slice(start, start + size).map(({ file }) => file));
 }
 
 function filterFunction(filter: string | undefined): (name: string) => boolean {

@@ -41,6 +41,8 @@ export interface TestStep {
   action: StepAction;
   /** SERVER of `call: SERVER:TOOL`, or `server:` of the step, else the file's. */
   server?: string;
+  /** Where `server` is named in the file (the `call: SERVER:TOOL`, or the step's or the file's `server:` line). */
+  serverPlace?: FilePlace;
   args: Record<string, unknown>;
   expect: Expectation;
   /** Name → JSONPath into the result, for `${name}` in later steps. */
@@ -52,6 +54,8 @@ export interface TestStep {
   timeoutMs?: number;
   /** How the step answers a server that asks back (as --answers, sampling replies and --root do for a command). */
   asks?: StepAsks;
+  /** false: the call is sent as written (`validate: false` of the step or the file): toolrun checks neither the tool's name nor the arguments, and types nothing. */
+  validate?: false;
 }
 
 /** Per step: elicitation rounds (the --answers file's format), sampling replies (texts, one per request), roots (absolute folders). */
