@@ -19,6 +19,13 @@ export interface RunCliOptions {
   cwd?: string;
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WriteStream;
+  /**
+   * The command is its process's only one (the toolrun executable): it reads the process's own
+   * environment and folder, so none is set up for it (run-environment.ts). On Node 20 a running
+   * AsyncLocalStorage store puts a hook on every promise, which made each await of a call several
+   * times dearer (`time`'s and serve's per-call cost).
+   */
+  ownsProcess?: boolean;
 }
 
 /** After an interrupted command's servers are ended, how long it may take to print what it had. */
@@ -120,7 +127,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
 
   try {
     // What runs below reads this command's environment and folder, not the host process's (run-environment.ts).
-    await withRunEnvironment({ env, cwd: options.cwd ?? process.cwd() }, () => program.parseAsync(argv));
+    const parse = () => program.parseAsync(argv);
+    await (options.ownsProcess ? parse() : withRunEnvironment({ env, cwd: options.cwd ?? process.cwd() }, parse));
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.OK;

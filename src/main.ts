@@ -3,7 +3,7 @@ import { runCli } from './cli.js';
 
 // Not a top-level await: the CLI's lazily loaded chunks import this module's bundle (scripts/build.js
 // merges the start path into it), and a module still evaluating cannot be imported from.
-void runCli(process.argv).then((code) => {
+void runCli(process.argv, { ownsProcess: true }).then((code) => {
   // Exit explicitly: a tool's leftover timer or socket must not keep the process alive,
   // and every child process was already ended by runCli's cleanup.
   process.exitCode = code;
