@@ -1,5 +1,5 @@
 import type { ToolrunConfig } from '../config/config-types.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { hostEnvironment, howToPassVariables } from '../process/launch-environment.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 

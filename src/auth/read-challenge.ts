@@ -35,7 +35,7 @@ const CHALLENGE_PROTOCOL = '2025-11-25';
  * refuses `initialize` with a 400 ("Legacy client → Modern server … rejected … with `400 Bad
  * Request`": MCP 2026-07-28 basic/versioning § Compatibility Matrix), and an entry that pins
  * 2026-07-28 is not sent one at all: then `server/discover` (what every connection sends first,
- * mcp/discover-probe.ts), and when that goes through without a token, a stateless `tools/list`.
+ * mcp/connect/discover-probe.ts), and when that goes through without a token, a stateless `tools/list`.
  * An entry that pins a 2025 revision gets `initialize` with it, and no `server/discover`.
  */
 export async function readChallenge(target: ChallengeTarget, signal: AbortSignal | undefined): Promise<Challenge> {

@@ -24,7 +24,7 @@ import type { ProtocolEra } from '../protocol/protocol-era.js';
  */
 interface IndexEntry {
   tools: string[];
-  /** The protocol era the server spoke: which MCP client to load while it starts (src/mcp/open-client.ts). */
+  /** The protocol era the server spoke: which MCP client to load while it starts (src/mcp/connect/open-client.ts). */
   era?: ProtocolEra;
   updated: string;
   mac: string;

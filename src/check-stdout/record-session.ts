@@ -2,8 +2,8 @@ import type { AskBack } from '../mcp/ask-back.js';
 import type { RetryPolicy } from '../config/config-types.js';
 import type { ServerSpec } from '../config/resolve-server.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/open-session.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
+import { AttemptScan, openSession, ServerConnectError, type RetryLogger, type SessionCall } from '../mcp/connect/open-session.js';
 import type { RecordingWriter } from '../record/recording.js';
 import type { ScanReport } from '../scan/stdout-scanner.js';
 

@@ -1,5 +1,5 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { ExitCode } from '../errors.js';
 import type { CliContext } from '../cli-support/cli-context.js';

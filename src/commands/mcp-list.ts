@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RawServerConfig, ToolrunConfig } from '../config/config-types.js';
 import { ExitCode } from '../errors.js';
-import type { CapabilityProbe } from '../mcp/probe-capabilities.js';
+import type { CapabilityProbe } from '../mcp/connect/probe-capabilities.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
@@ -38,7 +38,7 @@ Examples:
         // Connected is not healthy: a capability it advertises but cannot serve is a problem, as in doctor.
         const probes = new Map<string, CapabilityProbe[]>();
         if (options.check) {
-          const { probeCapabilities } = await import('../mcp/probe-capabilities.js');
+          const { probeCapabilities } = await import('../mcp/connect/probe-capabilities.js');
           const timeoutMs = cli.globals.timeout ?? opened.config.timeoutMs;
           await Promise.all(
             [...opened.registry.servers.values()].map(async (status) => {

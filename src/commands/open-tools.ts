@@ -4,7 +4,7 @@ import { loadCliConfig } from './load-cli-config.js';
 import { UnknownServerError, UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
 import { createRegistry } from '../assembly/create-registry.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import type { Registry } from '../assembly/server-status.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';

@@ -1,6 +1,6 @@
 import { coerceBySchema } from '../args/coerce-args.js';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import type { SessionCall } from '../mcp/open-session.js';
+import type { SessionCall } from '../mcp/connect/open-session.js';
 
 /**
  * The `--call TOOL ARGS…` of doctor and check-stdout: the words are parsed now (a malformed one is

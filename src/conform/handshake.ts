@@ -1,6 +1,6 @@
 import { readVersion } from '../version.js';
 import { eraOfVersion, LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, type ProtocolSetting } from '../protocol/protocol-era.js';
-import { judgeDiscoverAnswer, PROBE_SILENCE_MS } from '../mcp/discover-probe.js';
+import { judgeDiscoverAnswer, PROBE_SILENCE_MS } from '../mcp/connect/discover-probe.js';
 import type { ConformContext } from './check-types.js';
 import type { ProbeAnswer } from './probe-types.js';
 import { describeAnswer } from './checks/findings.js';

@@ -1,6 +1,6 @@
 import type { RemoteServerSpec } from '../config/resolve-server.js';
 import { remoteAuth } from '../auth/remote-auth.js';
-import { remoteTarget } from '../mcp/remote-transport.js';
+import { remoteTarget } from '../mcp/transports/remote-transport.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
 import { MessageTooLargeError } from '../http/capped-body.js';
 import { remoteFetch } from '../http/remote-fetch.js';

@@ -1,6 +1,6 @@
 import type { AskBack } from '../mcp/ask-back.js';
 import type { ToolrunConfig } from '../config/config-types.js';
-import type { RetryLogger, SessionCall } from '../mcp/open-session.js';
+import type { RetryLogger, SessionCall } from '../mcp/connect/open-session.js';
 import type { MachineTokenTrace } from '../auth/machine-trace.js';
 import type { AuthChallengeHints } from '../auth/machine-token.js';
 import type { RemoteServerSpec } from '../config/resolve-server.js';

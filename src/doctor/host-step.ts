@@ -1,7 +1,7 @@
 import type { StdioServerSpec } from '../config/resolve-server.js';
 import type { ToolrunConfig } from '../config/config-types.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { openSession, ServerConnectError } from '../mcp/open-session.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
+import { openSession, ServerConnectError } from '../mcp/connect/open-session.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import type { HostLaunch } from '../process/launch-environment.js';
 import { explainHostDifference } from './host-difference.js';

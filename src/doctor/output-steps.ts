@@ -1,5 +1,5 @@
 import type { ServerSpec } from '../config/resolve-server.js';
-import { ERROR_LINES_KEPT, isErrorLike } from '../mcp/stderr-log.js';
+import { ERROR_LINES_KEPT, isErrorLike } from '../mcp/causes/stderr-log.js';
 import { FIX_ADVICE, KIND_INFO } from '../scan/finding-kinds.js';
 import type { StdoutScanner } from '../scan/stdout-scanner.js';
 import type { SetStep } from './set-step.js';

@@ -1,7 +1,7 @@
 import { resolveServer, type ServerSpec } from '../config/resolve-server.js';
 import { ConfigError, ExitCode, ServerNotStartedError } from '../errors.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
-import { AttemptScan, openSession, ServerConnectError } from '../mcp/open-session.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
+import { AttemptScan, openSession, ServerConnectError } from '../mcp/connect/open-session.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { suggestNames } from '../registry/suggest-names.js';
 import { makeDoctorCall, type DoctorCallOutcome } from './doctor-call.js';

@@ -1,4 +1,4 @@
-import type { SessionEnd } from '../mcp/remote-session.js';
+import type { SessionEnd } from '../mcp/transports/remote-session.js';
 import type { SetStep } from './set-step.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { checkMcpTools, formatToolFinding } from '../mcp/check-mcp-tools.js';
-import { probeCapabilities } from '../mcp/probe-capabilities.js';
+import { probeCapabilities } from '../mcp/connect/probe-capabilities.js';
 import { takeSchemaWarnings } from '../schema/schema-warnings.js';
 import { checkCallResult, type DoctorCallOutcome } from './doctor-call.js';
 import type { DoctorStep } from './doctor-types.js';

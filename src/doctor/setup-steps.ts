@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { listEnvReferences } from '../config/expand-env.js';
 import type { ServerSpec } from '../config/resolve-server.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { maskArgs, maskNamedValues, maskSecrets } from '../secrets/mask-secrets.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import { findCommand } from './find-command.js';

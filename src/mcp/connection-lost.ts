@@ -1,4 +1,4 @@
-import { remoteLoss } from './remote-loss.js';
+import { remoteLoss } from './transports/remote-loss.js';
 import type { ServerConnection } from './server-connection.js';
 
 // Its own file: `toolrun time` and the session holder ask it at startup, without loading the tool runner.

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
-import type { NegotiatingTransport } from './negotiating-transport.js';
+import type { NegotiatingTransport } from './transports/negotiating-transport.js';
 import type { TaskCallOptions } from '../registry/tool-types.js';
 import { REQUESTED_TASK_TTL_MS, runsAsTask, settleTask } from './tasks/task-call.js';
 import { readTask } from './tasks/task-state.js';

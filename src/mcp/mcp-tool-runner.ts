@@ -1,14 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolrunError } from '../errors.js';
 import { ToolTimeoutError } from '../executor/run-with-timeout.js';
-import { describeExit } from './classify-attempt.js';
+import { describeExit } from './connect/classify-attempt.js';
 import { ToolOutput, ToolReportedError } from '../executor/tool-output.js';
 import type { ToolRunner } from '../registry/tool-types.js';
 import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
 import { linkSignal } from './link-signal.js';
 import type { ServerConnection } from './server-connection.js';
-import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
-import { remoteLoss } from './remote-loss.js';
+import { TRANSPORT_FAULT_CODE } from './transports/pending-requests.js';
+import { remoteLoss } from './transports/remote-loss.js';
 import { simplifyCallResult } from './call-result.js';
 import { describeTaskError, isStartedTask } from './tasks/task-errors.js';
 import { describeUrlElicitationRequired } from './url-elicitation-required.js';

@@ -7,7 +7,7 @@ import { readTask } from './tasks/task-state.js';
 
 /** The 2026-07-28 tasks extension, declared on every request: the server decides when a call becomes a task. */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-import type { NegotiatingTransport } from './negotiating-transport.js';
+import type { NegotiatingTransport } from './transports/negotiating-transport.js';
 import type { EraChoice } from '../protocol/protocol-era.js';
 import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
 

@@ -5,8 +5,8 @@ import type { EraChoice } from '../protocol/protocol-era.js';
 import type { BrokenTool } from './list-tools.js';
 import type { McpClient } from './mcp-client.js';
 import type { ShutdownOutcome } from '../process/exit-info.js';
-import type { LineTransport } from './line-transport.js';
-import type { SessionEnd } from './remote-session.js';
+import type { LineTransport } from './transports/line-transport.js';
+import type { SessionEnd } from './transports/remote-session.js';
 
 /** Time spent in each one-time phase of a connection, in ms. */
 export interface ConnectionTimings {

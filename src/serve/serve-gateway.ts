@@ -1,5 +1,5 @@
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
 import type { ElicitParams, SamplingParams, ClientRoot } from '../mcp/ask-back.js';
 import type { ServerConnection } from '../mcp/server-connection.js';

@@ -1,5 +1,5 @@
 import { ToolrunError } from '../errors.js';
-import { causeInStderrLine, type Cause } from '../mcp/failure-causes.js';
+import { causeInStderrLine, type Cause } from '../mcp/causes/failure-causes.js';
 import { maskKnownSecrets, maskThenCut } from '../secrets/mask-secrets.js';
 
 /**

@@ -1,7 +1,7 @@
-import { describeExit } from '../mcp/classify-attempt.js';
-import { mainCause } from '../mcp/failure-causes.js';
+import { describeExit } from '../mcp/connect/classify-attempt.js';
+import { mainCause } from '../mcp/causes/failure-causes.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { ERROR_LIKE_LINE } from '../mcp/stderr-log.js';
+import { ERROR_LIKE_LINE } from '../mcp/causes/stderr-log.js';
 
 /** How a held server went down: the reason shown (`session list`, --verbose), and the cause it is compared by. */
 export interface Crash {

@@ -1,6 +1,6 @@
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { ToolrunError } from '../errors.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { isProcessAlive } from '../process/process-tree.js';
 import { HolderClient } from './holder-client.js';
 import type { HolderStatus } from './holder-protocol.js';

@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { loadConfig } from '../config/load-config.js';
 import { ToolrunError } from '../errors.js';
 import { connectServers } from '../assembly/connect-servers.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { createRegistry } from '../assembly/create-registry.js';
 import { registerMcpTools } from '../assembly/register-mcp-tools.js';
 import type { ServerConnection } from '../mcp/server-connection.js';

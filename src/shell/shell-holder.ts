@@ -1,7 +1,7 @@
 import type { CliContext } from '../cli-support/cli-context.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { ToolrunError } from '../errors.js';
-import type { ConnectFailure } from '../mcp/connect-failure.js';
+import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { findHolder } from '../session/find-holder.js';
 import { HolderClient } from '../session/holder-client.js';
 import type { HolderStatus } from '../session/holder-protocol.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { answerFailedPost, callIdsOf, watchForDrop } from '../../src/http/dropped-stream.js';
-import type { RemoteLoss } from '../../src/mcp/remote-loss.js';
+import type { RemoteLoss } from '../../src/mcp/transports/remote-loss.js';
 import { TRANSPORT_FAULT_CODE } from '../../src/protocol/transport-fault.js';
 
 // Issue 47 item 8: a POST's event stream that breaks off while it owes answers fails them at once.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAttempt } from '../../src/mcp/classify-attempt.js';
-import { retryDelayMs } from '../../src/mcp/open-session.js';
-import { causeInStderrLine, causesInText, mainCause } from '../../src/mcp/failure-causes.js';
-import { detectPackageRunner, packageNameOf } from '../../src/mcp/package-runner.js';
-import { isErrorLike, StderrLog } from '../../src/mcp/stderr-log.js';
+import { classifyAttempt } from '../../src/mcp/connect/classify-attempt.js';
+import { retryDelayMs } from '../../src/mcp/connect/open-session.js';
+import { causeInStderrLine, causesInText, mainCause } from '../../src/mcp/causes/failure-causes.js';
+import { detectPackageRunner, packageNameOf } from '../../src/mcp/connect/package-runner.js';
+import { isErrorLike, StderrLog } from '../../src/mcp/causes/stderr-log.js';
 
 // Real stderr of each npm major (registry host replaced by a placeholder).
 const NPM_STDERR = {

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
-import { NegotiatingTransport } from '../../src/mcp/negotiating-transport.js';
+import { NegotiatingTransport } from '../../src/mcp/transports/negotiating-transport.js';
 
 /** An inner transport that swallows what is sent and closes when told to, as a server that exits does. */
 function silentTransport(): Transport & { exit(): void } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TIMER_MS } from '../../src/config/max-timer-ms.js';
-import { retryDelayMs } from '../../src/mcp/open-session.js';
+import { retryDelayMs } from '../../src/mcp/connect/open-session.js';
 
 describe('retryDelayMs', () => {
   it('0, then the base delay, doubling', () => {

@@ -1,13 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ExitInfo, ShutdownOutcome } from '../process/exit-info.js';
-import { LineSplitter, type RawLine } from '../process/line-splitter.js';
-import type { ProcessInfo } from '../process/process-tree.js';
-import { ServerProcess, type ServerProcessOptions } from '../process/server-process.js';
-import type { CauseContext } from './failure-causes.js';
+import type { ExitInfo, ShutdownOutcome } from '../../process/exit-info.js';
+import { LineSplitter, type RawLine } from '../../process/line-splitter.js';
+import type { ProcessInfo } from '../../process/process-tree.js';
+import { ServerProcess, type ServerProcessOptions } from '../../process/server-process.js';
+import type { CauseContext } from '../causes/failure-causes.js';
 import { PendingRequests } from './pending-requests.js';
-import { StderrLog } from './stderr-log.js';
+import { StderrLog } from '../causes/stderr-log.js';
 
 /** What a line transport tells about the bytes going both ways (a recorder, a scanner, --verbose). */
 export interface LineHooks {

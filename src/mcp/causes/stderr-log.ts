@@ -1,6 +1,6 @@
-import { ByteTail } from '../process/byte-tail.js';
+import { ByteTail } from '../../process/byte-tail.js';
 import { causeInStderrLine, type Cause, type CauseContext } from './failure-causes.js';
-import { maskKnownSecrets, maskThenCut } from '../secrets/mask-secrets.js';
+import { maskKnownSecrets, maskThenCut } from '../../secrets/mask-secrets.js';
 
 /** A line that looks like an error, for counting and for marking it in doctor's stderr step. */
 export const ERROR_LIKE_LINE = /\b(error|exception|traceback|fatal|panic|ECONNREFUSED|EADDRINUSE|ENOENT|cannot find|failed|denied)\b/i;

@@ -1,5 +1,5 @@
 // Its own small file: connection-lost.ts asks it at startup (`toolrun time`, the session holder).
-import type { RemoteLoss } from '../http/dropped-stream.js';
+import type { RemoteLoss } from '../../http/dropped-stream.js';
 
 export type { RemoteLoss };
 

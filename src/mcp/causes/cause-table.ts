@@ -6,7 +6,7 @@
 
 import type { CauseContext, StderrRule } from './cause-types.js';
 import { SERVICE_RULES } from './service-causes.js';
-import { maskThenCut } from '../secrets/mask-secrets.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
 
 export type { Cause, CauseContext, StderrRule } from './cause-types.js';
 

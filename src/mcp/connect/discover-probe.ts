@@ -1,8 +1,8 @@
-import { readVersion } from '../version.js';
-import type { NegotiatingTransport } from './negotiating-transport.js';
-import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../protocol/protocol-era.js';
-import { MessageTooLargeError } from '../http/capped-body.js';
-import { remoteFetch } from '../http/remote-fetch.js';
+import { readVersion } from '../../version.js';
+import type { NegotiatingTransport } from '../transports/negotiating-transport.js';
+import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../../protocol/protocol-era.js';
+import { MessageTooLargeError } from '../../http/capped-body.js';
+import { remoteFetch } from '../../http/remote-fetch.js';
 
 /** What a server made of `server/discover`, and so which era it speaks. */
 export type ProbeOutcome =

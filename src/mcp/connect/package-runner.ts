@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { findServerProcesses, readCommandLine, readEnvironmentVariable } from '../process/process-tree.js';
+import { findServerProcesses, readCommandLine, readEnvironmentVariable } from '../../process/process-tree.js';
 
 /**
  * Servers started through a package runner (`npx`, `npm exec`, `pnpm dlx`, `bunx`, `uvx`) first

@@ -1,14 +1,14 @@
-import type { RetryPolicy } from '../config/config-types.js';
-import { MAX_TIMER_MS } from '../config/max-timer-ms.js';
-import type { ServerSpec } from '../config/resolve-server.js';
-import { ServerUnavailableError } from '../errors.js';
-import type { RecordingWriter } from '../record/recording.js';
-import { StdoutScanner } from '../scan/stdout-scanner.js';
+import type { RetryPolicy } from '../../config/config-types.js';
+import { MAX_TIMER_MS } from '../../config/max-timer-ms.js';
+import type { ServerSpec } from '../../config/resolve-server.js';
+import { ServerUnavailableError } from '../../errors.js';
+import type { RecordingWriter } from '../../record/recording.js';
+import { StdoutScanner } from '../../scan/stdout-scanner.js';
 import { AttemptError, connectOnce, type ConnectHooks } from './connect-once.js';
 import { buildConnectFailure, type ConnectFailure } from './connect-failure.js';
 import { classifyAttempt } from './classify-attempt.js';
-import type { ServerConnection } from './server-connection.js';
-import { maskThenCut } from '../secrets/mask-secrets.js';
+import type { ServerConnection } from '../server-connection.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
 
 export interface RetryLogger {
   warn(message: string): void;

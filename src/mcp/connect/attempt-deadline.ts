@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Cause } from './failure-causes.js';
+import type { Cause } from '../causes/failure-causes.js';
 import { readRunnerPhase, type PackageRunner } from './package-runner.js';
 
 /** Why toolrun stopped waiting for a server's answer to initialize. */

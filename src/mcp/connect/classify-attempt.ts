@@ -1,12 +1,12 @@
 import type { AttemptStop } from './attempt-deadline.js';
-import { mainCause, type Cause } from './failure-causes.js';
+import { mainCause, type Cause } from '../causes/failure-causes.js';
 import type { PackageRunner } from './package-runner.js';
-import type { ExitInfo } from '../process/exit-info.js';
-import { describeSchemaIssues, isSchemaError } from './describe-invalid-result.js';
-import { TRANSPORT_FAULT_CODE } from './pending-requests.js';
-import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
-import { maskThenCut } from '../secrets/mask-secrets.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
+import type { ExitInfo } from '../../process/exit-info.js';
+import { describeSchemaIssues, isSchemaError } from '../describe-invalid-result.js';
+import { TRANSPORT_FAULT_CODE } from '../transports/pending-requests.js';
+import { PROTOCOL_SETTINGS } from '../../protocol/protocol-era.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
+import { toolrunCommand } from '../../text/quote-shell-word.js';
 
 /** Where in a connection attempt something went wrong. */
 export type AttemptPhase = 'spawn' | 'install' | 'server/discover' | 'initialize' | 'tools/list';

@@ -1,7 +1,7 @@
 import { oneLine } from './classify-attempt.js';
-import { causesInText, mainCause } from './failure-causes.js';
-import { listItems } from './list-items.js';
-import type { ServerConnection } from './server-connection.js';
+import { causesInText, mainCause } from '../causes/failure-causes.js';
+import { listItems } from '../list-items.js';
+import type { ServerConnection } from '../server-connection.js';
 
 /** What listing one advertised capability gave: a count, or the failure with its fix. */
 export interface CapabilityProbe {

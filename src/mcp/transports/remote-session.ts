@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { oneLine } from './classify-attempt.js';
-import { answerFailedPost, callIdsOf, watchForDrop } from '../http/dropped-stream.js';
-import { transportFetch } from '../http/remote-fetch.js';
+import { oneLine } from '../connect/classify-attempt.js';
+import { answerFailedPost, callIdsOf, watchForDrop } from '../../http/dropped-stream.js';
+import { transportFetch } from '../../http/remote-fetch.js';
 import { noteRemoteLoss, type RemoteLoss } from './remote-loss.js';
 
 /**

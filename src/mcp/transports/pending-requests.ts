@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { transportFaultAnswers } from '../protocol/transport-fault.js';
+import { transportFaultAnswers } from '../../protocol/transport-fault.js';
 
-export { TRANSPORT_FAULT_CODE } from '../protocol/transport-fault.js';
+export { TRANSPORT_FAULT_CODE } from '../../protocol/transport-fault.js';
 
 type RequestId = string | number;
 

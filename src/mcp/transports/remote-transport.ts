@@ -1,9 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { hasAuthorizationHeader } from '../auth/own-credentials.js';
-import type { RemoteServerSpec } from '../config/resolve-server.js';
-import { remoteAuth } from '../auth/remote-auth.js';
+import { hasAuthorizationHeader } from '../../auth/own-credentials.js';
+import type { RemoteServerSpec } from '../../config/resolve-server.js';
+import { remoteAuth } from '../../auth/remote-auth.js';
 import { withDeleteStatus } from './remote-session.js';
-import { remoteFetch } from '../http/remote-fetch.js';
+import { remoteFetch } from '../../http/remote-fetch.js';
 
 /**
  * A Streamable HTTP or SSE client transport for a remote server, with the config's headers and its

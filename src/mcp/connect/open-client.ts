@@ -1,15 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { RemoteServerSpec, ServerSpec } from '../config/resolve-server.js';
-import { eraOfVersion, LEGACY_PROTOCOL_VERSIONS, type EraChoice, type ProtocolEra } from '../protocol/protocol-era.js';
-import { readVersion } from '../version.js';
+import type { RemoteServerSpec, ServerSpec } from '../../config/resolve-server.js';
+import { eraOfVersion, LEGACY_PROTOCOL_VERSIONS, type EraChoice, type ProtocolEra } from '../../protocol/protocol-era.js';
+import { readVersion } from '../../version.js';
 import { modernVersionsOfRefusal, probeHttp, probeStdio, PROBE_SILENCE_MS, type ProbeOutcome } from './discover-probe.js';
-import { legacyClient, type McpClient } from './mcp-client.js';
-import { NegotiatingTransport } from './negotiating-transport.js';
-import { createModernHttpTransport, remoteTarget } from './remote-transport.js';
-import { remoteAuth } from '../auth/remote-auth.js';
-import { ToolrunError } from '../errors.js';
-import { clientCapabilitiesOf, installAskBack, type AskBack } from './ask-back.js';
-import { remoteFetch } from '../http/remote-fetch.js';
+import { legacyClient, type McpClient } from '../mcp-client.js';
+import { NegotiatingTransport } from '../transports/negotiating-transport.js';
+import { createModernHttpTransport, remoteTarget } from '../transports/remote-transport.js';
+import { remoteAuth } from '../../auth/remote-auth.js';
+import { ToolrunError } from '../../errors.js';
+import { clientCapabilitiesOf, installAskBack, type AskBack } from '../ask-back.js';
+import { remoteFetch } from '../../http/remote-fetch.js';
 
 /** The server speaks no revision toolrun does, or not the one the config fixed: retrying cannot help. */
 export class ProtocolEraError extends ToolrunError {
@@ -59,7 +59,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   // 359 kB) only if the probe says the server has changed.
   const expectLegacy = options.expectedEra === 'legacy';
   if (expectLegacy) legacyClientModules().catch(() => {});
-  const modernClientModule = expectLegacy ? undefined : import('./modern-client.js');
+  const modernClientModule = expectLegacy ? undefined : import('../modern-client.js');
   modernClientModule?.catch(() => {});
   const remote = kind === 'http' ? remoteTarget(spec as RemoteServerSpec) : undefined;
   const probe = (waitMs: number): Promise<ProbeOutcome> =>
@@ -92,7 +92,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     probed: true,
   };
   const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote, spec as RemoteServerSpec)) : negotiating;
-  const { connectModernClient } = await (modernClientModule ?? import('./modern-client.js'));
+  const { connectModernClient } = await (modernClientModule ?? import('../modern-client.js'));
   return connectModernClient(spec.name, modernTransport, outcome.discover, choice, options);
 }
 
@@ -101,7 +101,7 @@ function legacyClientModules() {
   return Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
-    import('../schema/compile-schema.js'),
+    import('../../schema/compile-schema.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
 }

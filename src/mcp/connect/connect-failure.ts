@@ -1,7 +1,7 @@
-import type { ServerSpec } from '../config/resolve-server.js';
+import type { ServerSpec } from '../../config/resolve-server.js';
 import type { AttemptPhase } from './classify-attempt.js';
 import type { AttemptError } from './connect-once.js';
-import type { ExitInfo } from '../process/exit-info.js';
+import type { ExitInfo } from '../../process/exit-info.js';
 
 /** Why a server could not be connected, in words a person can act on (exec's box, doctor, mcp list). */
 export interface ConnectFailure {
