@@ -1,4 +1,4 @@
-import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
+import { BUILTIN_TOOL_NAMES } from './cli-support/is-local-tool.js';
 import { COMMAND_TABLE } from './completion/command-table.generated.js';
 import { completeWords } from './completion/complete-words.js';
 import { completionSources } from './completion/completion-sources.js';

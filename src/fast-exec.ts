@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { BUILTIN_TOOL_NAMES } from './commands/is-local-tool.js';
+import { BUILTIN_TOOL_NAMES } from './cli-support/is-local-tool.js';
 import { MAX_TIMER_MS } from './config/max-timer-ms.js';
 import type { FastExecArgs } from './session/fast-warm-exec.js';
 import { sessionDirectoryPath } from './session/session-paths.js';

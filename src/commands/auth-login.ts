@@ -10,7 +10,7 @@ import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../error
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { quoteShellWord } from '../text/quote-shell-word.js';
 import { describeRecord, recordSummary } from './auth-status.js';
-import { loadCliConfig } from './load-cli-config.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
 
 export interface AuthLoginOptions {
   /** false with --no-browser: the URL on stderr, the redirect pasted on stdin. */

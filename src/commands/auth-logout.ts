@@ -5,7 +5,7 @@ import type { CliContext } from '../cli-support/cli-context.js';
 import { resolveServer } from '../config/resolve-server.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
-import { loadCliConfig } from './load-cli-config.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
 
 /**
  * `toolrun auth logout SERVER`: the tokens of every URL that name was stored for are revoked where

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { parsePort } from './parse-number-option.js';
+import { parsePort } from '../cli-support/parse-number-option.js';
 
 /** `toolrun auth login|status|logout`: OAuth for remote servers (SPEC §14). The flow loads only here. */
 export function registerAuthCommands(program: Command, run: CommandRunner): void {

@@ -3,7 +3,7 @@ import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
 import type { LintOptions } from './lint-run.js';
 import { addLintOptions, LINT_EXIT_CODES } from './mcp-lint.js';
-import { applyCliFlags } from './load-cli-config.js';
+import { applyCliFlags } from '../cli-support/load-cli-config.js';
 import { validConfigMemo } from '../cache/valid-configs.js';
 
 /**

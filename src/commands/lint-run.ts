@@ -12,9 +12,10 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { cacheDirectory, trustedCacheFolder } from '../cache/cache-directory.js';
 import { readVersion } from '../version.js';
 import { resolveOutputPath } from '../cli-support/output-file-path.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists, openTools } from './open-tools.js';
-import { serverOnCommandLine } from './server-on-command-line.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { openTools } from './open-tools.js';
+import { serverOnCommandLine } from '../cli-support/server-on-command-line.js';
 
 /** The flags `mcp lint` and `hosts lint` share (and `--snapshot`, mcp lint's own). */
 export interface LintOptions {
@@ -117,7 +118,7 @@ async function readServers(
   const { registry, connect } = await openTools(cli, { config, useSession: true, onToolReplaced: () => {} });
   const failures = await connect(names, { registerTools: false });
   const { takeSnapshot, ListFailedError } = await import('../snapshot/take-snapshot.js');
-  const { mcpRequestError } = await import('./mcp-request-error.js');
+  const { mcpRequestError } = await import('../cli-support/mcp-request-error.js');
   const servers: ServerTools[] = [];
   const notListed: string[] = [];
   for (const name of names) {

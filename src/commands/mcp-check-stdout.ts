@@ -5,9 +5,10 @@ import { ExitCode, NotARecordingError, UsageError } from '../errors.js';
 import { openInput } from '../input/open-input.js';
 import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import { sessionCallOf } from './session-call.js';
-import { assertServerExists, openTools } from './open-tools.js';
-import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from './server-on-command-line.js';
+import { sessionCallOf } from '../cli-support/session-call.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { openTools } from './open-tools.js';
+import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from '../cli-support/server-on-command-line.js';
 
 interface CheckStdoutOptions {
   file?: string;

@@ -6,10 +6,10 @@ import { UsageError } from '../errors.js';
 import { splitCommandWords } from '../input/split-words.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { resolveOutputPath } from '../cli-support/output-file-path.js';
-import { parseTimerMilliseconds } from './parse-number-option.js';
-import { assertServerExists } from './open-tools.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { hasDoubleDash, serverOnCommandLine } from './server-on-command-line.js';
+import { parseTimerMilliseconds } from '../cli-support/parse-number-option.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine } from '../cli-support/server-on-command-line.js';
 
 interface ConformOptions {
   profile: string;
@@ -95,7 +95,7 @@ async function conform(cli: CliContext, words: string[], dashed: boolean, option
   });
   spinner?.stop();
   const { conformExitCode } = await import('../conform/conform-types.js');
-  const { writeConformOutputs } = await import('./conform-outputs.js');
+  const { writeConformOutputs } = await import('../cli-support/conform-outputs.js');
   await writeConformOutputs(cli, report, junitPath, htmlPath);
   return conformExitCode(report);
 }

@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import type { DoctorReport } from '../doctor/doctor-types.js';
 import { describeThrown, ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import { sessionCallOf } from './session-call.js';
-import { assertServerExists, openTools } from './open-tools.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from './server-on-command-line.js';
+import { sessionCallOf } from '../cli-support/session-call.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { openTools } from './open-tools.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from '../cli-support/server-on-command-line.js';
 
 interface DoctorOptions {
   all?: boolean;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
-import { parsePositiveInteger } from './parse-number-option.js';
-import { hasDoubleDash } from './server-on-command-line.js';
+import { parsePositiveInteger } from '../cli-support/parse-number-option.js';
+import { hasDoubleDash } from '../cli-support/server-on-command-line.js';
 import type { LintOptions } from './lint-run.js';
 
 export const LINT_EXIT_CODES = 'Exit codes: 0 no error-level finding · 1 an error-level finding or over a budget · 2 bad usage or file · 3 config · 4 a server unreachable';

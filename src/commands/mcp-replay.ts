@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { readRecordingFile } from './read-recording-file.js';
-import { resolveStdioTarget } from './stdio-target.js';
+import { readRecordingFile } from '../cli-support/read-recording-file.js';
+import { resolveStdioTarget } from '../cli-support/stdio-target.js';
 
 /** `toolrun mcp replay FILE (SERVER | -- COMMAND…)` (SPEC §11): a recorded session as a regression test. */
 export function registerMcpReplayCommand(mcp: Command, run: CommandRunner): void {

@@ -3,7 +3,7 @@ import { ExitCode } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { resolveOutputPath } from '../cli-support/output-file-path.js';
 import { writeOutputFile } from '../cli-support/write-output-file.js';
-import { readRecordingFile } from './read-recording-file.js';
+import { readRecordingFile } from '../cli-support/read-recording-file.js';
 
 /** `toolrun mcp show FILE` (SPEC §11): a recording as a timeline. */
 export function registerMcpShowCommand(mcp: Command, run: CommandRunner): void {

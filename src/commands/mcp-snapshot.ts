@@ -4,10 +4,10 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import type { ApiSnapshot } from '../snapshot/snapshot-types.js';
 import { describeFailures } from './connected-servers.js';
-import { mcpRequestError } from './mcp-request-error.js';
+import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { openTools } from './open-tools.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { hasDoubleDash, serverOnCommandLine } from './server-on-command-line.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { hasDoubleDash, serverOnCommandLine } from '../cli-support/server-on-command-line.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 
 /** `toolrun mcp snapshot SERVER` (SPEC §16): the server's API as one stable JSON document. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { resolveStdioTarget } from './stdio-target.js';
+import { resolveStdioTarget } from '../cli-support/stdio-target.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
 
 interface TapCommandOptions {

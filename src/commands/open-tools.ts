@@ -1,7 +1,8 @@
 import type { ToolrunConfig } from '../config/config-types.js';
 import type { ToolIndex } from '../cache/tool-index.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { UnknownServerError, UsageError } from '../errors.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { UsageError } from '../errors.js';
 import { ToolExecutor } from '../executor/tool-executor.js';
 import { createRegistry } from '../assembly/create-registry.js';
 import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
@@ -9,10 +10,10 @@ import type { Registry } from '../assembly/server-status.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext } from '../cli-support/cli-context.js';
 import type { AskBack } from '../mcp/ask-back.js';
-import { isAtLeast } from './parse-log-level.js';
-import { followServerNotifications } from './server-notifications.js';
+import { isAtLeast } from '../cli-support/parse-log-level.js';
+import { followServerNotifications } from '../cli-support/server-notifications.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
-import { quoteShellWord, toolrunCommand } from '../text/quote-shell-word.js';
+import { toolrunCommand } from '../text/quote-shell-word.js';
 import { hostStateOf, isGatedRefusal } from '../hosts/refused-servers.js';
 
 export interface OpenTools {
@@ -170,17 +171,6 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
   }
   cli.terminal.verbose(`session: ${connections.map((connection) => connection.name).join(', ')} served by the holder (pid ${found.status.pid})`);
   return connections;
-}
-
-/** UsageError naming the configured servers when `name` is not one of them. */
-export function assertServerExists(config: ToolrunConfig, name: string): void {
-  if (config.servers[name]) return;
-  const configured = Object.keys(config.servers);
-  const known =
-    configured.length > 0
-      ? `configured servers: ${configured.map(quoteShellWord).join(', ')}`
-      : `no MCP servers are configured${config.path ? ` in ${config.path}` : ' (no config file found; pass --config)'}`;
-  throw new UnknownServerError(name, `unknown MCP server '${name}'; ${known}`);
 }
 
 async function startMathWorkerEarly(cli: CliContext) {

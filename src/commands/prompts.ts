@@ -9,7 +9,7 @@ import { formatTable } from '../output/format-tool-list.js';
 import { renderCallResult } from '../output/render-call-result.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
-import { mcpRequestError } from './mcp-request-error.js';
+import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { splitToolName } from '../cli-support/tool-arguments.js';
 
 interface ListOptions {

@@ -5,7 +5,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ResourceContents } from '../mcp/watch-resource.js';
 import { formatBytes } from '../output/format-result.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
-import { mcpRequestError } from './mcp-request-error.js';
+import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
 
 /** A remote server has no process to watch: a ping this often tells that it went away. */

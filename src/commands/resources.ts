@@ -7,7 +7,7 @@ import { formatBytes } from '../output/format-result.js';
 import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
-import { mcpRequestError } from './mcp-request-error.js';
+import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { registerResourcesWatchCommand } from './resources-watch.js';
 import { writeOutputFile } from '../cli-support/write-output-file.js';
 

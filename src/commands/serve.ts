@@ -3,9 +3,10 @@ import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
 import { readVersion } from '../version.js';
 import { parseListen } from './mcp-mock.js';
-import { loadCliConfig } from './load-cli-config.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
 import { hostStateOf } from '../hosts/refused-servers.js';
-import { assertServerExists, isGatedFailure, openTools } from './open-tools.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import { isGatedFailure, openTools } from './open-tools.js';
 
 interface ServeOptions {
   http?: string;

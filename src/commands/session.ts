@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { MAX_TIMER_MS, MAX_TIMER_TEXT } from '../config/max-timer-ms.js';
 import { UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists } from './open-tools.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
 
 const DEFAULT_IDLE = '10m';
 

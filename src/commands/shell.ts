@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists } from './open-tools.js';
+import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { assertServerExists } from '../cli-support/assert-server-exists.js';
 
 export function registerShellCommand(program: Command, run: CommandRunner): void {
   program

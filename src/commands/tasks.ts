@@ -4,7 +4,7 @@ import { ExitCode, ToolrunError } from '../errors.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { connectServersFor, describeFailures } from './connected-servers.js';
-import { mcpRequestError } from './mcp-request-error.js';
+import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { oneLine } from '../output/escape-controls.js';
 
 interface TaskCommandOptions {

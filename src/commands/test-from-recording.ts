@@ -5,7 +5,7 @@ import type { CliContext } from '../cli-support/cli-context.js';
 export async function generateFromRecording(cli: CliContext, options: { from?: string; output?: string; server?: string }): Promise<number> {
   if (options.output === undefined) throw new UsageError('--from needs -o FILE: the test file to write (for example -o smoke.toolrun.yaml)');
   const [{ readRecordingFile }, { testsFromRecording }, { writeTestSuite }, { resolveOutputPath }, { relative }] = await Promise.all([
-    import('./read-recording-file.js'),
+    import('../cli-support/read-recording-file.js'),
     import('../testing/tests-from-recording.js'),
     import('../cli-support/write-test-suite.js'),
     import('../cli-support/output-file-path.js'),

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import { parsePositiveInteger } from './parse-number-option.js';
+import { parsePositiveInteger } from '../cli-support/parse-number-option.js';
 
 interface TestOptions {
   server?: string;
@@ -107,7 +107,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
     import('node:path'),
     import('../testing/find-test-files.js'),
     import('../testing/read-test-file.js'),
-    import('./load-cli-config.js'),
+    import('../cli-support/load-cli-config.js'),
   ]);
   const files = findTestFiles(paths, cli.cwd).map((path) => {
     let text: string;
@@ -192,7 +192,7 @@ async function openForTests(cli: CliContext, config: Awaited<ReturnType<typeof l
   const [{ openTools }, { createStepRunner }, { createStepAskBack }, { askBackFor }] = await Promise.all([
     import('./open-tools.js'),
     import('./test-step-runner.js'),
-    import('./test-ask-back.js'),
+    import('../testing/test-ask-back.js'),
     import('../cli-support/ask-back-for.js'),
   ]);
   const steps = files.flatMap((file) => [...file.setup, ...file.tests, ...file.teardown]);

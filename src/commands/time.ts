@@ -8,7 +8,7 @@ import { computeStats } from '../timing/latency-stats.js';
 import { groupErrors, runTimedCalls } from '../timing/run-timed-calls.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
-import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from './parse-number-option.js';
+import { parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from '../cli-support/parse-number-option.js';
 import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 import { resolveOutputPath } from '../cli-support/output-file-path.js';

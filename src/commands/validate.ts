@@ -6,7 +6,7 @@ import { readConfigFile } from '../config/load-config.js';
 import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
-import { applyCliFlags, loadCliHostConfig } from './load-cli-config.js';
+import { applyCliFlags, loadCliHostConfig } from '../cli-support/load-cli-config.js';
 import { openTools } from './open-tools.js';
 import { resolveTool } from './resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';

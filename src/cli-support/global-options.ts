@@ -3,7 +3,7 @@ import { parseTimerMilliseconds } from './parse-number-option.js';
 import { parseProtocolSetting } from './parse-protocol-option.js';
 import { LOG_LEVELS, parseLogLevel } from './parse-log-level.js';
 import { PROTOCOL_SETTINGS } from '../protocol/protocol-era.js';
-import type { GlobalOptions } from '../cli-support/cli-context.js';
+import type { GlobalOptions } from './cli-context.js';
 
 /** The options every command takes (before the command name): what `toolrun --help` lists first. */
 export function addGlobalOptions(program: Command): void {

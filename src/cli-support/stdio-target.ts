@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { resolveServer } from '../config/resolve-server.js';
 import { UsageError } from '../errors.js';
 import { serverEnvironment } from '../process/launch-environment.js';
-import type { CliContext } from '../cli-support/cli-context.js';
+import type { CliContext } from './cli-context.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { assertServerExists } from './open-tools.js';
+import { assertServerExists } from './assert-server-exists.js';
 
 /** The stdio server a command runs (tap, replay): a server of the config, or `-- COMMAND [ARGS…]`. */
 export interface StdioTarget {

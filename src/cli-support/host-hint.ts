@@ -1,4 +1,4 @@
-import type { CliContext } from '../cli-support/cli-context.js';
+import type { CliContext } from './cli-context.js';
 import { UnknownServerError, UsageError } from '../errors.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
 

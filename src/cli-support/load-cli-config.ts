@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { validConfigMemo } from '../cache/valid-configs.js';
-import type { CliContext } from '../cli-support/cli-context.js';
+import type { CliContext } from './cli-context.js';
 
 /** The config as every command reads it: found, loaded, `--protocol` applied. */
 export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOL_NAMES } from '../../src/commands/is-local-tool.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/cli-support/is-local-tool.js';
 import { BUILTIN_DEFINITIONS } from '../../src/tools/builtin-definitions.js';
 
 describe('BUILTIN_TOOL_NAMES', () => {

@@ -1,4 +1,4 @@
-import type { CliContext } from '../cli-support/cli-context.js';
+import type { CliContext } from './cli-context.js';
 import type { WatchedNotification } from '../mcp/mcp-client.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 

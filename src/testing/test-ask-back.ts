@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import { answerScripted } from '../elicit/scripted-answer.js';
 import type { AskBack } from '../mcp/ask-back.js';
-import type { StepAsks } from '../testing/test-file-types.js';
+import type { StepAsks } from './test-file-types.js';
 
 /** The asks of the step running on a server, and how many of each it has answered. */
 interface Running {

@@ -1,6 +1,6 @@
 import type { ConformReport } from '../conform/conform-types.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { writeOutputFile } from '../cli-support/write-output-file.js';
+import type { CliContext } from './cli-context.js';
+import { writeOutputFile } from './write-output-file.js';
 
 /**
  * Where a conform report goes: the table or --json on stdout, the JUnit and HTML files when asked, and
