@@ -189,9 +189,10 @@ async function runOnce(cli: CliContext, paths: string[], options: TestOptions, o
 
 /** The registry the steps run on (servers started once per run, or held by a session holder), and which servers could not be reached. */
 async function openForTests(cli: CliContext, config: Awaited<ReturnType<typeof loadSuite>>['config'], files: Awaited<ReturnType<typeof loadSuite>>['files']) {
-  const [{ openTools }, { createStepRunner }, { createStepAskBack }, { askBackFor }] = await Promise.all([
+  const [{ openTools }, { resolveTool }, { createStepRunner }, { createStepAskBack }, { askBackFor }] = await Promise.all([
     import('./open-tools.js'),
-    import('./test-step-runner.js'),
+    import('./resolve-tool.js'),
+    import('../testing/step-runner.js'),
     import('../testing/test-ask-back.js'),
     import('../cli-support/ask-back-for.js'),
   ]);
@@ -201,7 +202,15 @@ async function openForTests(cli: CliContext, config: Awaited<ReturnType<typeof l
   const useSession = !steps.some((step) => step.asks);
   const opened = await openTools(cli, { config, useSession, askBack: stepAsks.askBack, onToolReplaced: () => {} });
   const unreachable = new Set<string>();
-  const runner = createStepRunner(cli, opened, (server) => unreachable.add(server), stepAsks.during);
+  const tools = {
+    config: opened.config,
+    registry: opened.registry,
+    executor: opened.executor,
+    connect: (names: string[]) => opened.connect(names),
+    resolve: (name: string, server: string | undefined) => resolveTool(opened, name, server),
+    timeoutMs: cli.globals.timeout,
+  };
+  const runner = createStepRunner(tools, (server) => unreachable.add(server), stepAsks.during);
   return { runner, unreachable };
 }
 

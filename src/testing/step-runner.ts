@@ -1,15 +1,14 @@
-import type { CliContext } from '../cli-support/cli-context.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
 import { listItems } from '../mcp/list-items.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import type { StepOutcome } from '../testing/match-expectations.js';
-import type { StepRequest, StepRunner } from '../testing/run-test-suite.js';
-import { typeStepArguments } from '../testing/type-step-arguments.js';
-import type { OpenTools } from './open-tools.js';
-import { resolveTool } from './resolve-tool.js';
+import type { StepOutcome } from './match-expectations.js';
+import type { StepRequest, StepRunner } from './run-test-suite.js';
+import { typeStepArguments } from './type-step-arguments.js';
+import type { Registry } from '../assembly/server-status.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 import { describeThrown, ToolNotFoundError, UsageError } from '../errors.js';
 import { suggestNames } from '../registry/suggest-names.js';
-import type { PreparedCall } from '../executor/tool-executor.js';
+import type { PreparedCall, ToolExecutor } from '../executor/tool-executor.js';
 import { createMcpRunner } from '../mcp/mcp-tool-runner.js';
 import type { RegisteredTool } from '../registry/tool-types.js';
 
@@ -34,14 +33,25 @@ function jsonRpcCode(error: unknown): number | undefined {
   return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
 }
 
+/** What the steps run on: the command's registry and executor, with how it connects a server and resolves a tool's name as exec does. */
+export interface StepTools {
+  config: Pick<ToolrunConfig, 'paramMappings'>;
+  registry: Registry;
+  executor: ToolExecutor;
+  connect(names: string[]): Promise<unknown>;
+  /** The tool a name stands for, on `server` or anywhere (exec's resolution, its did-you-mean included). */
+  resolve(name: string, server: string | undefined): Promise<RegisteredTool>;
+  /** The run's timeout for a step that sets none (--timeout; undefined: the call's own default). */
+  timeoutMs: number | undefined;
+}
+
 /**
  * `toolrun test`'s steps on the command's registry: each server started once for the run (or
  * served by a live session holder), local tools run as exec runs them. A server that died is
  * started again for the next step that needs it; the step it died in fails with its cause.
  */
 export function createStepRunner(
-  cli: CliContext,
-  opened: OpenTools,
+  opened: StepTools,
   onUnreachable: (server: string) => void,
   during: <T>(server: string | undefined, asks: StepRequest['asks'], call: () => Promise<T>) => Promise<T>,
 ): StepRunner {
@@ -70,7 +80,7 @@ export function createStepRunner(
    * picks it), else the name as written, sent to the server as a tools/call all the same.
    */
   const toolAsWritten = async (name: string, server: string | undefined): Promise<RegisteredTool> => {
-    if (!server) return resolveTool(opened, name, undefined);
+    if (!server) return opened.resolve(name, undefined);
     const listed = opened.registry.find(name, server) ?? opened.registry.find(name);
     if (listed && (listed.server === server || listed.server === undefined)) return listed;
     const connection = await connectionOf(server);
@@ -85,7 +95,7 @@ export function createStepRunner(
       .map((tool) => tool.definition.name);
     return new ToolNotFoundError(`${server}:${name}`, suggestNames(name, candidates));
   };
-  const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? cli.globals.timeout });
+  const options = (request: StepRequest, signal: AbortSignal) => ({ signal, timeout: request.timeoutMs ?? opened.timeoutMs });
   return {
     run: (request, signal) => during(request.server, request.asks, () => runStep(request, signal)),
   };
@@ -106,7 +116,7 @@ export function createStepRunner(
         // Sent as written: the server's own answer to a name or arguments toolrun would refuse is what the step tests.
         prepared = { tool: await toolAsWritten(action.tool, request.server), args: request.args };
       } else {
-        const tool = await resolveTool(opened, action.tool, local ? undefined : request.server).catch((error: unknown) => {
+        const tool = await opened.resolve(action.tool, local ? undefined : request.server).catch((error: unknown) => {
           throw error instanceof ToolNotFoundError && request.server && !local ? notOnServer(action.tool, request.server) : error;
         });
         try {
