@@ -1,4 +1,4 @@
-import { showHosts } from './commands/show-hosts.js';
+import { showHosts } from './commands/support/show-hosts.js';
 import { Terminal } from './output/terminal.js';
 
 /**

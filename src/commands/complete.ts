@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { ExitCode, ToolrunError, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { connectServersFor, describeFailures } from './connected-servers.js';
+import { connectServersFor, describeFailures } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
 

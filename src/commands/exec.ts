@@ -9,8 +9,8 @@ import type { ToolrunConfig } from '../config/config-types.js';
 import { isLocalTool } from '../cli-support/is-local-tool.js';
 import { loadCliConfig } from '../cli-support/load-cli-config.js';
 import { withHostHint } from '../cli-support/host-hint.js';
-import { openTools } from './open-tools.js';
-import { resolveTool } from './resolve-tool.js';
+import { openTools } from './support/open-tools.js';
+import { resolveTool } from './support/resolve-tool.js';
 import { mergeArguments, readBaseArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 
 interface ExecOptions extends ToolArgumentOptions {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
-import type { LintOptions } from './lint-run.js';
+import type { LintOptions } from './support/lint-run.js';
 import { addLintOptions, LINT_EXIT_CODES } from './mcp-lint.js';
 import { applyCliFlags } from '../cli-support/load-cli-config.js';
 import { validConfigMemo } from '../cache/valid-configs.js';
@@ -49,7 +49,7 @@ async function lintHost(cli: CliContext, hostOption: string, options: LintOption
   if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError('hosts lint takes the host as its argument: drop --host and --config');
   const { loadHostConfig, parseHostOption } = await import('../hosts/host-config.js');
   const { host } = parseHostOption(hostOption, 'hosts lint');
-  const { prepareLint, runLint } = await import('./lint-run.js');
+  const { prepareLint, runLint } = await import('./support/lint-run.js');
   const prepared = prepareLint(cli, options, HOST_TARGETS[host] ?? MODEL_TARGETS);
   const config = applyCliFlags(
     cli,

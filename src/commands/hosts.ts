@@ -27,7 +27,7 @@ Examples:
       run(async (cli) => {
         if (cli.globals.host !== undefined || cli.globals.config !== undefined || cli.globals.terminalEnv)
           throw new UsageError('hosts lists every host: it takes none of --host, --config and --terminal-env');
-        const { showHosts } = await import('./show-hosts.js');
+        const { showHosts } = await import('./support/show-hosts.js');
         return showHosts(cli.terminal, cli.env, cli.cwd);
       }),
     );

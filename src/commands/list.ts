@@ -4,7 +4,7 @@ import { formatTable, toToolListRow } from '../output/format-tool-list.js';
 import { formatDefinition } from '../registry/definition-formats.js';
 import { checkProviderLimits } from '../registry/provider-limits.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { isGatedFailure, openTools } from './open-tools.js';
+import { isGatedFailure, openTools } from './support/open-tools.js';
 
 interface ListOptions {
   server?: string[];

@@ -7,7 +7,7 @@ import type { ScanReport } from '../scan/stdout-scanner.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { sessionCallOf } from '../cli-support/session-call.js';
 import { assertServerExists } from '../cli-support/assert-server-exists.js';
-import { openTools } from './open-tools.js';
+import { openTools } from './support/open-tools.js';
 import { hasDoubleDash, serverOnCommandLine, wordsAfterDash } from '../cli-support/server-on-command-line.js';
 
 interface CheckStdoutOptions {

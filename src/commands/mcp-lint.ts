@@ -3,7 +3,7 @@ import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
 import { parsePositiveInteger } from '../cli-support/parse-number-option.js';
 import { hasDoubleDash } from '../cli-support/server-on-command-line.js';
-import type { LintOptions } from './lint-run.js';
+import type { LintOptions } from './support/lint-run.js';
 
 export const LINT_EXIT_CODES = 'Exit codes: 0 no error-level finding · 1 an error-level finding or over a budget · 2 bad usage or file · 3 config · 4 a server unreachable';
 
@@ -51,7 +51,7 @@ export function addLintOptions(command: Command): Command {
 }
 
 async function lintCommand(cli: CliContext, words: string[], dashed: boolean, options: LintOptions): Promise<number> {
-  const { prepareLint, runLint } = await import('./lint-run.js');
+  const { prepareLint, runLint } = await import('./support/lint-run.js');
   const prepared = prepareLint(cli, options);
   if (options.snapshot?.length && words.length > 0) throw new UsageError('lint either --snapshot files or servers, not both in one run');
   return runLint(cli, prepared, options.snapshot?.length ? { snapshots: options.snapshot } : { servers: words, dashed });

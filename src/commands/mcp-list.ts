@@ -6,7 +6,7 @@ import { formatTable } from '../output/format-tool-list.js';
 import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { hostStateOf, isGatedRefusal } from '../hosts/refused-servers.js';
-import { isGatedFailure, openTools } from './open-tools.js';
+import { isGatedFailure, openTools } from './support/open-tools.js';
 
 interface McpListOptions {
   check?: boolean;

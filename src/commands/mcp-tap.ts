@@ -46,7 +46,7 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
     )
     .action((words: string[], options: TapCommandOptions, command: Command) =>
       run(async (cli) => {
-        if (options.wrap !== undefined || options.unwrap !== undefined) return (await import('./mcp-tap-wrap.js')).runTapWrap(cli, words, options, rawArgsOf(command).includes('--'));
+        if (options.wrap !== undefined || options.unwrap !== undefined) return (await import('./support/mcp-tap-wrap.js')).runTapWrap(cli, words, options, rawArgsOf(command).includes('--'));
         if (options.force) throw new UsageError('--force goes with --wrap or --unwrap');
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
         const resolved = await resolveStdioTarget(cli, words, command, 'mcp tap sits between a host and a stdio server');

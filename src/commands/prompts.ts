@@ -8,7 +8,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatTable } from '../output/format-tool-list.js';
 import { renderCallResult } from '../output/render-call-result.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
+import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { splitToolName } from '../cli-support/tool-arguments.js';
 

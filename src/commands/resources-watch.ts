@@ -4,7 +4,7 @@ import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { ResourceContents } from '../mcp/watch-resource.js';
 import { formatBytes } from '../output/format-result.js';
-import { connectServersFor, describeFailures } from './connected-servers.js';
+import { connectServersFor, describeFailures } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
 

@@ -6,7 +6,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { formatBytes } from '../output/format-result.js';
 import { formatTable } from '../output/format-tool-list.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './connected-servers.js';
+import { connectServersFor, describeEmptyListing, describeFailures, exitAfterListing } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { registerResourcesWatchCommand } from './resources-watch.js';
 import { writeOutputFile } from '../cli-support/write-output-file.js';

@@ -6,7 +6,7 @@ import { parseListen } from './mcp-mock.js';
 import { loadCliConfig } from '../cli-support/load-cli-config.js';
 import { hostStateOf } from '../hosts/refused-servers.js';
 import { assertServerExists } from '../cli-support/assert-server-exists.js';
-import { isGatedFailure, openTools } from './open-tools.js';
+import { isGatedFailure, openTools } from './support/open-tools.js';
 
 interface ServeOptions {
   http?: string;

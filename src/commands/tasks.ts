@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ExitCode, ToolrunError } from '../errors.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import { connectServersFor, describeFailures } from './connected-servers.js';
+import { connectServersFor, describeFailures } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { oneLine } from '../output/escape-controls.js';
 

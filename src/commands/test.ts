@@ -70,7 +70,7 @@ unreachable · 130 interrupted`,
     )
     .action((paths: string[], options: TestOptions) =>
       run(async (cli) => {
-        if (options.from !== undefined) return (await import('./test-from-recording.js')).generateFromRecording(cli, options);
+        if (options.from !== undefined) return (await import('./support/test-from-recording.js')).generateFromRecording(cli, options);
         if (options.output !== undefined) throw new UsageError('-o names the test file --from writes; to save a report use --junit FILE, --html FILE or --json');
         if (options.filter?.startsWith('/')) checkRegexFilter(options.filter);
         if (!options.watch) return runOnce(cli, paths, options);
@@ -190,8 +190,8 @@ async function runOnce(cli: CliContext, paths: string[], options: TestOptions, o
 /** The registry the steps run on (servers started once per run, or held by a session holder), and which servers could not be reached. */
 async function openForTests(cli: CliContext, config: Awaited<ReturnType<typeof loadSuite>>['config'], files: Awaited<ReturnType<typeof loadSuite>>['files']) {
   const [{ openTools }, { resolveTool }, { createStepRunner }, { createStepAskBack }, { askBackFor }] = await Promise.all([
-    import('./open-tools.js'),
-    import('./resolve-tool.js'),
+    import('./support/open-tools.js'),
+    import('./support/resolve-tool.js'),
     import('../testing/step-runner.js'),
     import('../testing/test-ask-back.js'),
     import('../cli-support/ask-back-for.js'),

@@ -7,8 +7,8 @@ import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
 import { applyCliFlags, loadCliHostConfig } from '../cli-support/load-cli-config.js';
-import { openTools } from './open-tools.js';
-import { resolveTool } from './resolve-tool.js';
+import { openTools } from './support/open-tools.js';
+import { resolveTool } from './support/resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
 
 interface ValidateOptions extends ToolArgumentOptions {

@@ -1,11 +1,11 @@
-import { ExitCode } from '../errors.js';
-import type { HostFileReport } from '../hosts/find-hosts.js';
-import { findHostFiles, hostPlaces, mergeHostServers } from '../hosts/host-config.js';
-import type { HostServer } from '../hosts/host-types.js';
-import { escapeTableCell as oneLine } from '../output/escape-controls.js';
-import type { Style } from '../output/style.js';
-import type { Terminal } from '../output/terminal.js';
-import { maskArgs, maskSecrets } from '../secrets/mask-secrets.js';
+import { ExitCode } from '../../errors.js';
+import type { HostFileReport } from '../../hosts/find-hosts.js';
+import { findHostFiles, hostPlaces, mergeHostServers } from '../../hosts/host-config.js';
+import type { HostServer } from '../../hosts/host-types.js';
+import { escapeTableCell as oneLine } from '../../output/escape-controls.js';
+import type { Style } from '../../output/style.js';
+import type { Terminal } from '../../output/terminal.js';
+import { maskArgs, maskSecrets } from '../../secrets/mask-secrets.js';
 
 /**
  * `toolrun hosts`: every host config found, its servers and problems (SPEC §13). Called by the

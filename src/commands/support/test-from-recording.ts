@@ -1,14 +1,14 @@
-import { ExitCode, UsageError } from '../errors.js';
-import type { CliContext } from '../cli-support/cli-context.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
 
 /** `--from REC -o FILE`: the test file and its snapshots, written whole or not at all. */
 export async function generateFromRecording(cli: CliContext, options: { from?: string; output?: string; server?: string }): Promise<number> {
   if (options.output === undefined) throw new UsageError('--from needs -o FILE: the test file to write (for example -o smoke.toolrun.yaml)');
   const [{ readRecordingFile }, { testsFromRecording }, { writeTestSuite }, { resolveOutputPath }, { relative }] = await Promise.all([
-    import('../cli-support/read-recording-file.js'),
-    import('../testing/tests-from-recording.js'),
-    import('../cli-support/write-test-suite.js'),
-    import('../cli-support/output-file-path.js'),
+    import('../../cli-support/read-recording-file.js'),
+    import('../../testing/tests-from-recording.js'),
+    import('../../cli-support/write-test-suite.js'),
+    import('../../cli-support/output-file-path.js'),
     import('node:path'),
   ]);
   const recording = resolveOutputPath(cli.cwd, '--from', options.from!);

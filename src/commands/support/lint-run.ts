@@ -1,21 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { writeOutputFile } from '../cli-support/write-output-file.js';
-import type { ToolrunConfig } from '../config/config-types.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { findTarget, LINT_TARGETS, targetNames } from '../lint/lint-targets.js';
-import { lintServers } from '../lint/lint-servers.js';
-import type { Finding, LintReport, LintTarget, ServerTools } from '../lint/lint-types.js';
-import { tokenCounter } from '../lint/token-counter.js';
-import type { ServerConnection } from '../mcp/server-connection.js';
-import { cacheDirectory, trustedCacheFolder } from '../cache/cache-directory.js';
-import { readVersion } from '../version.js';
-import { resolveOutputPath } from '../cli-support/output-file-path.js';
-import { loadCliConfig } from '../cli-support/load-cli-config.js';
-import { assertServerExists } from '../cli-support/assert-server-exists.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import { writeOutputFile } from '../../cli-support/write-output-file.js';
+import type { ToolrunConfig } from '../../config/config-types.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { findTarget, LINT_TARGETS, targetNames } from '../../lint/lint-targets.js';
+import { lintServers } from '../../lint/lint-servers.js';
+import type { Finding, LintReport, LintTarget, ServerTools } from '../../lint/lint-types.js';
+import { tokenCounter } from '../../lint/token-counter.js';
+import type { ServerConnection } from '../../mcp/server-connection.js';
+import { cacheDirectory, trustedCacheFolder } from '../../cache/cache-directory.js';
+import { readVersion } from '../../version.js';
+import { resolveOutputPath } from '../../cli-support/output-file-path.js';
+import { loadCliConfig } from '../../cli-support/load-cli-config.js';
+import { assertServerExists } from '../../cli-support/assert-server-exists.js';
 import { openTools } from './open-tools.js';
-import { serverOnCommandLine } from '../cli-support/server-on-command-line.js';
+import { serverOnCommandLine } from '../../cli-support/server-on-command-line.js';
 
 /** The flags `mcp lint` and `hosts lint` share (and `--snapshot`, mcp lint's own). */
 export interface LintOptions {
@@ -81,7 +81,7 @@ export async function runLint(cli: CliContext, run: LintRun, source: LintSource)
 }
 
 async function readSnapshots(cli: CliContext, files: string[]): Promise<{ servers: ServerTools[]; origins: Map<string, Origin>; unreachable: boolean }> {
-  const { readApiFile } = await import('../snapshot/read-api-file.js');
+  const { readApiFile } = await import('../../snapshot/read-api-file.js');
   const servers: ServerTools[] = [];
   const origins = new Map<string, Origin>();
   for (const file of files) {
@@ -117,8 +117,8 @@ async function readServers(
   if (names.length === 0) throw new UsageError(`no MCP servers to lint${config.path ? ` in ${config.path}` : ''}: name one, give --snapshot FILE, or -- COMMAND`);
   const { registry, connect } = await openTools(cli, { config, useSession: true, onToolReplaced: () => {} });
   const failures = await connect(names, { registerTools: false });
-  const { takeSnapshot, ListFailedError } = await import('../snapshot/take-snapshot.js');
-  const { mcpRequestError } = await import('../cli-support/mcp-request-error.js');
+  const { takeSnapshot, ListFailedError } = await import('../../snapshot/take-snapshot.js');
+  const { mcpRequestError } = await import('../../cli-support/mcp-request-error.js');
   const servers: ServerTools[] = [];
   const notListed: string[] = [];
   for (const name of names) {
@@ -150,7 +150,7 @@ function readText(path: string): string {
 }
 
 async function printFixes(cli: CliContext, servers: ServerTools[], target: LintTarget): Promise<number> {
-  const { fixSchema } = await import('../lint/fix-schema.js');
+  const { fixSchema } = await import('../../lint/fix-schema.js');
   const tools: Array<{ server: string; name: string; inputSchema: Record<string, unknown> }> = [];
   let total = 0;
   for (const { server, tools: listed } of servers) {
@@ -177,19 +177,19 @@ async function writeOutputs(cli: CliContext, run: LintRun, report: LintReport, o
     return { uri: origin.file.split('\\').join('/'), line: lineOf(origin.text, finding) };
   };
   if (run.paths.sarif) {
-    const { formatLintSarif } = await import('../output/format-lint-sarif.js');
+    const { formatLintSarif } = await import('../../output/format-lint-sarif.js');
     await writeOutputFile(run.paths.sarif, Buffer.from(formatLintSarif(report, { version: readVersion(), locate })));
   }
   if (run.paths.junit) {
-    const { formatLintJunit } = await import('../output/format-lint-junit.js');
+    const { formatLintJunit } = await import('../../output/format-lint-junit.js');
     await writeOutputFile(run.paths.junit, Buffer.from(formatLintJunit(report, servers)));
   }
   if (cli.env.GITHUB_ACTIONS === 'true') {
-    const { lintAnnotations } = await import('../output/format-lint-annotations.js');
+    const { lintAnnotations } = await import('../../output/format-lint-annotations.js');
     for (const line of lintAnnotations(report, locate)) cli.terminal.workflowCommand(line);
   }
   if (cli.globals.json) return cli.terminal.resultJson(report);
-  const { formatLintReport } = await import('../output/format-lint-report.js');
+  const { formatLintReport } = await import('../../output/format-lint-report.js');
   await cli.terminal.result(formatLintReport(report, cli.terminal.outStyle));
 }
 

@@ -1,10 +1,10 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
-import type { ServerConnection } from '../mcp/server-connection.js';
-import { ExitCode } from '../errors.js';
-import type { CliContext } from '../cli-support/cli-context.js';
+import type { ConnectFailure } from '../../mcp/connect/connect-failure.js';
+import type { ServerConnection } from '../../mcp/server-connection.js';
+import { ExitCode } from '../../errors.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
 import { openTools } from './open-tools.js';
-import { SHELL_SERVERS_ENV } from '../shell/shell-servers-env.js';
+import { SHELL_SERVERS_ENV } from '../../shell/shell-servers-env.js';
 
 export interface ConnectedServers {
   /** The servers that connected and offer the capability, in config order. */

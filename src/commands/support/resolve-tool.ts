@@ -1,7 +1,7 @@
-import { ServerUnavailableError, ToolrunError } from '../errors.js';
-import type { RegisteredTool } from '../registry/tool-types.js';
+import { ServerUnavailableError, ToolrunError } from '../../errors.js';
+import type { RegisteredTool } from '../../registry/tool-types.js';
 import type { OpenTools } from './open-tools.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
+import { toolrunCommand } from '../../text/quote-shell-word.js';
 
 /**
  * Finds the tool a command names, starting only the servers it needs: none for a local tool,

@@ -1,20 +1,20 @@
-import type { ToolrunConfig } from '../config/config-types.js';
-import type { ToolIndex } from '../cache/tool-index.js';
-import { loadCliConfig } from '../cli-support/load-cli-config.js';
-import { assertServerExists } from '../cli-support/assert-server-exists.js';
-import { UsageError } from '../errors.js';
-import { ToolExecutor } from '../executor/tool-executor.js';
-import { createRegistry } from '../assembly/create-registry.js';
-import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
-import type { Registry } from '../assembly/server-status.js';
-import type { ServerConnection } from '../mcp/server-connection.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import type { AskBack } from '../mcp/ask-back.js';
-import { isAtLeast } from '../cli-support/parse-log-level.js';
-import { followServerNotifications } from '../cli-support/server-notifications.js';
-import { maskThenCut } from '../secrets/mask-secrets.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
-import { hostStateOf, isGatedRefusal } from '../hosts/refused-servers.js';
+import type { ToolrunConfig } from '../../config/config-types.js';
+import type { ToolIndex } from '../../cache/tool-index.js';
+import { loadCliConfig } from '../../cli-support/load-cli-config.js';
+import { assertServerExists } from '../../cli-support/assert-server-exists.js';
+import { UsageError } from '../../errors.js';
+import { ToolExecutor } from '../../executor/tool-executor.js';
+import { createRegistry } from '../../assembly/create-registry.js';
+import type { ConnectFailure } from '../../mcp/connect/connect-failure.js';
+import type { Registry } from '../../assembly/server-status.js';
+import type { ServerConnection } from '../../mcp/server-connection.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import type { AskBack } from '../../mcp/ask-back.js';
+import { isAtLeast } from '../../cli-support/parse-log-level.js';
+import { followServerNotifications } from '../../cli-support/server-notifications.js';
+import { maskThenCut } from '../../secrets/mask-secrets.js';
+import { toolrunCommand } from '../../text/quote-shell-word.js';
+import { hostStateOf, isGatedRefusal } from '../../hosts/refused-servers.js';
 
 export interface OpenTools {
   config: ToolrunConfig;
@@ -67,7 +67,7 @@ export async function openTools(
     const repeats = new Map<string, number>();
     for (const [key, count] of repeatedPollution) if (count > 0) repeats.set(key.split('\0')[0]!, (repeats.get(key.split('\0')[0]!) ?? 0) + count);
     if (cli.globals.verbose) {
-      const { takeSchemaWarnings } = await import('../schema/schema-warnings.js');
+      const { takeSchemaWarnings } = await import('../../schema/schema-warnings.js');
       for (const warning of takeSchemaWarnings()) cli.terminal.verbose(`schema warning: ${warning}`);
     }
     for (const [server, count] of repeats)
@@ -91,11 +91,11 @@ export async function openTools(
     const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
     // The index: the era each server spoke last time decides which MCP client loads while it starts (open-client.ts).
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }, eraIndex] = await Promise.all([
-      import('../assembly/connect-servers.js'),
-      import('../output/format-connect-failure.js'),
-      import('../scan/pollution-pattern.js'),
-      import('../output/format-server-log.js'),
-      import('../cli-support/ask-back-for.js'),
+      import('../../assembly/connect-servers.js'),
+      import('../../output/format-connect-failure.js'),
+      import('../../scan/pollution-pattern.js'),
+      import('../../output/format-server-log.js'),
+      import('../../cli-support/ask-back-for.js'),
       cli.globals.cache ? toolIndex() : undefined,
     ]);
     const { connections, failures } = await connectServers(registry, config, pending, {
@@ -137,7 +137,7 @@ export async function openTools(
   };
   // Loaded with the first server: a local tool never needs it.
   let index: Promise<ToolIndex> | undefined;
-  const toolIndex = () => (index ??= import('../cache/tool-index.js').then(({ ToolIndex }) => new ToolIndex(config, cli.env, (note) => cli.terminal.verbose(note))));
+  const toolIndex = () => (index ??= import('../../cache/tool-index.js').then(({ ToolIndex }) => new ToolIndex(config, cli.env, (note) => cli.terminal.verbose(note))));
   const likelyServersFor = async (toolName: string) => {
     if (!cli.globals.cache) return undefined;
     const likely = (await toolIndex()).serversFor(toolName);
@@ -148,11 +148,11 @@ export async function openTools(
 
 /** Connections to the servers among `names` that this config's live holder keeps; none without one. */
 async function heldConnections(cli: CliContext, config: ToolrunConfig, names: string[]) {
-  const { findHolder, missingFromHolder } = await import('../session/find-holder.js');
+  const { findHolder, missingFromHolder } = await import('../../session/find-holder.js');
   const found = await findHolder(cli, config);
   if (!found) return [];
   // Sampling or roots the holder's servers were not told of: they would never ask. Started here instead.
-  const mismatch = (await import('../session/answer-holder-ask.js')).askBackMismatch(cli, found.status);
+  const mismatch = (await import('../../session/answer-holder-ask.js')).askBackMismatch(cli, found.status);
   if (mismatch) {
     cli.terminal.verbose(`session: ${mismatch}; starting servers here`);
     return [];
@@ -161,7 +161,7 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
   const live = names.filter((name) => !missingFromHolder(found.status, [name]));
   for (const name of names.filter((name) => !live.includes(name))) cli.terminal.verbose(`session: ${missingFromHolder(found.status, [name])}; starting '${name}' here`);
   if (live.length === 0) return [];
-  const { holderConnections } = await import('../session/holder-connection.js');
+  const { holderConnections } = await import('../../session/holder-connection.js');
   let connections: ServerConnection[];
   try {
     connections = await holderConnections(cli, config, found.client, found.status.pid, live);
@@ -174,7 +174,7 @@ async function heldConnections(cli: CliContext, config: ToolrunConfig, names: st
 }
 
 async function startMathWorkerEarly(cli: CliContext) {
-  const { createToolHosts } = await import('../tools/tool-hosts.js');
+  const { createToolHosts } = await import('../../tools/tool-hosts.js');
   const hosts = createToolHosts();
   cli.onExit(() => hosts.close());
   hosts.math.warmUp();

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { bundleFile } from '../files/bundle-file.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { ExitCode, UsageError } from '../errors.js';
-import type { WrapOutcome } from '../hosts/wrap-host-server.js';
+import { bundleFile } from '../../files/bundle-file.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import type { WrapOutcome } from '../../hosts/wrap-host-server.js';
 
 export interface TapWrapOptions {
   wrap?: string;
@@ -26,7 +26,7 @@ export async function runTapWrap(cli: CliContext, words: string[], options: TapW
   if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError(`${option} names the host itself: drop --host / --config`);
   if (options.unwrap !== undefined && (options.record !== undefined || options.guard || options.name !== undefined))
     throw new UsageError('--record, --guard and --name go with --wrap: they become part of the command the host runs');
-  const [{ parseHostOption }, { wrapHostServer, unwrapHostServer }] = await Promise.all([import('../hosts/host-config.js'), import('../hosts/wrap-host-server.js')]);
+  const [{ parseHostOption }, { wrapHostServer, unwrapHostServer }] = await Promise.all([import('../../hosts/host-config.js'), import('../../hosts/wrap-host-server.js')]);
   const { host, scope } = parseHostOption((options.wrap ?? options.unwrap)!, option);
   const target = { host, scope, server: words[0]!, env: cli.env, cwd: cli.cwd, force: options.force === true };
   const outcome = options.wrap !== undefined ? await wrapHostServer(target, tapPrefix(cli, target.server, options)) : await unwrapHostServer(target);
