@@ -50,7 +50,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   if (options.tokenEnv !== undefined && !listen) throw new UsageError('a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env');
   const token = options.tokenEnv === undefined ? undefined : cli.env[options.tokenEnv];
   if (options.tokenEnv !== undefined && !token) throw new UsageError(`${options.tokenEnv} is not set (or empty): set it to the bearer token clients must send, then start serve again`);
-  const [{ serveOverHttp }, { isLoopbackHost }, { Gateway }, { createGatewayServer }, { nameFilter }] = await Promise.all([
+  const [{ serveOverHttp }, { isLoopbackHost }, { Gateway }, { createGatewayServer }, { nameFilter, serverNameHoldingSeparator, separatorNoneHolds }] = await Promise.all([
     import('../serve/serve-http.js'),
     import('../http/incoming-request.js'),
     import('../serve/serve-gateway.js'),
@@ -61,6 +61,11 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   const config = await loadCliConfig(cli);
   for (const name of names) assertServerExists(config, name);
   const servers = names.length > 0 ? [...new Set(names)] : Object.keys(config.servers);
+  const clashing = serverNameHoldingSeparator(servers, options.separator);
+  if (clashing !== undefined)
+    throw new UsageError(
+      `server name '${clashing}' holds the separator '${options.separator}', so its tools and another server's could be served under the same name: give a --separator no server name holds (e.g. --separator ${separatorNoneHolds(servers)}), or rename the server`,
+    );
 
   // A server's question goes to the client whose call it is in; none in flight: nobody to ask. (The
   // gateway is made after openTools, whose askBack needs it: hence the holder.)

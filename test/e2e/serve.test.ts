@@ -235,3 +235,26 @@ describe('toolrun serve over HTTP', () => {
     }
   });
 });
+
+describe('served names cannot be forged (issue 48 item 7)', () => {
+  it("--deny matches a name with a line break: an upstream's 'nl\\ntouch …' is hidden by --deny 'h__nl*'", { timeout: 30_000 }, async () => {
+    const hostile = writeTempConfig({ mcpServers: { h: fixtureServer('hostile-names-server.js') } });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', hostile, 'serve', 'h', '--deny', 'h__nl*'], env, stderr: 'ignore' }));
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('h__plain_tool');
+    expect(names.filter((name) => name.startsWith('h__nl'))).toEqual([]);
+  });
+
+  it('a server whose name holds the separator is refused before anything starts, with a separator that works', async () => {
+    const clashing = writeTempConfig({ mcpServers: { h: echoServer(), h__x: echoServer() } });
+    const refused = await runInProcess(['--config', clashing, 'serve']);
+    expect(refused).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        "✖ server name 'h__x' holds the separator '__', so its tools and another server's could be served under the same name: give a --separator no server name holds (e.g. --separator --), or rename the server",
+    });
+  });
+});
