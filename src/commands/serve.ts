@@ -85,7 +85,13 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
       roots: async (context) => (await askingSession(context.server)?.roots?.(context.signal)) ?? [],
     },
   });
-  const gateway = (made.gateway = new Gateway(opened, { servers, separator: options.separator, filter: nameFilter(options.tools ?? [], options.deny ?? []), timeoutMs: cli.globals.timeout }));
+  const gateway = (made.gateway = new Gateway(opened, {
+    servers,
+    separator: options.separator,
+    filter: nameFilter(options.tools ?? [], options.deny ?? []),
+    timeoutMs: cli.globals.timeout,
+    warn: (message) => cli.terminal.warn(message),
+  }));
   // Served at once; the upstreams start meanwhile (the handlers wait for them: Gateway.ready).
   void gateway.start().then((failures) => {
     // A server its host gates (untrusted, pending approval, a Zed extension's) is never started, so never tried again.

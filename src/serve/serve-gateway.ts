@@ -41,6 +41,8 @@ export interface GatewayOptions {
   separator: string;
   filter: NameFilter;
   timeoutMs?: number;
+  /** Says something on stderr (a resource URI two upstreams list). */
+  warn?: (message: string) => void;
 }
 
 export class Gateway {

@@ -8,26 +8,61 @@ import { upstreamError } from './upstream-error.js';
 
 /** What the lists need of the gateway (serve-gateway.ts): its upstreams, and when they are ready. */
 export interface Upstreams {
-  readonly options: { servers: string[]; separator: string; timeoutMs?: number };
+  readonly options: { servers: string[]; separator: string; timeoutMs?: number; warn?: (message: string) => void };
   readonly ready: Promise<void>;
   connection(server: string): Promise<ServerConnection>;
   connected(capability: 'resources' | 'prompts' | 'logging'): ServerConnection[];
 }
 
 /**
+ * The served URI of a resource that more than one upstream lists: the server's name and the URI
+ * under a scheme of toolrun's own, so that a read names its server as a prefixed name does.
+ */
+const UPSTREAM_SCHEME = 'toolrun-upstream:';
+export function upstreamUri(server: string, uri: string): string {
+  return `${UPSTREAM_SCHEME}${encodeURIComponent(server)}/${uri}`;
+}
+function fromUpstreamUri(uri: string): { server: string; uri: string } | undefined {
+  if (!uri.startsWith(UPSTREAM_SCHEME)) return undefined;
+  const rest = uri.slice(UPSTREAM_SCHEME.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return undefined;
+  try {
+    return { server: decodeURIComponent(rest.slice(0, slash)), uri: rest.slice(slash + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * `toolrun serve`'s resources and prompts (SPEC §20): every upstream's, listed together with the
  * server's prefix on their names (resources keep their URIs), and each read or get sent to the
- * server it belongs to.
+ * server it belongs to. A URI that several upstreams list is served once per server, as
+ * `toolrun-upstream:SERVER/URI`, with a warning: a read of it is never sent to whichever server
+ * happened to list it last.
  */
 export class ServedLists {
-  /** Which server listed each resource URI, from the latest resources/list. */
-  readonly #uriOwners = new Map<string, string>();
+  /** Which servers listed each resource URI, in config order, from the latest resources/list. */
+  readonly #uriOwners = new Map<string, string[]>();
+  /** The URIs already warned about, so a client's every list does not repeat it. */
+  readonly #warned = new Set<string>();
 
   constructor(readonly upstreams: Upstreams) {}
 
   async listResources(): Promise<Resource[]> {
     await this.upstreams.ready;
-    return this.#gather('resources', (server, resource: Resource) => ({ ...resource, name: this.#prefixed(server, resource.name) }));
+    const resources = await this.#gather('resources', (server, resource: Resource) => ({ ...resource, name: this.#prefixed(server, resource.name), _server: server }));
+    return resources.map(({ _server: server, ...resource }) => {
+      const owners = this.#uriOwners.get(resource.uri) ?? [];
+      if (owners.length < 2) return resource;
+      if (!this.#warned.has(resource.uri)) {
+        this.#warned.add(resource.uri);
+        this.upstreams.options.warn?.(
+          `resource URI ${JSON.stringify(resource.uri)} is listed by ${owners.join(' and ')}: served as ${owners.map((owner) => upstreamUri(owner, resource.uri)).join(' and ')}`,
+        );
+      }
+      return { ...resource, uri: upstreamUri(server, resource.uri) };
+    });
   }
 
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
@@ -46,12 +81,21 @@ export class ServedLists {
    */
   async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     await this.upstreams.ready;
-    const owners = await this.#resourceOwners(uri);
+    const named = fromUpstreamUri(uri);
+    if (named && !this.upstreams.options.servers.includes(named.server)) throw rpcError(-32002, `Resource not found: ${uri}`, { uri });
+    const owners = named ? [named.server] : await this.#resourceOwners(uri);
+    // Listed by several: which one is meant cannot be known from the URI alone.
+    if (!named && (this.#uriOwners.get(uri)?.length ?? 0) > 1)
+      throw rpcError(ErrorCode.InvalidParams, `Resource URI ${uri} is listed by ${owners.join(' and ')}: read ${owners.map((owner) => upstreamUri(owner, uri)).join(' or ')}`, { uri });
     let last: Error | undefined;
     for (const server of owners) {
       const connection = await this.upstreams.connection(server);
       try {
-        return await connection.client.request('resources/read', { uri }, { signal, timeout: this.upstreams.options.timeoutMs });
+        const result = await connection.client.request('resources/read', { uri: named?.uri ?? uri }, { signal, timeout: this.upstreams.options.timeoutMs });
+        // The contents name the URI the client asked for.
+        if (named && Array.isArray(result.contents))
+          return { ...result, contents: result.contents.map((content: Record<string, unknown>) => (content.uri === named.uri ? { ...content, uri } : content)) };
+        return result;
       } catch (error) {
         last = upstreamError(server, connection, error);
       }
@@ -79,7 +123,7 @@ export class ServedLists {
   async #resourceOwners(uri: string): Promise<string[]> {
     if (!this.#uriOwners.has(uri)) await this.listResources().catch(() => []);
     const listed = this.#uriOwners.get(uri);
-    if (listed) return [listed];
+    if (listed) return listed;
     const templates = await Promise.all(
       this.upstreams.connected('resources').map(async (connection) => {
         const items = await listItems(connection.client, 'resourceTemplates', { timeout: this.upstreams.options.timeoutMs }).catch(() => []);
@@ -89,15 +133,22 @@ export class ServedLists {
     return templates.flat();
   }
 
-  async #gather<K extends 'resources' | 'resourceTemplates' | 'prompts', T>(kind: K, rename: (server: string, item: T) => T): Promise<T[]> {
+  async #gather<K extends 'resources' | 'resourceTemplates' | 'prompts', T, R>(kind: K, rename: (server: string, item: T) => R): Promise<R[]> {
     const capability = kind === 'prompts' ? 'prompts' : 'resources';
-    const lists = await Promise.all(
-      this.upstreams.connected(capability).map(async (connection) => {
-        const items = (await listItems(connection.client, kind, { timeout: this.upstreams.options.timeoutMs }).catch(() => [])) as T[];
-        if (kind === 'resources') for (const item of items) this.#uriOwners.set(String((item as { uri: string }).uri), connection.name);
-        return items.map((item) => rename(connection.name, item));
-      }),
-    );
-    return lists.flat();
+    const connections = this.upstreams.connected(capability);
+    const lists = await Promise.all(connections.map(async (connection) => (await listItems(connection.client, kind, { timeout: this.upstreams.options.timeoutMs }).catch(() => [])) as T[]));
+    if (kind === 'resources') {
+      // Owners in config order, whichever server answered first.
+      this.#uriOwners.clear();
+      lists.forEach((items, index) => {
+        for (const item of items) {
+          const uri = String((item as { uri: string }).uri);
+          const owners = this.#uriOwners.get(uri) ?? [];
+          if (!owners.includes(connections[index]!.name)) owners.push(connections[index]!.name);
+          this.#uriOwners.set(uri, owners);
+        }
+      });
+    }
+    return lists.flatMap((items, index) => items.map((item) => rename(connections[index]!.name, item)));
   }
 }

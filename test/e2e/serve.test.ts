@@ -258,3 +258,26 @@ describe('served names cannot be forged (issue 48 item 7)', () => {
     });
   });
 });
+
+describe('a resource URI two upstreams list (issue 48 item 7)', () => {
+  it('is served once per server as toolrun-upstream:SERVER/URI, said on stderr; a read of the bare URI names both, never picks one', { timeout: 30_000 }, async () => {
+    const twins = writeTempConfig({ mcpServers: { a: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] }, b: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(client);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', twins, 'serve'], env, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+    const { resources } = await client.listResources();
+    const served = resources.filter((resource) => resource.uri.startsWith('toolrun-upstream:'));
+    expect(served.length).toBeGreaterThan(0);
+    const fromB = served.find((resource) => resource.uri.startsWith('toolrun-upstream:b/'))!;
+    const bare = fromB.uri.slice('toolrun-upstream:b/'.length);
+    expect(served.map((resource) => resource.uri)).toContain(`toolrun-upstream:a/${bare}`);
+    expect(resources.map((resource) => resource.uri)).not.toContain(bare);
+    expect(stderr).toContain(`resource URI ${JSON.stringify(bare)} is listed by a and b: served as toolrun-upstream:a/${bare} and toolrun-upstream:b/${bare}`);
+    const read = await client.readResource({ uri: fromB.uri });
+    expect(read.contents[0]!.uri).toBe(fromB.uri);
+    await expect(client.readResource({ uri: bare })).rejects.toThrow(`Resource URI ${bare} is listed by a and b: read toolrun-upstream:a/${bare} or toolrun-upstream:b/${bare}`);
+  });
+});
