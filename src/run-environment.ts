@@ -44,3 +44,21 @@ export function currentEnv(): NodeJS.ProcessEnv {
 export function currentCwd(): string {
   return current.getStore()?.cwd ?? process.cwd();
 }
+
+/** Variables the running command keeps from the servers it starts (serve's own bearer token). */
+const keptFromServers = perRunState(() => new Set<string>());
+
+/** Keeps `name` out of the environment of every server the running command starts from now on. */
+export function keepFromServers(name: string): void {
+  keptFromServers().add(name);
+}
+
+/** The environment a server started by the running command inherits: the command's, less what it keeps back. */
+export function serverCallerEnv(): NodeJS.ProcessEnv {
+  const env = currentEnv();
+  const kept = keptFromServers();
+  if (kept.size === 0) return env;
+  const copy = { ...env };
+  for (const name of kept) delete copy[name];
+  return copy;
+}

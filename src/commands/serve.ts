@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { UsageError } from '../errors.js';
+import { keepFromServers } from '../run-environment.js';
 import { readVersion } from '../version.js';
 import { parseListen } from './mcp-mock.js';
 import { loadCliConfig } from '../cli-support/load-cli-config.js';
@@ -50,6 +51,8 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   if (options.tokenEnv !== undefined && !listen) throw new UsageError('a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env');
   const token = options.tokenEnv === undefined ? undefined : cli.env[options.tokenEnv];
   if (options.tokenEnv !== undefined && !token) throw new UsageError(`${options.tokenEnv} is not set (or empty): set it to the bearer token clients must send, then start serve again`);
+  // The bearer clients send is serve's own: no upstream it starts inherits it.
+  if (options.tokenEnv !== undefined) keepFromServers(options.tokenEnv);
   const [{ serveOverHttp }, { isLoopbackHost }, { Gateway }, { createGatewayServer }, { nameFilter, serverNameHoldingSeparator, separatorNoneHolds }] = await Promise.all([
     import('../serve/serve-http.js'),
     import('../http/incoming-request.js'),

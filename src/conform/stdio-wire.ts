@@ -5,7 +5,7 @@ import { ServerProcess } from '../process/server-process.js';
 import { serverEnvironment } from '../process/launch-environment.js';
 import type { ProbeWire, WireExtra } from './probe-channel.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
-import { currentEnv } from '../run-environment.js';
+import { serverCallerEnv } from '../run-environment.js';
 
 /**
  * A stdio server under test: its stdout read line by line exactly as the SDK frames it, every line
@@ -46,7 +46,7 @@ export class StdioWire implements ProbeWire {
       command: spec.command,
       args: spec.args,
       cwd: spec.cwd,
-      env: serverEnvironment(spec, currentEnv()),
+      env: serverEnvironment(spec, serverCallerEnv()),
       shutdownGraceMs: graceMs,
       // The shutdown check judges the server: it gets the whole grace after stdin closes.
       stdinCloseWait: 'full',

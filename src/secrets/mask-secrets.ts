@@ -138,6 +138,21 @@ export function maskSecretsDeep(value: unknown, verbatim: ReadonlySet<string> = 
 
 const NO_KEYS: ReadonlySet<string> = new Set();
 
+/**
+ * Every string inside a JSON-like value with the values the config marked secret masked, and nothing
+ * else: for what an upstream answers through `toolrun serve` (a tool's result is what the client
+ * asked for, so a token-shaped string of its own stays; the config's own secrets never leave).
+ */
+export function maskKnownSecretsDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskKnownSecrets(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => maskKnownSecretsDeep(item, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) copy[maskKnownSecrets(key)] = maskKnownSecretsDeep(item, depth + 1);
+  return copy;
+}
+
 function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;

@@ -6,7 +6,7 @@ import type { ServerConnection } from '../mcp/server-connection.js';
 import { listToolsLeniently } from '../mcp/list-tools.js';
 import type { ToolExecutor } from '../executor/tool-executor.js';
 import type { Registry } from '../assembly/server-status.js';
-import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
+import { maskKnownSecretsDeep, maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import { rpcError } from './rpc-error.js';
 import { ServedLists } from './served-lists.js';
 import { upstreamError } from './upstream-error.js';
@@ -206,7 +206,8 @@ export class Gateway {
     const entry = { session };
     this.#asking.set(server, [...(this.#asking.get(server) ?? []), entry]);
     try {
-      return (await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
+      // The config's secrets (an env value with a secret's name, a header, a token) never reach the client, in a result either.
+      return maskKnownSecretsDeep(await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
     } catch (error) {
       throw upstreamError(server, connection, error);
     } finally {

@@ -1,5 +1,6 @@
 import { ErrorCode, type Prompt, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { listItems } from '../mcp/list-items.js';
+import { maskKnownSecretsDeep } from '../secrets/mask-secrets.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
 import { fitsUriTemplate } from '../text/uri-template-match.js';
 import { rpcError } from './rpc-error.js';
@@ -91,7 +92,10 @@ export class ServedLists {
     for (const server of owners) {
       const connection = await this.upstreams.connection(server);
       try {
-        const result = await connection.client.request('resources/read', { uri: named?.uri ?? uri }, { signal, timeout: this.upstreams.options.timeoutMs });
+        const result = maskKnownSecretsDeep(await connection.client.request('resources/read', { uri: named?.uri ?? uri }, { signal, timeout: this.upstreams.options.timeoutMs })) as Record<
+          string,
+          unknown
+        >;
         // The contents name the URI the client asked for.
         if (named && Array.isArray(result.contents))
           return { ...result, contents: result.contents.map((content: Record<string, unknown>) => (content.uri === named.uri ? { ...content, uri } : content)) };
@@ -110,7 +114,9 @@ export class ServedLists {
     if (!split) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     const connection = await this.upstreams.connection(split.server);
     try {
-      return await connection.client.request('prompts/get', { name: split.name, ...(args ? { arguments: args } : {}) }, { signal, timeout: this.upstreams.options.timeoutMs });
+      return maskKnownSecretsDeep(
+        await connection.client.request('prompts/get', { name: split.name, ...(args ? { arguments: args } : {}) }, { signal, timeout: this.upstreams.options.timeoutMs }),
+      ) as Record<string, unknown>;
     } catch (error) {
       throw upstreamError(split.server, connection, error);
     }

@@ -213,6 +213,12 @@ describe('toolrun serve over HTTP', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer tok-0123456789' } } }));
       expect(await client.callTool({ name: 'math_eval', arguments: { expression: '2+2' } })).toMatchObject({ structuredContent: { result: 4 } });
       expect(await client.callTool({ name: 'everything__echo', arguments: { message: 'http' } })).toMatchObject({ content: [{ text: 'Echo: http' }] });
+      // serve's own bearer never reaches an upstream's environment, and the config's secrets never reach the client (issue 48 item 3).
+      const upstreamEnv = JSON.stringify(await client.callTool({ name: 'everything__get-env', arguments: {} }));
+      expect(upstreamEnv).toContain('API_TOKEN');
+      expect(upstreamEnv).not.toContain('SERVE_TOKEN');
+      expect(upstreamEnv).not.toContain('tok-0123456789');
+      expect(upstreamEnv).not.toContain('sk-upstream-secret-0123456789');
       await client.close();
     } finally {
       child.kill('SIGTERM');

@@ -19,7 +19,7 @@ import { ToolrunError } from '../../errors.js';
 import { serverEnvironment } from '../../process/launch-environment.js';
 import type { AskBack } from '../ask-back.js';
 import type { ProtocolEra } from '../../protocol/protocol-era.js';
-import { currentEnv } from '../../run-environment.js';
+import { serverCallerEnv } from '../../run-environment.js';
 
 export interface ConnectHooks {
   onPollution?: (server: string, line: RawLine, reason: string) => void;
@@ -84,7 +84,7 @@ export async function connectOnce(spec: ServerSpec, hooks: ConnectHooks = {}): P
 async function connectStdio(spec: StdioServerSpec, hooks: ConnectHooks): Promise<ServerConnection> {
   const startedAt = performance.now();
   const runner = detectPackageRunner(spec.command, spec.args);
-  const env = serverEnvironment(spec, currentEnv());
+  const env = serverEnvironment(spec, serverCallerEnv());
   const cacheRepair = runner?.kind === 'npm' ? prepareCacheRepair(runner, env, spec.name, hooks) : undefined;
   const transport = new LineTransport({
     command: spec.command,
