@@ -82,7 +82,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
       elicit: async (params, context) => ((await askingSession(context.server)?.elicit?.(params, context.signal)) ?? { action: 'decline' }) as { action: 'accept' | 'decline' | 'cancel' },
       sample: async (params, context) => {
         const session = askingSession(context.server);
-        if (!session?.sample) throw new Error('no client of toolrun serve is in a call to answer sampling');
+        if (!session?.sample) throw new Error(`no one client of toolrun serve is in a call to '${context.server}' to answer sampling (none, or several at once: whose question it is cannot be known)`);
         return session.sample(params, context.signal) as never;
       },
       roots: async (context) => (await askingSession(context.server)?.roots?.(context.signal)) ?? [],

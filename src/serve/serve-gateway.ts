@@ -231,12 +231,15 @@ export class Gateway {
   }
 
   /**
-   * The session whose call is in flight on `server` (the latest), for a question that server asks.
-   * An upstream's question carries nothing that ties it to one call: with calls of two clients in
-   * flight on the same server, the latest caller is asked.
+   * The session whose call is in flight on `server`, for a question that server asks (elicitation,
+   * sampling, roots). An upstream's question carries nothing that ties it to one call, so it is
+   * somebody's only when the calls in flight on that server are all one session's; with calls of two
+   * clients in flight there, it is nobody's (undefined: declined), never guessed, so one client's
+   * question never reaches another client.
    */
   askingSession(server: string): GatewaySession | undefined {
-    return this.#asking.get(server)?.at(-1)?.session;
+    const sessions = new Set((this.#asking.get(server) ?? []).map((entry) => entry.session));
+    return sessions.size === 1 ? [...sessions][0] : undefined;
   }
 
   async setLogLevel(level: string): Promise<void> {

@@ -287,3 +287,63 @@ describe('a resource URI two upstreams list (issue 48 item 7)', () => {
     await expect(client.readResource({ uri: bare })).rejects.toThrow(`Resource URI ${bare} is listed by a and b: read toolrun-upstream:a/${bare} or toolrun-upstream:b/${bare}`);
   });
 });
+
+describe('serve keeps its clients apart (issue 48 item 2)', () => {
+  it("an upstream's question during calls of two clients reaches neither, never the other client; alone, a client gets its own", { timeout: 60_000 }, async () => {
+    const log = join(tempDir(), 'asked.log');
+    writeFileSync(log, '');
+    const asking = writeTempConfig({ mcpServers: { ask: { ...fixtureServer('elicit-server.js'), env: { CALLS_LOG: log } } } });
+    const child = spawn(process.execPath, [BIN, '--config', asking, 'serve', 'ask', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          text += chunk;
+          const match = /on (http:\/\/\S+)/.exec(text);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', () => reject(new Error(text)));
+      });
+      const connect = async (name: string, answer: (message: string) => Promise<Record<string, unknown>>) => {
+        const client = new Client({ name, version: '1.0.0' }, { capabilities: { elicitation: {} } });
+        open.add(client);
+        client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message) as never);
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        return client;
+      };
+      const askedOf = (text: string) => readFileSync(log, 'utf8').includes(text);
+      const bSaw: string[] = [];
+      // B answers slowly: were a question of A's routed to B, B's call would still be in flight when it came.
+      const b = await connect('b', async (message) => {
+        bSaw.push(message);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        return { action: 'decline' };
+      });
+      let bCall: Promise<unknown> | undefined;
+      const aSaw: string[] = [];
+      const a = await connect('a', async (message) => {
+        aSaw.push(message);
+        if (message !== 'Who are you?') return { action: 'accept', content: { confirm: true } };
+        if (bCall === undefined) {
+          // While A's first call waits on its first answer, B calls the same upstream, which asks B's question too.
+          bCall = b.callTool({ name: 'ask__signup', arguments: {} });
+          for (let waited = 0; !askedOf('Sign up for the newsletter') && waited < 10_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return { action: 'accept', content: { name: 'Ada' } };
+      });
+      await a.callTool({ name: 'ask__two_rounds', arguments: {} });
+      await bCall;
+      // B's own question came while A's call was in flight on the same server: nobody's, declined. A's second round never reached B.
+      expect(bSaw).toEqual([]);
+      expect(aSaw[0]).toBe('Who are you?');
+      // Alone on the server, a client is asked its own questions, every round.
+      aSaw.length = 0;
+      const alone = await a.callTool({ name: 'ask__two_rounds', arguments: {} });
+      expect(aSaw).toEqual(['Who are you?', 'Really go on?']);
+      expect(JSON.stringify(alone)).toContain('Ada');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+});
