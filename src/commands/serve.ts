@@ -122,7 +122,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
     await Promise.race([serveBothErasOverStdio(gateway, info, { stdin: process.stdin, stdout: cli.terminal.stdout }, onError), stopped]);
     return 0;
   }
-  const http = await serveOverHttp(() => createGatewayServer(gateway, info).server, { ...listen, token }).catch((error: NodeJS.ErrnoException) => {
+  const http = await serveOverHttp(() => createGatewayServer(gateway, info).server, { ...listen, token, log: (message) => cli.terminal.warn(message) }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--http ${options.http}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed to listen there' : error.message}`);
   });
   cli.onExit(() => http.close());

@@ -10,6 +10,8 @@ const MAX_BODY_BYTES = 4 << 20;
 const MAX_SESSIONS = 1000;
 /** A session without a request for this long is ended. */
 const IDLE_MS = 30 * 60_000;
+/** A session whose client never finished the handshake (no notifications/initialized) is ended after this. */
+const HANDSHAKE_MS = 5_000;
 
 /**
  * `toolrun serve --http`: Streamable HTTP on /mcp, one SDK server per session (made by `newServer`
@@ -17,8 +19,19 @@ const IDLE_MS = 30 * 60_000;
  * (401 with a Bearer challenge otherwise, compared in constant time), and the Origin, which must be
  * loopback (403 otherwise: the DNS-rebinding guard the spec asks servers for).
  */
-export function serveOverHttp(newServer: () => Server, options: { host: string; port: number; token?: string }): Promise<{ http: HttpServer; url: string; close(): Promise<void> }> {
+export function serveOverHttp(
+  newServer: () => Server,
+  options: { host: string; port: number; token?: string; log?: (message: string) => void; maxSessions?: number; handshakeMs?: number },
+): Promise<{ http: HttpServer; url: string; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  const handshakeMs = options.handshakeMs ?? HANDSHAKE_MS;
+  // What serve says of the sessions it ends: the first few, then a count, so a flood cannot flood stderr too.
+  let ended = 0;
+  const sayEnded = (message: string) => {
+    ended += 1;
+    if (ended <= 3) options.log?.(`toolrun serve: ${message}${ended === 3 ? ' (further sessions ended this way are not said)' : ''}`);
+  };
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
 
   const http = createServer((request, response) => {
@@ -39,6 +52,9 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
     const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (known) {
       lastSeen.set(sessionId as string, Date.now());
+      // In flight until the response ends (a GET's event stream stays open: that session is not idle).
+      inFlight.set(sessionId as string, (inFlight.get(sessionId as string) ?? 0) + 1);
+      response.once('close', () => inFlight.set(sessionId as string, Math.max(0, (inFlight.get(sessionId as string) ?? 1) - 1)));
       return known.handleRequest(request, response);
     }
     if (typeof sessionId === 'string') return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
@@ -54,22 +70,39 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
       return sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     }
     if ((message as { method?: unknown } | null)?.method !== 'initialize') return startOver();
-    if (transports.size >= MAX_SESSIONS)
-      return sendJson(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun serve holds ${MAX_SESSIONS} sessions: end one (DELETE) first` } });
+    // Full: the least recently used session with nothing in flight makes room (a flood of idle sessions
+    // must not lock every new client out until they expire); only when every session is busy is a client refused.
+    if (transports.size >= maxSessions && !(await evictLeastRecentlyUsedIdle()))
+      return sendJson(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun serve holds ${maxSessions} sessions, all busy: end one (DELETE) first` } });
+    const server = newServer();
+    let initialized = false;
+    const previous = server.oninitialized;
+    server.oninitialized = () => {
+      initialized = true;
+      previous?.();
+    };
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         transports.set(id, transport);
         lastSeen.set(id, Date.now());
+        // A client that sent initialize and never notifications/initialized holds a server for nothing.
+        setTimeout(() => {
+          if (!initialized && transports.get(id) === transport) {
+            sayEnded(`ended session ${id}: its client did not finish the handshake within ${handshakeMs / 1000} s`);
+            void transport.close().catch(() => {});
+          }
+        }, handshakeMs).unref();
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) {
         transports.delete(transport.sessionId);
         lastSeen.delete(transport.sessionId);
+        inFlight.delete(transport.sessionId);
       }
     };
-    await newServer().connect(transport);
+    await server.connect(transport);
     await transport.handleRequest(request, response, message);
     // An initialize the SDK refused made no session: its server goes now, not never.
     if (!transport.sessionId || !transports.has(transport.sessionId)) await transport.close().catch(() => {});
@@ -77,6 +110,18 @@ export function serveOverHttp(newServer: () => Server, options: { host: string; 
 
   // A client that leaves without DELETE: its session ends after IDLE_MS without a request.
   const lastSeen = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  async function evictLeastRecentlyUsedIdle(): Promise<boolean> {
+    let oldest: string | undefined;
+    for (const [id, seen] of lastSeen) if ((inFlight.get(id) ?? 0) === 0 && (oldest === undefined || seen < lastSeen.get(oldest)!)) oldest = id;
+    const transport = oldest === undefined ? undefined : transports.get(oldest);
+    if (!transport) return false;
+    sayEnded(`ended session ${oldest}, idle the longest, to make room for a new client (${maxSessions} at most)`);
+    await transport.close().catch(() => {});
+    transports.delete(oldest!);
+    lastSeen.delete(oldest!);
+    return true;
+  }
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const [id, seen] of lastSeen)
