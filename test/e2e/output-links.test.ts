@@ -76,6 +76,26 @@ describe('files round 4 writes and reads, through planted links and folders (iss
     expect(readdirSync(elsewhere)).toEqual(['snap.snap.json']);
   });
 
+  it('test --junit, mcp lint --sarif and test --from -o onto a planted link: exit 2 before any work, the file it points to untouched', async () => {
+    const dir = suite();
+    const victim = join(tempDir(), 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(dir, 'out.xml'));
+    const runs = [
+      ['--junit', ['--config', config, 'test', 'snap.toolrun.yaml', '--junit', 'out.xml']],
+      ['--sarif', ['mcp', 'lint', '--snapshot', join(process.cwd(), 'fixtures/lint/problems.snapshot.json'), '--sarif', 'out.xml']],
+      ['-o', ['test', '--from', join(dir, 'missing.rec'), '-o', 'out.xml']],
+    ] as const;
+    for (const [flag, args] of runs) {
+      const result = await runInProcess([...args], { cwd: dir });
+      expect(result.stderr).toBe(`✖ cannot write ${flag} out.xml: it is a symbolic link, and toolrun never writes through or replaces one; remove it or name another file`);
+      expect(result.exitCode).toBe(2);
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readlinkSync(join(dir, 'out.xml'))).toBe(victim);
+    expect(existsSync(join(dir, '__snapshots__'))).toBe(false);
+  });
+
   it.runIf(asRoot)("test --junit and --html into another user's folder, or through their link to a folder: refused, nothing written", async () => {
     const { owned, planted, target } = foreignFolders();
     const dir = suite();
@@ -84,8 +104,9 @@ describe('files round 4 writes and reads, through planted links and folders (iss
       ['--html', join(planted, 'report.html'), `it is a symbolic link owned by another user (uid ${OTHER_USER})`],
     ] as const) {
       const result = await runInProcess(['--config', config, 'test', 'snap.toolrun.yaml', flag, file], { cwd: dir });
-      expect(result.stderr).toContain(`cannot write ${file}: its folder: ${reason}; name a file in a folder of your own`);
-      expect(result.exitCode).toBe(1);
+      // Exit 2 before any server starts, in one line: not a refused write after the run.
+      expect(result.stderr).toBe(`✖ cannot write ${flag} ${file}: its folder: ${reason}; name a file in a folder of your own`);
+      expect(result.exitCode).toBe(2);
     }
     expect(readdirSync(owned)).toEqual([]);
     expect(readdirSync(target)).toEqual([]);
@@ -107,8 +128,8 @@ describe('files round 4 writes and reads, through planted links and folders (iss
     const { planted, target } = foreignFolders();
     const out = join(planted, 'echo.toolrun.yaml');
     const linked = await runInProcess(['--config', config, 'test', '--from', recording, '-o', out]);
-    expect(linked.stderr).toContain(`cannot write ${out}: its folder: it is a symbolic link owned by another user (uid ${OTHER_USER}); name a file in a folder of your own`);
-    expect(linked.exitCode).toBe(1);
+    expect(linked.stderr).toBe(`✖ cannot write -o ${out}: its folder: it is a symbolic link owned by another user (uid ${OTHER_USER}); name a file in a folder of your own`);
+    expect(linked.exitCode).toBe(2);
     expect(readdirSync(target)).toEqual([]);
 
     const dir = tempDir();
@@ -127,8 +148,9 @@ describe('files round 4 writes and reads, through planted links and folders (iss
       ['--junit', join(planted, 'lint.xml'), `it is a symbolic link owned by another user (uid ${OTHER_USER})`],
     ] as const) {
       const result = await runInProcess(['mcp', 'lint', '--snapshot', 'fixtures/lint/problems.snapshot.json', flag, file]);
-      expect(result.stderr).toContain(`cannot write ${file}: its folder: ${reason}; name a file in a folder of your own`);
-      expect(result.exitCode).toBe(1);
+      // Exit 2 before any server starts, in one line: not a refused write after the run.
+      expect(result.stderr).toBe(`✖ cannot write ${flag} ${file}: its folder: ${reason}; name a file in a folder of your own`);
+      expect(result.exitCode).toBe(2);
     }
     expect(readdirSync(owned)).toEqual([]);
     expect(readdirSync(target)).toEqual([]);
