@@ -149,20 +149,37 @@ export class SnapshotStore {
   /** Writes the file when a snapshot was added or updated: whole or not at all, never through a link. */
   save(): void {
     if (!this.#changed) return;
-    const folder = dirname(this.file);
-    // A __snapshots__ that is a link (a cloned repository's) would have toolrun write where it points.
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw this.#linkError(folder);
-    try {
-      // Neither the test file's folder nor __snapshots__ may be another user's (as exec -o DIR refuses).
-      refuseForeignPlace(folder);
-      mkdirSync(folder, { recursive: true });
+    this.#guard(() => {
+      this.checkPlace();
+      mkdirSync(dirname(this.file), { recursive: true });
       refuseForeignPlace(this.file);
       replaceFileAtomically(this.file, Buffer.from(`${JSON.stringify(this.#stored, null, 2)}\n`), { durable: true });
+    });
+    this.#changed = false;
+  }
+
+  /**
+   * Throws (ConfigError) when the snapshots could not be written where they go: a __snapshots__ that is
+   * a link (a cloned repository's would have toolrun write where it points), or a test file's folder,
+   * __snapshots__ or snapshot file of another user (as exec -o DIR refuses). `--from` asks before it
+   * writes anything.
+   */
+  checkPlace(): void {
+    const folder = dirname(this.file);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw this.#linkError(folder);
+    this.#guard(() => {
+      refuseForeignPlace(folder);
+      if (lstatSync(folder, { throwIfNoEntry: false })) refuseForeignPlace(this.file);
+    });
+  }
+
+  #guard(write: () => void): void {
+    try {
+      write();
     } catch (error) {
       if (!(error instanceof UnsafePathError)) throw error;
       const fix = error.code === 'symlink' ? 'remove the link' : error.code === 'foreign' || error.code === 'foreign-folder' ? 'keep the test file in a folder of your own' : 'delete it';
       throw new ConfigError(`cannot write the snapshots: ${error.path}: ${error.message}; ${fix}`, { file: this.file });
     }
-    this.#changed = false;
   }
 }

@@ -138,6 +138,7 @@ describe('files round 4 writes and reads, through planted links and folders (iss
     const beside = await runInProcess(['--config', config, 'test', '--from', recording, '-o', 'echo.toolrun.yaml'], { cwd: dir });
     expect(beside.stderr).toContain(`cannot write the snapshots: ${join(dir, '__snapshots__')}: it is owned by another user (uid ${OTHER_USER}); keep the test file in a folder of your own`);
     expect(beside.exitCode).toBe(3);
+    expect(readdirSync(dir)).toEqual(['__snapshots__']);
     expect(readdirSync(join(dir, '__snapshots__'))).toEqual([]);
   });
 
