@@ -7,8 +7,10 @@ import { writeOutputFile } from './write-output-file.js';
  * whole or not at all and never through a link. Returns the snapshot file's path.
  */
 export async function writeTestSuite(path: string, suite: GeneratedSuite): Promise<string> {
-  await writeOutputFile(path, Buffer.from(suite.text));
   const snapshots = new SnapshotStore(path, 'update');
+  // Where the snapshots cannot go (a linked or another user's __snapshots__), not even the test file is written.
+  snapshots.checkPlace();
+  await writeOutputFile(path, Buffer.from(suite.text));
   for (const [name, value] of suite.snapshots) snapshots.set(name, value);
   snapshots.save();
   return snapshots.file;

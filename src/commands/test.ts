@@ -73,6 +73,12 @@ unreachable · 130 interrupted`,
         if (options.from !== undefined) return (await import('./support/test-from-recording.js')).generateFromRecording(cli, options);
         if (options.output !== undefined) throw new UsageError('-o names the test file --from writes; to save a report use --junit FILE, --html FILE or --json');
         if (options.filter?.startsWith('/')) checkRegexFilter(options.filter);
+        if (options.junit !== undefined || options.html !== undefined) {
+          // A report toolrun may not write there (another user's folder, a link) is exit 2 before any server starts.
+          const { resolveWritablePath } = await import('../cli-support/output-file-path.js');
+          if (options.junit !== undefined) resolveWritablePath(cli.cwd, '--junit', options.junit);
+          if (options.html !== undefined) resolveWritablePath(cli.cwd, '--html', options.html);
+        }
         if (!options.watch) return runOnce(cli, paths, options);
         return watchAndRun(cli, paths, options);
       }),

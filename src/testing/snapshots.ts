@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { compareMessages, ISO_TIME, type Difference } from '../record/compare-messages.js';
-import { replaceFileAtomically } from '../files/write-file-safely.js';
+import { refuseForeignPlace } from '../files/foreign-folder.js';
+import { replaceFileAtomically, UnsafePathError } from '../files/write-file-safely.js';
 import { selectNodes } from './json-path.js';
 
 /** `suite.toolrun.yaml` → `__snapshots__/suite.snap.json` beside it. */
@@ -74,13 +75,8 @@ export class SnapshotStore {
 
   #load(): Record<string, unknown> {
     if (this.#stored) return this.#stored;
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.#stored = {});
-      throw new ConfigError(`${this.file}: cannot read the snapshots (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { file: this.file });
-    }
+    const text = this.#read();
+    if (text === undefined) return (this.#stored = {});
     try {
       const parsed = JSON.parse(text) as unknown;
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object of test names');
@@ -88,6 +84,37 @@ export class SnapshotStore {
     } catch (error) {
       throw new ConfigError(`${this.file}: not a snapshot file (${(error as Error).message}); delete it and run toolrun test --update`, { file: this.file });
     }
+  }
+
+  /**
+   * The snapshot file's text, or undefined when there is none. A snapshot is compared and its
+   * differences printed, so one that is a symbolic link, or sits in a __snapshots__ that is one, would
+   * print the file it points to (a cloned repository's link to ~/.ssh/id_rsa): refused, never opened
+   * (issue #48 item 1). O_NOFOLLOW refuses a link at the name in open() itself; O_NONBLOCK, a FIFO.
+   */
+  #read(): string | undefined {
+    const folder = dirname(this.file);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw this.#linkError(folder);
+    let fd: number;
+    try {
+      fd = openSync(this.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      if (code === 'ELOOP') throw this.#linkError(this.file);
+      throw new ConfigError(`${this.file}: cannot read the snapshots (${code ?? (error as Error).message})`, { file: this.file });
+    }
+    try {
+      if (!fstatSync(fd).isFile()) throw new ConfigError(`${this.file} is not a regular file; delete it and run toolrun test --update`, { file: this.file });
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  #linkError(path: string): ConfigError {
+    const what = path === this.file ? 'snapshots are read and written only as a regular file' : 'snapshots are read and written only in a real folder beside the test file';
+    return new ConfigError(`${path} is a symbolic link; ${what} (remove the link)`, { file: this.file });
   }
 
   /** Compares (or records) a test's normalised result; returns the differences, or a missing-snapshot problem. */
@@ -122,12 +149,37 @@ export class SnapshotStore {
   /** Writes the file when a snapshot was added or updated: whole or not at all, never through a link. */
   save(): void {
     if (!this.#changed) return;
-    const folder = dirname(this.file);
-    // A __snapshots__ that is a link (a cloned repository's) would have toolrun write where it points.
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new ConfigError(`${folder} is a symbolic link; snapshots are written only into a real folder beside the test file (remove the link)`, { file: this.file });
-    mkdirSync(folder, { recursive: true });
-    replaceFileAtomically(this.file, Buffer.from(`${JSON.stringify(this.#stored, null, 2)}\n`), { durable: true });
+    this.#guard(() => {
+      this.checkPlace();
+      mkdirSync(dirname(this.file), { recursive: true });
+      refuseForeignPlace(this.file);
+      replaceFileAtomically(this.file, Buffer.from(`${JSON.stringify(this.#stored, null, 2)}\n`), { durable: true });
+    });
     this.#changed = false;
+  }
+
+  /**
+   * Throws (ConfigError) when the snapshots could not be written where they go: a __snapshots__ that is
+   * a link (a cloned repository's would have toolrun write where it points), or a test file's folder,
+   * __snapshots__ or snapshot file of another user (as exec -o DIR refuses). `--from` asks before it
+   * writes anything.
+   */
+  checkPlace(): void {
+    const folder = dirname(this.file);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw this.#linkError(folder);
+    this.#guard(() => {
+      refuseForeignPlace(folder);
+      if (lstatSync(folder, { throwIfNoEntry: false })) refuseForeignPlace(this.file);
+    });
+  }
+
+  #guard(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      if (!(error instanceof UnsafePathError)) throw error;
+      const fix = error.code === 'symlink' ? 'remove the link' : error.code === 'foreign' || error.code === 'foreign-folder' ? 'keep the test file in a folder of your own' : 'delete it';
+      throw new ConfigError(`cannot write the snapshots: ${error.path}: ${error.message}; ${fix}`, { file: this.file });
+    }
   }
 }

@@ -198,7 +198,7 @@ describe('toolrun test (issue #33)', () => {
     symlinkSync(tempDir(), join(linked, '__snapshots__'));
     writeFileSync(join(linked, 'linked.toolrun.yaml'), 'server: everything\ntests:\n  - { name: a, call: echo, args: { message: hi }, expect: { snapshot: true } }\n');
     const refused = await runInProcess(['--config', config, 'test', 'linked.toolrun.yaml'], { cwd: linked });
-    expect(refused.stderr).toContain('__snapshots__ is a symbolic link; snapshots are written only into a real folder beside the test file');
+    expect(refused.stderr).toContain('__snapshots__ is a symbolic link; snapshots are read and written only in a real folder beside the test file');
     expect(refused.exitCode).toBe(3);
   });
 

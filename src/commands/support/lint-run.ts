@@ -11,7 +11,7 @@ import { tokenCounter } from '../../lint/token-counter.js';
 import type { ServerConnection } from '../../mcp/server-connection.js';
 import { cacheDirectory, trustedCacheFolder } from '../../cache/cache-directory.js';
 import { readVersion } from '../../version.js';
-import { resolveOutputPath } from '../../cli-support/output-file-path.js';
+import { resolveWritablePath } from '../../cli-support/output-file-path.js';
 import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 import { assertServerExists } from '../../cli-support/assert-server-exists.js';
 import { openTools } from './open-tools.js';
@@ -208,7 +208,7 @@ function lineOf(text: string, finding: Finding): number {
 
 export function lintOutputPaths(cli: CliContext, options: LintOptions): { sarif?: string; junit?: string } {
   return {
-    ...(options.sarif === undefined ? {} : { sarif: resolveOutputPath(cli.cwd, '--sarif', options.sarif) }),
-    ...(options.junit === undefined ? {} : { junit: resolveOutputPath(cli.cwd, '--junit', options.junit) }),
+    ...(options.sarif === undefined ? {} : { sarif: resolveWritablePath(cli.cwd, '--sarif', options.sarif) }),
+    ...(options.junit === undefined ? {} : { junit: resolveWritablePath(cli.cwd, '--junit', options.junit) }),
   };
 }
