@@ -235,3 +235,21 @@ describe('toolrun serve over HTTP', () => {
     }
   });
 });
+
+// Issue 48: a client that sends calls and stops reading its stdout made serve hold every answer in
+// memory, without end. Past 64 MB queued the session is closed, said on stderr, and serve ends.
+it('a stdio client that stops reading: serve closes the session past 64 MB queued, says so on stderr, and exits', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout.pause(); // never read: the pipe fills, then toolrun's own queue
+  child.stdin.on('error', () => {}); // the calls not yet taken when serve ends
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'no-reader', version: '1' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const message = 'x'.repeat(1 << 20);
+  for (let id = 1; id <= 80; id++) send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message } } });
+  expect(await exited).toBe(0);
+  expect(stderr).toContain('⚠ toolrun serve: the client has not read 64 MB of answers; the session is closed and what was queued is dropped\n');
+});
