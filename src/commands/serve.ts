@@ -119,7 +119,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
     };
     void gateway.ready.then(() => cli.terminal.verbose(`toolrun serve: ${gateway.tools().length} tools on stdio`));
     const stopped = new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
-    await Promise.race([serveBothErasOverStdio(gateway, info, { stdin: process.stdin, stdout: cli.terminal.stdout }, onError), stopped]);
+    await Promise.race([serveBothErasOverStdio(gateway, info, { stdin: process.stdin, stdout: cli.terminal.stdout }, onError, (message) => cli.terminal.warn(message)), stopped]);
     return 0;
   }
   const http = await serveOverHttp(() => createGatewayServer(gateway, info).server, { ...listen, token, log: (message) => cli.terminal.warn(message) }).catch((error: NodeJS.ErrnoException) => {

@@ -14,13 +14,34 @@ export type FixableTarget = 'gemini' | 'openai' | 'codex' | 'anthropic';
 const MAX_DEPTH = 64;
 const CODEX_KEPT = new Set(['type', 'description', 'enum', 'items', 'properties', 'required', 'additionalProperties', 'anyOf']);
 
-export function fixSchema(schema: unknown, target: string): Record<string, unknown> {
+/**
+ * Inlined references are copies, so a schema whose definitions each use the next one twice doubles
+ * at every level, and a counted number of references does not bound the output: 10,000 copies of a
+ * 10 KB definition is 100 MB per tool (a 205 KB snapshot ran out of a 3 GB heap). So the copies are
+ * budgeted by their size, for the whole run: past MAX_INLINED_CHARS of inlined JSON, the rest of the
+ * references stay described objects, and the caller says so.
+ */
+export const MAX_INLINED_CHARS = 8_000_000;
+
+/** What inlining may still copy, shared by every tool of one `--fix` run. */
+export interface FixBudget {
+  charsLeft: number;
+  /** Set once a reference was left out for the budget. */
+  exhausted: boolean;
+}
+
+export function newFixBudget(chars = MAX_INLINED_CHARS): FixBudget {
+  return { charsLeft: chars, exhausted: false };
+}
+
+export function fixSchema(schema: unknown, target: string, budget: FixBudget = newFixBudget()): Record<string, unknown> {
   const root = isSchemaObject(schema) ? schema : { type: 'object', properties: {} };
+  const inlining: Inlining = { root, budget, sizes: new Map() };
   switch (target) {
     case 'gemini':
-      return rewrite(inline(root, root, { left: MAX_INLINED }), (node) => geminiNode(node)) as Record<string, unknown>;
+      return rewrite(inline(root, inlining), (node) => geminiNode(node)) as Record<string, unknown>;
     case 'codex': {
-      const kept = rewrite(inline(root, root, { left: MAX_INLINED }), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
+      const kept = rewrite(inline(root, inlining), (node) => Object.fromEntries(Object.entries(node).filter(([key]) => CODEX_KEPT.has(key)))) as Record<string, unknown>;
       // Codex refuses a root of type null (targets/codex.ts, null-root): a tool without arguments is an object without properties.
       return kept.type === 'null' ? { type: 'object', properties: {}, ...(typeof kept.description === 'string' ? { description: kept.description } : {}) } : kept;
     }
@@ -35,33 +56,52 @@ export function fixSchema(schema: unknown, target: string): Record<string, unkno
   }
 }
 
-/**
- * Inlined references are copies, so a schema whose definitions each use the next one twice doubles
- * at every level: past this many inlined references the rest stay described objects (a hostile
- * snapshot must not make --fix run out of memory).
- */
-const MAX_INLINED = 10_000;
+interface Inlining {
+  root: Record<string, unknown>;
+  budget: FixBudget;
+  /** Each reference's own JSON size (its target as written), measured once. */
+  sizes: Map<string, number>;
+}
 
 /** Local `#/$defs/x` and `#/definitions/x` references replaced by what they name; a cycle ends in a described object. */
-function inline(node: unknown, root: Record<string, unknown>, budget: { left: number }, seen: string[] = [], depth = 0): unknown {
-  if (Array.isArray(node)) return node.map((item) => inline(item, root, budget, seen, depth + 1));
+function inline(node: unknown, inlining: Inlining, seen: string[] = [], depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(item, inlining, seen, depth + 1));
   if (!isSchemaObject(node) || depth > MAX_DEPTH) return node;
   if (typeof node.$ref === 'string') {
     const { $ref, ...siblings } = node;
-    const target = resolveLocal($ref, root);
+    const target = resolveLocal($ref, inlining.root);
     if (target === undefined || seen.includes($ref)) return { type: 'object', description: `${seen.includes($ref) ? 'recursive' : 'unresolved'} reference ${$ref}`, ...siblings };
-    if (--budget.left < 0) return { type: 'object', description: `reference ${$ref} (not inlined: the schema inlines to more than ${MAX_INLINED} references)`, ...siblings };
-    return inline({ ...target, ...siblings }, root, budget, [...seen, $ref], depth + 1);
+    // Charged before the copy is made: what its target adds as written (references inside it are charged as they are inlined).
+    const size = sizeOf($ref, target, inlining.sizes);
+    if (size > inlining.budget.charsLeft) {
+      inlining.budget.exhausted = true;
+      return { type: 'object', description: `reference ${$ref} (not inlined: the inlined schemas pass ${MAX_INLINED_CHARS.toLocaleString('en-US')} characters)`, ...siblings };
+    }
+    inlining.budget.charsLeft -= size;
+    return inline({ ...target, ...siblings }, inlining, [...seen, $ref], depth + 1);
   }
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === '$defs' || key === 'definitions') && depth === 0) continue;
     copy[key] =
       key === 'properties' && isSchemaObject(value)
-        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, inline(child, root, budget, seen, depth + 1)]))
-        : inline(value, root, budget, seen, depth + 1);
+        ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, inline(child, inlining, seen, depth + 1)]))
+        : inline(value, inlining, seen, depth + 1);
   }
   return copy;
+}
+
+function sizeOf(ref: string, target: unknown, sizes: Map<string, number>): number {
+  let size = sizes.get(ref);
+  if (size === undefined) {
+    try {
+      size = JSON.stringify(target).length;
+    } catch {
+      size = Infinity; // too deep to measure is too big to copy
+    }
+    sizes.set(ref, size);
+  }
+  return size;
 }
 
 function resolveLocal(ref: string, root: Record<string, unknown>): unknown {

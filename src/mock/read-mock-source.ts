@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { MAX_CONFIG_DEPTH } from '../config/parse-jsonc.js';
 import { UsageError } from '../errors.js';
 import { recordedBytes, recordingReader, isRecordingStart, type RecordedLine } from '../record/recording.js';
 import { apiListingOf, fileStem } from '../snapshot/read-snapshot.js';
@@ -33,6 +34,7 @@ export function readMockSource(path: string, label: string): MockBook {
   } catch (error) {
     throw new UsageError(`${label}: neither a recording nor JSON (${(error as Error).message})`);
   }
+  assertShallow(parsed, label);
   // A snapshot, or a plain tools/list result (the other lists then empty): the reader mcp lint and mcp diff use.
   const listing = apiListingOf(parsed, fileStem(path));
   if (listing) return { kind: 'snapshot', label, api: { resources: [], resourceTemplates: [], prompts: [], ...listing, tools: listing.tools ?? [] }, mockResults: new Map() };
@@ -54,6 +56,7 @@ function fromRecording(bytes: Buffer, label: string): MockBook {
     } catch {
       continue; // stdout pollution in the recording: not an answer
     }
+    assertShallow(message, `${label}: a recorded message`);
     const id = message.id === undefined || message.id === null ? undefined : String(message.id);
     if (id === undefined) continue;
     if (entry.dir === 'send' && message.method) requests.set(id, message);
@@ -66,6 +69,21 @@ function fromRecording(bytes: Buffer, label: string): MockBook {
   }
   if (exchanges.length === 0) throw new UsageError(`${label}: the recording holds no answered request to serve`);
   return { kind: 'recording', label, exchanges };
+}
+
+/**
+ * Refuses a source nested deeper than a config may be (MAX_CONFIG_DEPTH, parse-jsonc.ts): JSON.parse
+ * reads any depth, but serving the value (validating, copying, JSON.stringify) recursed until the
+ * stack ran out, on every call. Walked with an explicit stack, so the check cannot overflow itself.
+ */
+function assertShallow(value: unknown, label: string): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > MAX_CONFIG_DEPTH) throw new UsageError(`${label}: nested deeper than ${MAX_CONFIG_DEPTH} levels; a recording, snapshot or config is never that deep`);
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
 }
 
 /** A config's `tools` with `implementation: {type: "mock"}`: the tools a mock server offers, and each one's answer. */

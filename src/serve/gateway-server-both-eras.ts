@@ -31,6 +31,7 @@ export async function serveBothErasOverStdio(
   info: { name: string; version: string },
   io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
   onError: (error: Error) => void,
+  onOverflow: (message: string) => void = (message) => onError(new Error(message)),
 ): Promise<void> {
   const [{ StdioServerTransport }, { PassThrough }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('node:stream')]);
   // The SDK drops a line that is not JSON without a word: the lines that cannot be a message (they
@@ -55,6 +56,12 @@ export async function serveBothErasOverStdio(
   });
   io.stdin.once('end', () => input.end());
   const sessions: GatewaySession[] = [];
+  let end = () => {};
+  const stdout = capQueuedOutput(io.stdout, () => {
+    onOverflow(`toolrun serve: the client has not read ${MAX_QUEUED_OUTPUT_BYTES >> 20} MB of answers; the session is closed and what was queued is dropped`);
+    (io.stdout as NodeJS.WritableStream & { destroy?(): void }).destroy?.();
+    end();
+  });
   const closed = new Promise<void>((resolve) => {
     const handle = serveStdio(
       () => {
@@ -62,9 +69,9 @@ export async function serveBothErasOverStdio(
         sessions.push(session);
         return server;
       },
-      { legacy: 'serve', transport: new StdioServerTransport(input as never, io.stdout as never), onerror: onError },
+      { legacy: 'serve', transport: new StdioServerTransport(input as never, stdout as never), onerror: onError },
     );
-    const end = () => void handle.close().finally(resolve);
+    end = () => void handle.close().finally(resolve);
     io.stdin.once('end', end);
     io.stdin.once('close', end);
   });
@@ -143,4 +150,32 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   answerMalformedParamsWithInvalidParams(server);
   gateway.sessions.add(session);
   return { server, session };
+}
+
+/**
+ * What may wait in memory for a client that does not read its stdout. The SDK's transport waits for
+ * 'drain' per message, but answers to requests in flight are written each on its own, so a client that
+ * sends requests and stops reading made toolrun hold every answer. Past this, the session is closed.
+ */
+export const MAX_QUEUED_OUTPUT_BYTES = 64 << 20;
+
+/** `stream` with its write checked: once more than MAX_QUEUED_OUTPUT_BYTES wait unwritten, `onOverflow` (once). */
+function capQueuedOutput(stream: NodeJS.WritableStream, onOverflow: () => void): NodeJS.WritableStream {
+  let overflowed = false;
+  const write = (...args: unknown[]) => {
+    if (overflowed) return false;
+    const ok = (stream.write as (...args: unknown[]) => boolean)(...args);
+    if (!ok && ((stream as { writableLength?: number }).writableLength ?? 0) > MAX_QUEUED_OUTPUT_BYTES) {
+      overflowed = true;
+      onOverflow();
+    }
+    return ok;
+  };
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'write') return write;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -9,6 +9,31 @@ import { ToolInputError } from './tool-input-error.js';
 
 const MAX_RESULT_ELEMENTS = 100_000;
 
+/**
+ * The most elements one range or sized matrix may have inside an expression (80 MB of numbers).
+ * The worker's heap limit ends an expression that grows its data step by step (ones(1e5, 1e5)), but
+ * not one that asks for a single huge array: V8 grows `1:1e9`'s array in one allocation, past the
+ * ~16 MB of slack Node's heap-limit callback gives a worker, and that is a fatal error of the whole
+ * process, not of the thread (node/src/node_worker.cc, Worker::NearHeapLimit). So these are counted
+ * before mathjs builds them.
+ */
+export const MAX_BUILT_ELEMENTS = 10_000_000;
+
+/** mathjs functions that build an array from a size: where that size is among their arguments. */
+const SIZED_FUNCTIONS: Record<string, (args: unknown[]) => number> = {
+  range: rangeLength,
+  zeros: (args) => sizeProduct(args),
+  ones: (args) => sizeProduct(args),
+  identity: (args) => {
+    const size = sizeProduct(args);
+    return args.length === 1 && !isList(args[0]) ? size * size : size;
+  },
+  random: (args) => (isList(args[0]) ? sizeProduct(args.slice(0, 1)) : 0),
+  randomInt: (args) => (isList(args[0]) ? sizeProduct(args.slice(0, 1)) : 0),
+  resize: (args) => sizeProduct(args.slice(1, 2)),
+  matrixFromFunction: (args) => sizeProduct(args.slice(0, 1)),
+};
+
 // Functions that would let an expression reach outside arithmetic: define units or functions
 // globally, evaluate or parse nested code, or do unbounded symbolic work (mathjs' security guide).
 const DISABLED_FUNCTIONS = [
@@ -53,7 +78,21 @@ export function loadSafeMath(): SafeMath {
       },
     ]),
   );
-  math.import(disabled, { override: true });
+  const sized = Object.fromEntries(
+    Object.entries(SIZED_FUNCTIONS).map(([name, count]) => {
+      const original = (math as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+      return [
+        name,
+        (...args: unknown[]) => {
+          const elements = count(args);
+          if (elements > MAX_BUILT_ELEMENTS)
+            throw new ToolInputError(`${name} would build ${formatCount(elements)} elements: too large for math_eval (the limit is ${formatCount(MAX_BUILT_ELEMENTS)})`);
+          return original(...args);
+        },
+      ];
+    }),
+  );
+  math.import({ ...disabled, ...sized }, { override: true });
   safeMath = { math, evaluate };
   return safeMath;
 }
@@ -94,6 +133,41 @@ function toJsonValue(math: MathJsInstance, value: unknown): unknown {
   }
   // BigNumber, Fraction, Complex, Unit: mathjs' own notation ("5 cm", "2 + 3i").
   return math.format(value as never, { precision: 14 });
+}
+
+/** How many numbers `range(start, end, step)` or `range("start:step:end")` makes; NaN (not counted) for units. */
+function rangeLength(args: unknown[]): number {
+  let [start, end, step] = args.map(Number);
+  if (typeof args[0] === 'string') {
+    const parts = args[0].split(':').map(Number);
+    [start, end, step] = parts.length === 3 ? [parts[0], parts[2], parts[1]] : [parts[0], parts[1], 1];
+  }
+  step = args.length >= 3 || typeof args[0] === 'string' ? step : 1;
+  if (!step) return 0; // mathjs refuses a zero step itself
+  return Math.floor(Math.abs((end! - start!) / step!)) + 1;
+}
+
+/** The product of a size given as numbers (zeros(3, 4)), an array or a matrix (zeros([3, 4])). */
+function sizeProduct(args: unknown[]): number {
+  const numbers: number[] = [];
+  for (const arg of args) {
+    if (isList(arg)) numbers.push(...toList(arg).map(Number));
+    else if (typeof arg !== 'string') numbers.push(Number(arg)); // a string is a format ('dense', 'sparse')
+  }
+  return numbers.reduce((product, n) => product * Math.max(0, n), 1);
+}
+
+function isList(value: unknown): boolean {
+  return Array.isArray(value) || (value as { isMatrix?: boolean } | null)?.isMatrix === true;
+}
+
+function toList(value: unknown): unknown[] {
+  const list = Array.isArray(value) ? value : (value as { toArray(): unknown[] }).toArray();
+  return list.flat(Infinity);
+}
+
+function formatCount(count: number): string {
+  return count >= 1e15 || !Number.isFinite(count) ? String(count) : count.toLocaleString('en-US');
 }
 
 function shorten(text: string): string {

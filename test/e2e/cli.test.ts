@@ -60,6 +60,21 @@ describe('toolrun exec (built binary)', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ success: true, result: { result: 4 } });
   });
 
+  // Issue 48: `x=1:1e9` asked V8 for one ~8 GB array, past the worker's heap limit in a single step,
+  // and that aborted the whole process (exit 134), not only the thread. The spawned CLI, as the
+  // abort is the process's.
+  it('ends a huge range in math_eval as a tool error, the process alive', async () => {
+    for (const [expression, message] of [
+      ['x=1:1e9', '✖ math_eval: range would build 1,000,000,000 elements: too large for math_eval (the limit is 10,000,000)'],
+      ['zeros(1e9)', '✖ math_eval: zeros would build 1,000,000,000 elements: too large for math_eval (the limit is 10,000,000)'],
+    ] as const) {
+      const result = await runToolrun(['exec', 'math_eval', `expression=${expression}`]);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toBe(message);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('exits 2 with one line for malformed ARGS', async () => {
     for (const [args, message] of [
       [['exec', 'echo', 'foo'], "✖ echo: argument 'foo' is not key=value; write foo=<value>, or foo:=<json> for a JSON value"],

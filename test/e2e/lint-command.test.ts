@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { echoServer, fixtureHome } from '../helpers/host-fixtures.js';
 import { expectValidJunit } from '../helpers/junit-schemas.js';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
-import { BIN, ROOT } from '../helpers/run-toolrun.js';
+import { BIN, ROOT, runToolrun } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue #34: `toolrun mcp lint` and `toolrun hosts lint`, run as a user runs them. */
@@ -80,6 +80,36 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
     expect(fixed.map((tool) => tool.name)).toEqual(['search', 'set_label']);
     expect(JSON.stringify(fixed)).not.toMatch(/\$ref|\$defs|"type":\[/);
     expect(readFileSync(join(ROOT, PROBLEMS), 'utf8')).toBe(before);
+  });
+
+  // Issue 48: definitions that each use the next twice, the last a 10 KB string: under a count of
+  // 10,000 inlined references each tool printed ~100 MB, and a 230 KB snapshot of 20 such tools ran
+  // out of a 3 GB heap. Spawned with a 256 MB heap: running out of it aborts the process.
+  it('--fix budgets inlined $refs by size: a 230 KB snapshot that doubles at every $defs level prints a bounded result', { timeout: 60_000 }, async () => {
+    const defs: Record<string, unknown> = {};
+    for (let level = 0; level < 16; level++) {
+      const next = { $ref: `#/$defs/d${level + 1}` };
+      defs[`d${level}`] = level < 15 ? { type: 'object', properties: { a: next, b: next } } : { type: 'string', description: 'x'.repeat(10_000) };
+    }
+    const tools = Array.from({ length: 20 }, (_, index) => ({
+      name: `t${index}`,
+      description: `Tool ${index}.`,
+      inputSchema: { type: 'object', properties: { q: { $ref: '#/$defs/d0' } }, $defs: defs },
+    }));
+    const file = snapshotFile('doubling-refs', tools);
+    const result = await runToolrun(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'gemini'], { env: { NODE_OPTIONS: '--max-old-space-size=256' } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        '⚠ --fix inlined $refs up to 8,000,000 characters of copies; the references past that are printed as objects whose description names them',
+        'gemini@2 needs a different inputSchema in 20 of 20 tools: printed as it needs them',
+      ].join('\n'),
+    );
+    const fixed = JSON.parse(result.stdout) as Array<{ name: string }>;
+    expect(fixed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name));
+    expect(JSON.stringify(fixed).length).toBeLessThan(8_000_000 + 1_000_000);
+    expect(result.stdout).toContain('"description": "reference #/$defs/d');
+    expect(result.stdout).toContain('(not inlined: the inlined schemas pass 8,000,000 characters)');
   });
 
   it('SARIF 2.1.0 valid against the published schema, each result at the tool line of the snapshot; JUnit valid', async () => {

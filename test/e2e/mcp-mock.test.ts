@@ -213,6 +213,33 @@ describe('faults, the same for the same seed', () => {
   });
 });
 
+// Issue 48: a source nested 200,000 deep was served, and every call (or the tools/list) ran out of stack
+// while being answered, or ended the mock. It is refused the way a config is (MAX_CONFIG_DEPTH).
+it('a source nested 200,000 deep is exit 2 naming the depth: config, snapshot, recording', async () => {
+  const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+  const sources: Array<[string, string, string]> = [
+    ['deep-config.json', `{"tools":[{"name":"t","implementation":{"type":"mock","mock_response":${deep}}}]}`, 'deep-config.json'],
+    ['deep-snapshot.json', `{"tools":[{"name":"t","inputSchema":{"type":"object","default":${deep}}}]}`, 'deep-snapshot.json'],
+    [
+      'deep.rec',
+      [
+        JSON.stringify({ toolrun_recording: 1, server: 'deep', command: 'deep', started: '2026-12-02T00:00:00.000Z' }),
+        JSON.stringify({ t: 0, dir: 'send', text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }),
+        JSON.stringify({ t: 1, dir: 'recv', text: `{"jsonrpc":"2.0","id":1,"result":{"tools":${deep}}}` }),
+        '',
+      ].join('\n'),
+      'deep.rec: a recorded message',
+    ],
+  ];
+  for (const [file, text, label] of sources) {
+    writeFileSync(join(dir, file), text);
+    const result = await run(['mcp', 'mock', join(dir, file)]);
+    expect(result.exitCode, file).toBe(2);
+    expect(result.stderr).toBe(`✖ ${join(dir, label)}: nested deeper than 100 levels; a recording, snapshot or config is never that deep`);
+    expect(result.stdout).toBe('');
+  }
+});
+
 describe('a client connects to any mock (issue 47, item 11)', () => {
   /** server-everything recorded by toolrun, whose client sends tools/list with no params. */
   const recorded = async () => {

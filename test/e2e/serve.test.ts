@@ -347,3 +347,53 @@ describe('serve keeps its clients apart (issue 48 item 2)', () => {
     }
   });
 });
+
+// Issue 48: a client that sends calls and stops reading its stdout made serve hold every answer in
+// memory, without end. Past 64 MB queued the session is closed, said on stderr, and serve ends.
+it('a stdio client that stops reading: serve closes the session past 64 MB queued, says so on stderr, and exits', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout.pause(); // never read: the pipe fills, then toolrun's own queue
+  child.stdin.on('error', () => {}); // the calls not yet taken when serve ends
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'no-reader', version: '1' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const message = 'x'.repeat(1 << 20);
+  for (let id = 1; id <= 80; id++) send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message } } });
+  expect(await exited).toBe(0);
+  expect(stderr).toContain('⚠ toolrun serve: the client has not read 64 MB of answers; the session is closed and what was queued is dropped\n');
+});
+
+// Issue 48: under serve --http, one session's math_eval of `x=1:1e9` aborted the process (V8's fatal
+// out-of-memory), ending the gateway and every other session. Now it is that call's error result.
+it('serve --http: a huge range in one session is its tool error; another session goes on', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [BIN, 'serve', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk;
+      const match = /on (http:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(text)));
+  });
+  try {
+    const [hostile, bystander] = [new Client({ name: 'hostile', version: '1' }), new Client({ name: 'bystander', version: '1' })];
+    for (const client of [hostile, bystander]) {
+      open.add(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    }
+    expect(await hostile.callTool({ name: 'math_eval', arguments: { expression: 'x=1:1e9' } })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('range would build 1,000,000,000 elements: too large for math_eval (the limit is 10,000,000)') }],
+    });
+    expect(await bystander.callTool({ name: 'math_eval', arguments: { expression: '2+2' } })).toMatchObject({ structuredContent: { result: 4 } });
+    await Promise.all([hostile.close(), bystander.close()]);
+  } finally {
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+  }
+});

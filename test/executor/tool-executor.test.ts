@@ -174,8 +174,8 @@ describe('math_eval', () => {
     expect(await executor.execute('math_eval', { expression })).toMatchObject({ success: false, error });
   });
 
-  // The memory bound is what ends zeros(1e5, 1e5), not the timeout: a loaded machine can take well over
-  // 10 s to fill the worker's heap, so the timeout here is far from it.
+  // zeros(1e5, 1e5) is refused by its size before it is built (MAX_BUILT_ELEMENTS); the timeout is far
+  // from the worker's heap limit all the same, as a loaded machine can take well over 10 s to fill it.
   it('ends hostile expressions with a clear error', { timeout: 60_000 }, async () => {
     const { executor } = await setup([], { timeoutMs: 45_000 });
     expect(await executor.execute('math_eval', { expression: '1e308^1e308' })).toMatchObject({ success: true, result: { result: 'Infinity' } });

@@ -150,15 +150,19 @@ function readText(path: string): string {
 }
 
 async function printFixes(cli: CliContext, servers: ServerTools[], target: LintTarget): Promise<number> {
-  const { fixSchema } = await import('../../lint/fix-schema.js');
+  const { fixSchema, newFixBudget, MAX_INLINED_CHARS } = await import('../../lint/fix-schema.js');
+  const budget = newFixBudget();
   const tools: Array<{ server: string; name: string; inputSchema: Record<string, unknown> }> = [];
   let total = 0;
   for (const { server, tools: listed } of servers) {
     for (const tool of listed) {
       total += 1;
-      const fixed = fixSchema(tool.inputSchema, target.name);
+      const fixed = fixSchema(tool.inputSchema, target.name, budget);
       if (JSON.stringify(fixed) !== JSON.stringify(tool.inputSchema)) tools.push({ server, name: String(tool.name), inputSchema: fixed });
     }
+  }
+  if (budget.exhausted) {
+    cli.terminal.warn(`--fix inlined $refs up to ${MAX_INLINED_CHARS.toLocaleString('en-US')} characters of copies; the references past that are printed as objects whose description names them`);
   }
   cli.terminal.info(
     `${target.name}@${target.version} needs a different inputSchema in ${tools.length} of ${total} tool${total === 1 ? '' : 's'}${tools.length === 0 ? '' : ': printed as it needs them'}`,
