@@ -433,3 +433,26 @@ describe('issue 48 item 8: a forged snapshot cannot print a line of its own in a
     expect(lines.find((line) => line.includes('openai/name-pattern'))).toContain('notes\\n✔ lint passed');
   });
 });
+
+describe('issue 48 item 8: a schema nested 50,000 deep is a finding, not an internal error', () => {
+  it('mcp lint: an mcp/too-deep error, exit 1, every target and the token count still run; --fix leaves the tool out with a warning', async () => {
+    const file = join(tempDir(), 'deep.json');
+    // Written as text: JSON.stringify itself cannot nest 50,000 deep.
+    const schema = `${'{"type":"object","properties":{"a":'.repeat(50_000)}{"type":"string"}${'}}'.repeat(50_000)}`;
+    const tool = `{"name":"deep","description":"Deep.","annotations":{"readOnlyHint":true},"inputSchema":${schema}}`;
+    const flat = '{"name":"flat","description":"Flat.","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object","properties":{}}}';
+    writeFileSync(file, `{"toolrunSnapshot":1,"server":{"name":"deep"},"tools":[${tool},${flat}],"resources":[],"resourceTemplates":[],"prompts":[]}`);
+    const result = await runInProcess(['mcp', 'lint', '--snapshot', file]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('✖ error   mcp/too-deep  deep · deep · $\n          the tool is nested more than 1,000 levels deep');
+    expect(result.stdout).toMatch(/^\d+ tokens of tool definitions/m);
+    expect(result.stdout.split('\n').at(-1)).toBe(`1 error, 0 warnings, 1 note · 2 tools of 1 server · ${ALL_TARGETS}`);
+    const fix = await runInProcess(['mcp', 'lint', '--snapshot', file, '--fix', '--target', 'gemini']);
+    expect(fix).toEqual({
+      exitCode: 0,
+      stdout: '[]',
+      stderr: '⚠ deep/deep: not fixed, nested more than 1,000 levels deep (mcp lint says so)\ngemini@2 needs a different inputSchema in 0 of 2 tools',
+    });
+  });
+});
