@@ -7,7 +7,7 @@ import { readWholeFile } from '../files/read-whole-file.js';
 import { killServerNow, trackServer, untrackServer, type LiveServer } from '../process/process-group.js';
 import { SERVER_MARKER_VARIABLE, startTicksOf } from '../process/process-tree.js';
 import { currentEnv } from '../run-environment.js';
-import { maskSecrets, rememberSecret } from '../secrets/mask-secrets.js';
+import { maskThenCut, rememberSecret } from '../secrets/mask-secrets.js';
 
 /**
  * Where a credential comes from (SPEC §21): the config's value (usually "${VAR}"), a file (a
@@ -111,7 +111,7 @@ function runCredentialCommand(command: string, what: { field: string; server: st
       if (settled) return;
       if (code !== 0) {
         const said = stderrTail.trim().split('\n').at(-1);
-        return fail(`exited with ${code ?? signal}${said ? `: ${maskSecrets(said).slice(0, 200)}` : ''}`);
+        return fail(`exited with ${code ?? signal}${said ? `: ${maskThenCut(said, 200)}` : ''}`);
       }
       settled = true;
       clearTimeout(timer);
