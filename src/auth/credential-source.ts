@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { AuthFlowError } from './auth-errors.js';
+import { authWarning } from './auth-warnings.js';
 import { AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutMs } from './auth-request-limits.js';
 import { readWholeFile } from '../files/read-whole-file.js';
 import { killServerNow, trackServer, untrackServer, type LiveServer } from '../process/process-group.js';
 import { SERVER_MARKER_VARIABLE, startTicksOf } from '../process/process-tree.js';
 import { currentEnv } from '../run-environment.js';
 import { maskThenCut, rememberSecret } from '../secrets/mask-secrets.js';
+import { quoteShellWord } from '../text/quote-shell-word.js';
 
 /**
  * Where a credential comes from (SPEC §21): the config's value (usually "${VAR}"), a file (a
@@ -50,6 +52,12 @@ function readCredentialFile(path: string, what: { field: string; server: string 
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new AuthFlowError(`${name} is not a file`);
+    // A private key others may read is a key others may have: OpenSSH refuses such a key file
+    // ("Permissions 0644 for '…' are too open … This private key will be ignored": authfile.c,
+    // sshkey_perm_ok, which tests st_mode & 077). toolrun warns and goes on (issue 48 item 8).
+    if (what.field === 'privateKey' && process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      authWarning(`${name} can be read by others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}), as ssh refuses for a key: chmod 600 ${quoteShellWord(path)}`);
+    }
     const bytes = readWholeFile(fd, stat.size, MAX_CREDENTIAL_BYTES);
     if (!bytes) throw new AuthFlowError(`${name} holds more than ${MAX_CREDENTIAL_BYTES / 1024} KB: it is not a token or a key`);
     return bytes.toString('utf8');

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -53,11 +53,16 @@ describe('without DPoP', () => {
   let fixture: OAuthFixture;
   let config: string;
   let keyFile: string;
+  let openKeyFile: string;
   beforeAll(async () => {
     fixture = await startOAuthFixture();
     keyFile = join(mkdtempSync(join(tmpdir(), 'toolrun-keys-')), 'client.pem');
-    writeFileSync(keyFile, CLIENT_KEYS.rs256);
+    writeFileSync(keyFile, CLIENT_KEYS.rs256, { mode: 0o600 });
+    openKeyFile = join(dirname(keyFile), 'open.pem');
+    writeFileSync(openKeyFile, CLIENT_KEYS.rs256);
+    chmodSync(openKeyFile, 0o644);
     config = writeConfig({
+      'rsa-open': { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKeyFile: openKeyFile, signingAlgorithm: 'RS256', keyId: 'rsa-1' } },
       keyed: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKey: '${CLIENT_KEY}' } },
       rsa: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKeyFile: keyFile, signingAlgorithm: 'RS256', keyId: 'rsa-1' } },
       workload: { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertion: '${CI_OIDC_TOKEN}' } },
@@ -92,6 +97,18 @@ describe('without DPoP', () => {
     expect(json.servers[0]).toMatchObject({ grant: 'client_credentials', client_authentication: 'private_key_jwt', token_binding: 'bearer' });
     const stored = JSON.stringify(storedRecord(home, 'keyed'));
     expect(stored).not.toContain('PRIVATE KEY');
+  });
+
+  it('private_key_jwt: a privateKeyFile others can read (0644) is a warning naming the chmod, as ssh refuses such keys; 0600 is not', async () => {
+    const open = await toolrun(config, ['exec', 'rsa-open:echo', 'message=open'], dataHome());
+    expect(open.exitCode, open.stderr).toBe(0);
+    expect(open.stdout).toBe('open');
+    expect(open.stderr.split('\n').filter((line) => line.includes('open.pem'))).toEqual([
+      `⚠ oauth.privateKeyFile of 'rsa-open' (${openKeyFile}) can be read by others (mode 0644), as ssh refuses for a key: chmod 600 ${openKeyFile}`,
+    ]);
+    const closed = await toolrun(config, ['exec', 'rsa:echo', 'message=closed'], dataHome());
+    expect(closed.exitCode, closed.stderr).toBe(0);
+    expect(closed.stderr).not.toContain('can be read by others');
   });
 
   it('private_key_jwt: a value that is no key, and a key the authorization server does not know, each end in one line (exit 4) with no key printed', async () => {
