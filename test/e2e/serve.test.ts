@@ -235,3 +235,18 @@ describe('toolrun serve over HTTP', () => {
     }
   });
 });
+
+describe("issue 48 item 8: an upstream's own -32000 error", () => {
+  it('is relayed as its error (code and message), not as "went away during the call"; the upstream keeps serving', { timeout: 30_000 }, async () => {
+    const upstreamConfig = writeTempConfig({ mcpServers: { busy: fixtureServer('workflow-commands-server.js') } });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', upstreamConfig, 'serve', 'busy'], env, stderr: 'ignore' }));
+    // The server answers {"code":-32000,"message":"refused…"}: JSON-RPC's range for a server's own errors.
+    const error = (await client.callTool({ name: 'busy__throw', arguments: {} }).catch((caught: unknown) => caught)) as { code?: number; message?: string };
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/^MCP error -32000: refused/);
+    expect(error.message).not.toContain('went away');
+    expect(await client.callTool({ name: 'busy__say', arguments: {} })).toMatchObject({ content: [{ type: 'text' }] });
+  });
+});
