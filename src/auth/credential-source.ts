@@ -87,6 +87,7 @@ function runCredentialCommand(command: string, what: { field: string; server: st
     const stdout: Buffer[] = [];
     let size = 0;
     let stderrTail = '';
+    let stderrCut = false;
     let settled = false;
     const live: LiveServer = { pid: child.pid ?? 0, marker, startTicks: child.pid ? startTicksOf(child.pid) : undefined, shutdown: async () => killServerNow(live) };
     if (child.pid) trackServer(live);
@@ -113,12 +114,19 @@ function runCredentialCommand(command: string, what: { field: string; server: st
       else stdout.push(chunk);
     });
     // Only its last words are kept, for the error: a chatty helper does not grow toolrun's memory.
-    child.stderr.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+    child.stderr.on('data', (chunk: Buffer) => {
+      const whole = stderrTail + chunk.toString('utf8');
+      stderrCut ||= whole.length > STDERR_TAIL_CHARS;
+      stderrTail = whole.slice(-STDERR_TAIL_CHARS);
+    });
     child.on('error', (error) => fail(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     child.on('close', (code, signal) => {
       if (settled) return;
       if (code !== 0) {
-        const said = stderrTail.trim().split('\n').at(-1);
+        const lines = stderrTail.trim().split('\n');
+        // The tail's first word was cut at its start: a secret there no longer looks like one
+        // (a JWT without its "eyJ"), so it is left out, not masked (issue 48 item 8).
+        const said = stderrCut && lines.length === 1 ? lines[0]!.replace(/^\S*\s*/, '… ') : lines.at(-1);
         return fail(`exited with ${code ?? signal}${said ? `: ${maskThenCut(said, 200)}` : ''}`);
       }
       settled = true;

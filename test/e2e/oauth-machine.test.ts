@@ -68,6 +68,11 @@ describe('without DPoP', () => {
       workload: { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertion: '${CI_OIDC_TOKEN}' } },
       'workload-file': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionFile: 'ci-token' } },
       'workload-cmd': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: 'printf %s "$CI_OIDC_TOKEN"' } },
+      // A JWT, then 4,000 characters on the same line: the 4,096 kept of its stderr start inside the JWT.
+      'workload-long': {
+        url: fixture.mcpUrl,
+        oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: `printf '%s ' "$LONG_JWT" >&2; head -c 4000 /dev/zero | tr '\\0' y >&2; exit 3` },
+      },
       'workload-fails': {
         url: fixture.mcpUrl,
         oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: 'echo "no OIDC token: ACTIONS_ID_TOKEN_REQUEST_URL is unset" >&2; exit 3' },
@@ -109,6 +114,14 @@ describe('without DPoP', () => {
     const closed = await toolrun(config, ['exec', 'rsa:echo', 'message=closed'], dataHome());
     expect(closed.exitCode, closed.stderr).toBe(0);
     expect(closed.stderr).not.toContain('can be read by others');
+  });
+
+  it("an assertionCommand's stderr cut inside a JWT shows none of it (the cut word is left out)", async () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ${'Q'.repeat(400)}.c2lnbmF0dXJl`;
+    const failed = await toolrun(config, ['exec', 'workload-long:echo', 'message=x'], dataHome(), { LONG_JWT: jwt });
+    expect(failed.exitCode).toBe(4);
+    expect(failure(failed.stderr)).toContain("oauth.assertionCommand of 'workload-long' exited with 3: … yyyy");
+    expect(failed.stderr).not.toContain('QQQQ');
   });
 
   it('private_key_jwt: a value that is no key, and a key the authorization server does not know, each end in one line (exit 4) with no key printed', async () => {
