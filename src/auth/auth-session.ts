@@ -6,7 +6,7 @@ import { StoredOAuthProvider } from './provider.js';
 import { checkServerScope } from './scope-syntax.js';
 import type { TokenStore } from './token-store.js';
 import type { TokenChallenge } from './www-authenticate.js';
-import { maskSecrets } from '../secrets/mask-secrets.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * Re-authorizations one command may start for one server: a first login, one for more scopes, and one
@@ -120,7 +120,7 @@ export class AuthSession {
   refused(challenge?: TokenChallenge): AuthRequiredError | AuthFlowError {
     const name = this.server.name;
     const { error, error_description: description } = challenge?.params ?? {};
-    const said = error ? `: ${challenge!.scheme === 'dpop' ? 'DPoP' : 'Bearer'} error="${error}"${description ? `, ${maskSecrets(description).replace(/\s+/g, ' ').slice(0, 200)}` : ''}` : '';
+    const said = error ? `: ${challenge!.scheme === 'dpop' ? 'DPoP' : 'Bearer'} error="${error}"${description ? `, ${maskThenCut(description.replace(/\s+/g, ' '), 200)}` : ''}` : '';
     const why = `'${name}' refused the OAuth token toolrun just got (HTTP 401 again${said})`;
     if (this.isMachine) return new AuthFlowError(why, { fix: 'check the scopes and audience the authorization server grants this client' });
     return new AuthRequiredError(name, why);

@@ -1,4 +1,5 @@
 import { AuthFlowError } from './auth-errors.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 
 /**
  * The authorization URL toolrun hands to a browser comes from the authorization server's metadata,
@@ -9,7 +10,7 @@ import { AuthFlowError } from './auth-errors.js';
  */
 export function checkAuthorizationUrl(url: URL): void {
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return;
-  const shown = url.href.length > 200 ? `${url.href.slice(0, 200)}…` : url.href;
+  const shown = maskThenCut(url.href, 201, '…');
   throw new AuthFlowError(`the authorization server's authorization URL ${JSON.stringify(shown)} is not https (http only on this machine: 127.0.0.1, ::1, localhost): toolrun does not open it`);
 }
 

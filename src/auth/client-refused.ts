@@ -1,4 +1,5 @@
 import { AuthFlowError, AuthRequiredError } from './auth-errors.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 import type { OAuthSettings } from '../config/config-types.js';
 import type { AuthRecord, TokenStore } from './token-store.js';
 
@@ -41,9 +42,13 @@ export function configClientRefused(server: RefusedServer, said: string, cause?:
 
 /** `invalid_client`, with the authorization server's own description when it gave one (one line). */
 export function describeRefusal(errorCode: string, cause: unknown): string {
-  const message = String((cause as { message?: unknown })?.message ?? '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 200);
+  // Masked, then cut (maskThenCut): cut first, a client assertion the server echoed lost its last
+  // part and no longer looked like a JWT, and 190 characters of it were shown (issue 48 item 8).
+  const message = maskThenCut(
+    String((cause as { message?: unknown })?.message ?? '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    200,
+  );
   return message && message !== errorCode ? `${errorCode}: ${message}` : errorCode;
 }

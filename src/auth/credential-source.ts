@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { AuthFlowError } from './auth-errors.js';
+import { authWarning } from './auth-warnings.js';
 import { AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutMs } from './auth-request-limits.js';
 import { readWholeFile } from '../files/read-whole-file.js';
 import { killServerNow, trackServer, untrackServer, type LiveServer } from '../process/process-group.js';
 import { SERVER_MARKER_VARIABLE, startTicksOf } from '../process/process-tree.js';
 import { currentEnv } from '../run-environment.js';
-import { maskSecrets, rememberSecret } from '../secrets/mask-secrets.js';
+import { maskThenCut, rememberSecret } from '../secrets/mask-secrets.js';
+import { quoteShellWord } from '../text/quote-shell-word.js';
 
 /**
  * Where a credential comes from (SPEC §21): the config's value (usually "${VAR}"), a file (a
@@ -50,6 +52,12 @@ function readCredentialFile(path: string, what: { field: string; server: string 
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new AuthFlowError(`${name} is not a file`);
+    // A private key others may read is a key others may have: OpenSSH refuses such a key file
+    // ("Permissions 0644 for '…' are too open … This private key will be ignored": authfile.c,
+    // sshkey_perm_ok, which tests st_mode & 077). toolrun warns and goes on (issue 48 item 8).
+    if (what.field === 'privateKey' && process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      authWarning(`${name} can be read by others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}), as ssh refuses for a key: chmod 600 ${quoteShellWord(path)}`);
+    }
     const bytes = readWholeFile(fd, stat.size, MAX_CREDENTIAL_BYTES);
     if (!bytes) throw new AuthFlowError(`${name} holds more than ${MAX_CREDENTIAL_BYTES / 1024} KB: it is not a token or a key`);
     return bytes.toString('utf8');
@@ -79,6 +87,7 @@ function runCredentialCommand(command: string, what: { field: string; server: st
     const stdout: Buffer[] = [];
     let size = 0;
     let stderrTail = '';
+    let stderrCut = false;
     let settled = false;
     const live: LiveServer = { pid: child.pid ?? 0, marker, startTicks: child.pid ? startTicksOf(child.pid) : undefined, shutdown: async () => killServerNow(live) };
     if (child.pid) trackServer(live);
@@ -105,13 +114,20 @@ function runCredentialCommand(command: string, what: { field: string; server: st
       else stdout.push(chunk);
     });
     // Only its last words are kept, for the error: a chatty helper does not grow toolrun's memory.
-    child.stderr.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+    child.stderr.on('data', (chunk: Buffer) => {
+      const whole = stderrTail + chunk.toString('utf8');
+      stderrCut ||= whole.length > STDERR_TAIL_CHARS;
+      stderrTail = whole.slice(-STDERR_TAIL_CHARS);
+    });
     child.on('error', (error) => fail(`could not start (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     child.on('close', (code, signal) => {
       if (settled) return;
       if (code !== 0) {
-        const said = stderrTail.trim().split('\n').at(-1);
-        return fail(`exited with ${code ?? signal}${said ? `: ${maskSecrets(said).slice(0, 200)}` : ''}`);
+        const lines = stderrTail.trim().split('\n');
+        // The tail's first word was cut at its start: a secret there no longer looks like one
+        // (a JWT without its "eyJ"), so it is left out, not masked (issue 48 item 8).
+        const said = stderrCut && lines.length === 1 ? lines[0]!.replace(/^\S*\s*/, '… ') : lines.at(-1);
+        return fail(`exited with ${code ?? signal}${said ? `: ${maskThenCut(said, 200)}` : ''}`);
       }
       settled = true;
       clearTimeout(timer);

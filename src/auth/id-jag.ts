@@ -5,7 +5,7 @@ import { readCredential } from './credential-source.js';
 import { isLoopbackHost } from './authorization-url.js';
 import { sameIssuer } from './check-discovery.js';
 import type { AuthServer } from './auth-server.js';
-import { rememberSecret } from '../secrets/mask-secrets.js';
+import { maskThenCut, rememberSecret } from '../secrets/mask-secrets.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
@@ -66,7 +66,7 @@ export async function requestIdJag(server: AuthServer, target: { audience: strin
 function checkSecureUrl(url: string, what: string): string {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (parsed && (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))) return url;
-  throw new AuthFlowError(`the identity provider's ${what} ${JSON.stringify(url.slice(0, 200))} is not https (http only on this machine): toolrun does not send an ID token there`);
+  throw new AuthFlowError(`the identity provider's ${what} ${JSON.stringify(maskThenCut(url, 200))} is not https (http only on this machine): toolrun does not send an ID token there`);
 }
 
 /** The identity provider's token endpoint from its metadata (OpenID Connect Discovery, else RFC 8414), its issuer checked. */

@@ -1,4 +1,5 @@
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { maskThenCut } from '../secrets/mask-secrets.js';
 import { limitedAuthFetch } from './auth-request-limits.js';
 import type { AuthRecord } from './token-store.js';
 
@@ -57,7 +58,7 @@ function authenticate(client: OAuthClientInformationMixed, methods: unknown, hea
 async function oauthErrorOf(response: Response): Promise<string | undefined> {
   try {
     const body = (await response.json()) as { error?: unknown };
-    return typeof body.error === 'string' ? body.error.slice(0, 100) : undefined;
+    return typeof body.error === 'string' ? maskThenCut(body.error, 100) : undefined;
   } catch {
     return undefined;
   }

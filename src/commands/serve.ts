@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { ToolrunConfig } from '../config/config-types.js';
 import { keepFromServers } from '../run-environment.js';
 import { readVersion } from '../version.js';
 import { parseListen } from './mcp-mock.js';
@@ -45,6 +46,27 @@ Exit codes: 0 the client closed stdin · 2 bad usage · 3 config · 130 Ctrl-C (
     .action((servers: string[], options: ServeOptions) => run((cli) => serve(cli, servers, options)));
 }
 
+/**
+ * The servers whose entries resolve. An unset `${VAR}` in one entry is a ConfigError (exit 3) when
+ * the user named that server; serving them all, it is a warning and the others are served (before,
+ * it ended serve with a stack as the upstreams started: issue 48 item 8).
+ */
+async function resolvableServers(cli: CliContext, config: ToolrunConfig, wanted: string[], named: boolean): Promise<string[]> {
+  const { resolveServer } = await import('../config/resolve-server.js');
+  return wanted.filter((name) => {
+    const entry = config.servers[name]!;
+    if (entry.refused) return true;
+    try {
+      resolveServer(config, entry, cli.env);
+      return true;
+    } catch (error) {
+      if (named || !(error instanceof ConfigError)) throw error;
+      cli.terminal.warn(`not serving ${name}: ${error.message}`);
+      return false;
+    }
+  });
+}
+
 async function serve(cli: CliContext, names: string[], options: ServeOptions): Promise<number> {
   if (options.separator === '' || /[\s/]/.test(options.separator)) throw new UsageError(`--separator ${JSON.stringify(options.separator)}: give a non-empty separator without spaces or "/"`);
   const listen = options.http === undefined ? undefined : parseListen(options.http);
@@ -63,7 +85,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   if (listen && !isLoopbackHost(listen.host) && token === undefined) throw new UsageError(`--http ${options.http} listens beyond this machine: guard it with a bearer token (--token-env)`);
   const config = await loadCliConfig(cli);
   for (const name of names) assertServerExists(config, name);
-  const servers = names.length > 0 ? [...new Set(names)] : Object.keys(config.servers);
+  const servers = await resolvableServers(cli, config, names.length > 0 ? [...new Set(names)] : Object.keys(config.servers), names.length > 0);
   const clashing = serverNameHoldingSeparator(servers, options.separator);
   if (clashing !== undefined)
     throw new UsageError(

@@ -1,5 +1,6 @@
 import type { Finding, LintReport, LintTarget, ServerTools, Severity } from './lint-types.js';
 import { mcpRules } from './mcp-rules.js';
+import { deeperThan, MAX_JSON_DEPTH } from './schema-walk.js';
 import type { CountTokens } from './token-counter.js';
 import { countToolTokens } from './token-report.js';
 
@@ -18,12 +19,21 @@ const BUDGET_SOURCE = 'https://github.com/anthropics/claude-code/issues/12241';
 
 /** The findings of every target, the rules of every target (`mcp/…`), the token count and the budgets. */
 export async function lintServers(servers: ServerTools[], options: LintOptions): Promise<LintReport> {
+  const all = servers;
   const findings: Finding[] = [...mcpRules(servers), ...sameNameAcrossServers(servers)];
+  // A tool nested deeper than MAX_JSON_DEPTH is a finding, and the targets and the token count do
+  // not see it: draft-07 validation (vscode) and JSON.stringify (tokens) recurse once per level, and
+  // a snapshot nested 50,000 deep ended lint as "internal error: Maximum call stack size exceeded".
+  const shallow = servers.map(({ server, tools }) => ({ server, tools: tools.filter((tool) => !deeperThan(tool, MAX_JSON_DEPTH)) }));
+  for (const [index, { server, tools }] of servers.entries()) {
+    for (const tool of tools) if (!shallow[index]!.tools.includes(tool)) findings.push(tooDeep(server, tool));
+  }
+  servers = shallow;
   for (const target of options.targets) findings.push(...target.check(servers));
   // OpenAI's count is exact; another format's is an estimate, used only when no target takes OpenAI's.
   const format = options.targets.some((target) => target.format === 'openai') || options.targets.length === 0 ? 'openai' : options.targets[0]!.format;
   const tokens = options.countTokens ? await countToolTokens(servers, format, options.countTokens) : undefined;
-  const total = servers.reduce((sum, server) => sum + server.tools.length, 0);
+  const total = all.reduce((sum, server) => sum + server.tools.length, 0);
   const whole = servers.length === 1 ? servers[0]!.server : '*';
   if (tokens && options.maxTokens !== undefined && tokens.total > options.maxTokens) {
     const biggest = tokens.tools[0]!;
@@ -53,10 +63,26 @@ export async function lintServers(servers: ServerTools[], options: LintOptions):
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   return {
     targets: options.targets.map(({ name, version, title }) => ({ name, version, title })),
-    servers: servers.map(({ server, tools }) => ({ server, tools: tools.length })),
+    servers: all.map(({ server, tools }) => ({ server, tools: tools.length })),
     findings,
     ...(tokens ? { tokens } : {}),
     errors: findings.filter((finding) => finding.severity === 'error').length,
+  };
+}
+
+const PYTHON_RECURSION_LIMIT = 'https://docs.python.org/3/library/sys.html#sys.getrecursionlimit';
+
+function tooDeep(server: string, tool: ServerTools['tools'][number]): Finding {
+  return {
+    rule: 'mcp/too-deep',
+    target: 'mcp',
+    severity: 'error',
+    server,
+    tool: String(tool.name),
+    path: '$',
+    message: `the tool is nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep: a JSON parser that recurses (Python's json, under its default recursion limit of 1,000) refuses it, and lint checks it no further`,
+    fix: 'flatten the schema (a $ref to a definition instead of nesting it)',
+    source: PYTHON_RECURSION_LIMIT,
   };
 }
 

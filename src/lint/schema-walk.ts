@@ -59,6 +59,28 @@ function collect(root: Record<string, unknown>, rootPath: string): SchemaNode[] 
   return nodes;
 }
 
+/**
+ * JSON nesting past which lint checks a tool no further (nor --fix fixes it): CPython's json module,
+ * which Python MCP clients and SDKs parse with, recurses once per level (Modules/_json.c,
+ * Py_EnterRecursiveCall) under a default recursion limit of 1,000 (sys.getrecursionlimit), so such a
+ * tool fails there too; and draft-07 validation and JSON.stringify here recurse once per level.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether a JSON value nests objects and arrays more than `limit` levels deep: walked with a stack, not recursion. */
+export function deeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    if (depth >= limit) return true;
+    seen.add(current);
+    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 export function isSchemaObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

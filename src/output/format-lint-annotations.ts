@@ -1,6 +1,6 @@
 import type { LintReport } from '../lint/lint-types.js';
 import type { LocateFinding } from './format-lint-sarif.js';
-import { escapeControls } from './escape-controls.js';
+import { spelledOut } from './format-lint-report.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { escapeData, escapeProperty } from './format-github-annotations.js';
 
@@ -25,5 +25,5 @@ export function lintAnnotations(report: LintReport, locate: LocateFinding): stri
 }
 
 function clean(text: string): string {
-  return escapeControls(maskSecrets(text));
+  return spelledOut(maskSecrets(text));
 }

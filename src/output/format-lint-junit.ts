@@ -1,4 +1,5 @@
 import type { Finding, LintReport, ServerTools } from '../lint/lint-types.js';
+import { spelledOut } from './format-lint-report.js';
 import { attributes, text } from './junit-xml.js';
 
 /**
@@ -9,7 +10,7 @@ import { attributes, text } from './junit-xml.js';
  * finding. The `budget` suite, when there is one, holds only its set-wide cases. Inside both schemas
  * conform's JUnit keeps to (see format-conform-junit.ts): <properties> first, a testcase holds only
  * its <failure>, so warnings and notes go to the suite's <system-out>, and `package`, `id`,
- * `hostname` and `timestamp` are set.
+ * `hostname` and `timestamp` are set. A server's texts are spelled out as in the report (spelledOut).
  */
 export function formatLintJunit(report: LintReport, tools: ServerTools[], options: { hostname?: string; startedAt?: Date } = {}): string {
   const suites = [...report.targets.map((target) => target.name), 'mcp', 'budget'].map((target, index) => {
@@ -24,9 +25,9 @@ export function formatLintJunit(report: LintReport, tools: ServerTools[], option
     const failures = [...cases.values()].filter((list) => list.some((finding) => finding.severity === 'error')).length;
     const testcases = [...cases].map(([name, list]) => {
       const errors = list.filter((finding) => finding.severity === 'error');
-      const open = `    <testcase${attributes({ classname: `toolrun.lint.${target}`, name, time: '0.000' })}`;
+      const open = `    <testcase${attributes({ classname: `toolrun.lint.${target}`, name: spelledOut(name), time: '0.000' })}`;
       if (errors.length === 0) return `${open}/>`;
-      const failure = `<failure${attributes({ message: errors.map((finding) => `${finding.rule} ${finding.path}: ${finding.message}`).join('; '), type: errors[0]!.rule })}>${text(errors.map(describe).join('\n'))}</failure>`;
+      const failure = `<failure${attributes({ message: spelledOut(errors.map((finding) => `${finding.rule} ${finding.path}: ${finding.message}`).join('; ')), type: errors[0]!.rule })}>${text(errors.map(describe).join('\n'))}</failure>`;
       return `${open}>\n      ${failure}\n    </testcase>`;
     });
     const others = findings.filter((finding) => finding.severity !== 'error');
@@ -57,5 +58,5 @@ export function formatLintJunit(report: LintReport, tools: ServerTools[], option
 }
 
 function describe(finding: Finding): string {
-  return `${finding.severity} ${finding.rule} ${finding.path}: ${finding.message}\n  fix: ${finding.fix}\n  source: ${finding.source}`;
+  return `${finding.severity} ${finding.rule} ${spelledOut(finding.path)}: ${spelledOut(finding.message)}\n  fix: ${spelledOut(finding.fix)}\n  source: ${finding.source}`;
 }

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -53,16 +53,26 @@ describe('without DPoP', () => {
   let fixture: OAuthFixture;
   let config: string;
   let keyFile: string;
+  let openKeyFile: string;
   beforeAll(async () => {
     fixture = await startOAuthFixture();
     keyFile = join(mkdtempSync(join(tmpdir(), 'toolrun-keys-')), 'client.pem');
-    writeFileSync(keyFile, CLIENT_KEYS.rs256);
+    writeFileSync(keyFile, CLIENT_KEYS.rs256, { mode: 0o600 });
+    openKeyFile = join(dirname(keyFile), 'open.pem');
+    writeFileSync(openKeyFile, CLIENT_KEYS.rs256);
+    chmodSync(openKeyFile, 0o644);
     config = writeConfig({
+      'rsa-open': { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKeyFile: openKeyFile, signingAlgorithm: 'RS256', keyId: 'rsa-1' } },
       keyed: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKey: '${CLIENT_KEY}' } },
       rsa: { url: fixture.mcpUrl, oauth: { grant: 'client_credentials', clientId: KEY_CLIENT_ID, privateKeyFile: keyFile, signingAlgorithm: 'RS256', keyId: 'rsa-1' } },
       workload: { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertion: '${CI_OIDC_TOKEN}' } },
       'workload-file': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionFile: 'ci-token' } },
       'workload-cmd': { url: fixture.mcpUrl, oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: 'printf %s "$CI_OIDC_TOKEN"' } },
+      // A JWT, then 4,000 characters on the same line: the 4,096 kept of its stderr start inside the JWT.
+      'workload-long': {
+        url: fixture.mcpUrl,
+        oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: `printf '%s ' "$LONG_JWT" >&2; head -c 4000 /dev/zero | tr '\\0' y >&2; exit 3` },
+      },
       'workload-fails': {
         url: fixture.mcpUrl,
         oauth: { grant: 'jwt_bearer', clientId: WORKLOAD_CLIENT_ID, assertionCommand: 'echo "no OIDC token: ACTIONS_ID_TOKEN_REQUEST_URL is unset" >&2; exit 3' },
@@ -92,6 +102,26 @@ describe('without DPoP', () => {
     expect(json.servers[0]).toMatchObject({ grant: 'client_credentials', client_authentication: 'private_key_jwt', token_binding: 'bearer' });
     const stored = JSON.stringify(storedRecord(home, 'keyed'));
     expect(stored).not.toContain('PRIVATE KEY');
+  });
+
+  it('private_key_jwt: a privateKeyFile others can read (0644) is a warning naming the chmod, as ssh refuses such keys; 0600 is not', async () => {
+    const open = await toolrun(config, ['exec', 'rsa-open:echo', 'message=open'], dataHome());
+    expect(open.exitCode, open.stderr).toBe(0);
+    expect(open.stdout).toBe('open');
+    expect(open.stderr.split('\n').filter((line) => line.includes('open.pem'))).toEqual([
+      `⚠ oauth.privateKeyFile of 'rsa-open' (${openKeyFile}) can be read by others (mode 0644), as ssh refuses for a key: chmod 600 ${openKeyFile}`,
+    ]);
+    const closed = await toolrun(config, ['exec', 'rsa:echo', 'message=closed'], dataHome());
+    expect(closed.exitCode, closed.stderr).toBe(0);
+    expect(closed.stderr).not.toContain('can be read by others');
+  });
+
+  it("an assertionCommand's stderr cut inside a JWT shows none of it (the cut word is left out)", async () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ${'Q'.repeat(400)}.c2lnbmF0dXJl`;
+    const failed = await toolrun(config, ['exec', 'workload-long:echo', 'message=x'], dataHome(), { LONG_JWT: jwt });
+    expect(failed.exitCode).toBe(4);
+    expect(failure(failed.stderr)).toContain("oauth.assertionCommand of 'workload-long' exited with 3: … yyyy");
+    expect(failed.stderr).not.toContain('QQQQ');
   });
 
   it('private_key_jwt: a value that is no key, and a key the authorization server does not know, each end in one line (exit 4) with no key printed', async () => {

@@ -397,3 +397,50 @@ it('serve --http: a huge range in one session is its tool error; another session
     expect(await exited).toBe(143);
   }
 });
+
+describe("issue 48 item 8: an upstream's own -32000 error", () => {
+  it('is relayed as its error (code and message), not as "went away during the call"; the upstream keeps serving', { timeout: 30_000 }, async () => {
+    const upstreamConfig = writeTempConfig({ mcpServers: { busy: fixtureServer('workflow-commands-server.js') } });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', upstreamConfig, 'serve', 'busy'], env, stderr: 'ignore' }));
+    // The server answers {"code":-32000,"message":"refused…"}: JSON-RPC's range for a server's own errors.
+    const error = (await client.callTool({ name: 'busy__throw', arguments: {} }).catch((caught: unknown) => caught)) as { code?: number; message?: string };
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/^MCP error -32000: refused/);
+    expect(error.message).not.toContain('went away');
+    expect(await client.callTool({ name: 'busy__say', arguments: {} })).toMatchObject({ content: [{ type: 'text' }] });
+  });
+});
+
+describe('issue 48 item 8: an upstream whose entry has an unset ${VAR}', () => {
+  it('serve (all servers) warns and serves the others; naming it is a config error, exit 3', { timeout: 30_000 }, async () => {
+    const unsetConfig = writeTempConfig({
+      mcpServers: {
+        good: fixtureServer('workflow-commands-server.js'),
+        bad: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${TOOLRUN_TEST_NEVER_SET_TOKEN}' } },
+      },
+    });
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    open.add(client);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', unsetConfig, 'serve'], env, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('good__say');
+    expect(names.filter((name) => name.startsWith('bad__'))).toEqual([]);
+    expect(await client.callTool({ name: 'good__say', arguments: {} })).toMatchObject({ content: [{ type: 'text' }] });
+    await expect
+      .poll(() => stderr)
+      .toContain(
+        `⚠ not serving bad: ${unsetConfig}: mcpServers.bad.headers.Authorization: environment variable TOOLRUN_TEST_NEVER_SET_TOKEN is not set. Export it (export TOOLRUN_TEST_NEVER_SET_TOKEN=...) or give a default: \${TOOLRUN_TEST_NEVER_SET_TOKEN:-value}.`,
+      );
+    const named = await runInProcess(['--config', unsetConfig, 'serve', 'bad']);
+    expect(named).toEqual({
+      exitCode: 3,
+      stdout: '',
+      stderr: `✖ ${unsetConfig}: mcpServers.bad.headers.Authorization: environment variable TOOLRUN_TEST_NEVER_SET_TOKEN is not set. Export it (export TOOLRUN_TEST_NEVER_SET_TOKEN=...) or give a default: \${TOOLRUN_TEST_NEVER_SET_TOKEN:-value}.`,
+    });
+  });
+});

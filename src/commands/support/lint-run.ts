@@ -5,6 +5,7 @@ import { writeOutputFile } from '../../cli-support/write-output-file.js';
 import type { ToolrunConfig } from '../../config/config-types.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { findTarget, LINT_TARGETS, targetNames } from '../../lint/lint-targets.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../../lint/schema-walk.js';
 import { lintServers } from '../../lint/lint-servers.js';
 import type { Finding, LintReport, LintTarget, ServerTools } from '../../lint/lint-types.js';
 import { tokenCounter } from '../../lint/token-counter.js';
@@ -157,6 +158,10 @@ async function printFixes(cli: CliContext, servers: ServerTools[], target: LintT
   for (const { server, tools: listed } of servers) {
     for (const tool of listed) {
       total += 1;
+      if (deeperThan(tool, MAX_JSON_DEPTH)) {
+        cli.terminal.warn(`${server}/${String(tool.name)}: not fixed, nested more than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels deep (mcp lint says so)`);
+        continue;
+      }
       const fixed = fixSchema(tool.inputSchema, target.name, budget);
       if (JSON.stringify(fixed) !== JSON.stringify(tool.inputSchema)) tools.push({ server, name: String(tool.name), inputSchema: fixed });
     }
