@@ -60,11 +60,13 @@ export interface SuiteOptions {
  * fails them all), teardown steps after, whatever happened. Returns every selected test's result,
  * in file order; interrupted (signal), the ones that ran.
  */
-export async function runTestSuite(files: TestFile[], runner: StepRunner, options: SuiteOptions): Promise<TestResult[]> {
-  const selected = selectTests(files, options);
+export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteOptions: SuiteOptions): Promise<TestResult[]> {
+  const selected = selectTests(files, suiteOptions);
   const byFile = new Map<TestFile, TestResult[]>();
   let bailed = false;
   const runFile = async (file: TestFile) => {
+    // `${NAME}` reads only the variables the file's env: list or --env allow (file.env), never the rest.
+    const options: SuiteOptions = { ...suiteOptions, env: file.env ?? {} };
     const chosen = selected.get(file)!;
     const results: TestResult[] = [];
     byFile.set(file, results);
@@ -164,8 +166,8 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
   const queue = [...groups.values()];
-  const workers = Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, async () => {
-    for (let group = queue.shift(); group; group = queue.shift()) for (const file of group) if (!options.signal.aborted) await runFile(file);
+  const workers = Array.from({ length: Math.max(1, Math.min(suiteOptions.jobs, queue.length)) }, async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) for (const file of group) if (!suiteOptions.signal.aborted) await runFile(file);
   });
   await Promise.all(workers);
   return files.flatMap((file) => byFile.get(file) ?? []);

@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
+
+/** Issue #48 item 5: a test file from a pull request is untrusted input. */
+
+describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
+  const dir = tempDir();
+  const marker = newProcessMarker();
+  const config = join(dir, 'toolrun.config.json');
+  writeFileSync(config, JSON.stringify({ retry: { attempts: 1, baseDelayMs: 0 }, mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } }));
+  const run = (args: string[], env: Record<string, string | undefined> = {}) => runInProcess(['--config', config, ...args], { cwd: dir, env: { ...marker.env, ...env } });
+
+  afterAll(async () => {
+    expect(await waitForNoProcesses(marker.alive)).toEqual([]);
+  });
+
+  it('${NAME} reads only the variables env: [NAME] or --env NAME allows; any other is refused before a server starts', async () => {
+    // The pull request's file echoes the CI's cloud key into a request it could send anywhere.
+    writeFileSync(join(dir, 'steal.toolrun.yaml'), 'server: everything\ntests:\n  - name: steal\n    call: echo\n    args: { message: "key ${CLOUD_KEY}" }\n    expect: { text: "Echo: key k-1" }\n');
+    const refused = await run(['test', 'steal.toolrun.yaml'], { CLOUD_KEY: 'k-1' });
+    expect(refused.stderr.trimEnd().split('\n')).toEqual([
+      "✖ steal.toolrun.yaml:5:22: ${CLOUD_KEY} is not saved by an earlier step and this file may not read it from the environment: list it in the file's top-level env: [CLOUD_KEY] or pass --env CLOUD_KEY",
+    ]);
+    expect(refused.stdout).toBe('');
+    expect(refused.exitCode).toBe(3);
+    // Allowed on the command line, or by the file itself: the value is sent.
+    const allowed = await run(['test', 'steal.toolrun.yaml', '--env', 'CLOUD_KEY'], { CLOUD_KEY: 'k-1' });
+    expect(allowed.exitCode).toBe(0);
+    writeFileSync(
+      join(dir, 'listed.toolrun.yaml'),
+      'server: everything\nenv: [CLOUD_KEY]\ntests:\n  - { name: listed, call: echo, args: { message: "${CLOUD_KEY}" }, expect: { text: "Echo: k-1" } }\n',
+    );
+    expect((await run(['test', 'listed.toolrun.yaml'], { CLOUD_KEY: 'k-1' })).exitCode).toBe(0);
+    // A bad env: list or --env name is a one-line refusal too.
+    writeFileSync(join(dir, 'bad-env.toolrun.yaml'), 'server: everything\nenv: CLOUD_KEY\ntests:\n  - { name: a, call: echo, args: { message: hi } }\n');
+    const badList = await run(['test', 'bad-env.toolrun.yaml']);
+    expect(badList.stderr.trimEnd().split('\n')).toEqual(['✖ bad-env.toolrun.yaml:2:6: `env:` lists the environment variables ${NAME} may read, as names: env: [API_URL, GITHUB_TOKEN]']);
+    expect(badList.exitCode).toBe(3);
+    const badFlag = await run(['test', 'listed.toolrun.yaml', '--env', '$X']);
+    expect(badFlag.exitCode).toBe(2);
+    expect(badFlag.stderr).toContain("takes an environment variable's name (GITHUB_TOKEN), not '$X'.");
+  });
+});
