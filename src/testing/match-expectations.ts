@@ -2,6 +2,7 @@ import { isObject } from '../record/compare-messages.js';
 import { isDeepStrictEqual } from 'node:util';
 import { compileArgsValidator } from '../schema/compile-schema.js';
 import { formatValidationErrors } from '../schema/format-validation-errors.js';
+import { boundedRegexTest, RegexTimeoutError } from '../text/bounded-regex.js';
 import { selectNodes } from './json-path.js';
 import { isValueMatcher } from './read-expectation.js';
 import type { Expectation, ValueMatcher } from './test-file-types.js';
@@ -60,15 +61,24 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
   if (expectation.contains !== undefined) {
     for (const part of [expectation.contains].flat()) if (!text().includes(part)) fail('contains', part, text(), `the text does not contain ${JSON.stringify(part)}`);
   }
-  if (expectation.matches !== undefined && !new RegExp(expectation.matches, 'u').test(text())) fail('matches', expectation.matches, text(), `the text does not match /${expectation.matches}/`);
+  if (expectation.matches !== undefined) {
+    const problem = regexProblem(expectation.matches, text());
+    if (problem) fail('matches', expectation.matches, text(), problem === true ? `the text does not match /${expectation.matches}/` : problem);
+  }
   if (expectation.json !== undefined || expectation.schema !== undefined) {
     const data = jsonOf(outcome.result);
     if (data.problem) fail(expectation.json !== undefined ? 'json' : 'schema', expectation.json ?? expectation.schema, text(), data.problem);
     else {
       if (expectation.json !== undefined && !isDeepStrictEqual(data.value, expectation.json)) fail('json', expectation.json, data.value, 'the JSON differs');
       if (expectation.schema !== undefined) {
-        const outcomeOfSchema = compileArgsValidator(expectation.schema)(data.value);
-        if (!outcomeOfSchema.valid) fail('schema', expectation.schema, data.value, `not valid against the schema: ${formatValidationErrors(outcomeOfSchema.errors)}`);
+        try {
+          const outcomeOfSchema = compileArgsValidator(expectation.schema)(data.value);
+          if (!outcomeOfSchema.valid) fail('schema', expectation.schema, data.value, `not valid against the schema: ${formatValidationErrors(outcomeOfSchema.errors)}`);
+        } catch (error) {
+          // A `pattern` that backtracks past the time limit (src/text/bounded-regex.ts) fails the check, not the run.
+          if (!(error instanceof RegexTimeoutError)) throw error;
+          fail('schema', expectation.schema, data.value, error.message);
+        }
       }
     }
   }
@@ -97,6 +107,19 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
   return failures;
 }
 
+/**
+ * Does `text` fail to match the file's regex: true, or why it could not be told (the regex ran over
+ * its time limit), else undefined. The file may be a pull request's: its regex runs bounded.
+ */
+function regexProblem(pattern: string, text: string): true | string | undefined {
+  try {
+    return boundedRegexTest(pattern, 'u', text) ? undefined : true;
+  } catch (error) {
+    if (error instanceof RegexTimeoutError) return error.message;
+    throw error;
+  }
+}
+
 /** A literal is `equals` (or `contains`, for an error message); an object of checks is itself. */
 function toMatcher(expected: unknown, literal: 'equals' | 'contains'): ValueMatcher {
   return isValueMatcher(expected) ? expected : { [literal]: expected };
@@ -112,7 +135,10 @@ function checkValue(matcher: ValueMatcher, actual: unknown): string | undefined 
         : Array.isArray(actual) && actual.some((item) => isDeepStrictEqual(item, matcher.contains));
     if (!has) return `${show(actual)} does not contain ${show(matcher.contains)}`;
   }
-  if (matcher.matches !== undefined && !(typeof actual === 'string' && new RegExp(matcher.matches, 'u').test(actual))) return `${show(actual)} does not match /${matcher.matches}/`;
+  if (matcher.matches !== undefined) {
+    const problem = typeof actual === 'string' ? regexProblem(matcher.matches, actual) : true;
+    if (problem) return problem === true ? `${show(actual)} does not match /${matcher.matches}/` : problem;
+  }
   if (matcher.type !== undefined && typeName(actual) !== matcher.type && !(matcher.type === 'number' && typeName(actual) === 'integer'))
     return `expected a${/^[aeiou]/.test(matcher.type) ? 'n' : ''} ${matcher.type}, got ${typeName(actual)} ${show(actual)}`;
   if (matcher.length !== undefined) {

@@ -44,4 +44,29 @@ describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
     expect(badFlag.exitCode).toBe(2);
     expect(badFlag.stderr).toContain("takes an environment variable's name (GITHUB_TOKEN), not '$X'.");
   });
+
+  it('a regex from the file (matches:) or a schema (pattern) that backtracks is stopped at its time limit and fails the test; the run goes on', async () => {
+    // (.*a){30} on 28 a's and a long tail would try C(n, 30) ways: hours on one thread, deaf to SIGTERM.
+    const long = `${'a'.repeat(28)} ${'b'.repeat(3000)}`;
+    writeFileSync(
+      join(dir, 'redos.toolrun.yaml'),
+      [
+        'tests:',
+        `  - { name: matches, server: everything, call: echo, args: { message: "${long}" }, expect: { matches: "(.*a){30}" } }`,
+        `  - { name: path matches, server: everything, call: echo, args: { message: "${long}" }, expect: { path: { "$.content[0].text": { matches: "(.*a){30}" } } } }`,
+        `  - { name: schema pattern, call: echo, args: { message: "${long}" }, expect: { schema: { properties: { echo: { properties: { message: { pattern: "(.*a){30}" } } } } } } }`,
+        '  - { name: after, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }',
+      ].join('\n'),
+    );
+    const result = await run(['--json', 'test', 'redos.toolrun.yaml']);
+    const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures?: Array<{ message: string }> }>;
+    const stopped = `the regular expression /(.*a){30}/ ran over 1000 ms on ${long.length + 6} characters and was stopped (it backtracks: make it simpler)`;
+    expect(tests.map((test) => [test.name, test.status, test.failures?.[0]?.message])).toEqual([
+      ['matches', 'fail', stopped],
+      ['path matches', 'fail', stopped],
+      ['schema pattern', 'fail', stopped.replace(`${long.length + 6} characters`, `${long.length} characters`)],
+      ['after', 'pass', undefined],
+    ]);
+    expect(result.exitCode).toBe(1);
+  });
 });
