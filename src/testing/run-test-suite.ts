@@ -3,7 +3,7 @@ import { relative, sep } from 'node:path';
 import { expandReferences, referencesIn } from './expand-references.js';
 import { selectNodes } from './json-path.js';
 import { matchExpectations, type MatchFailure, type StepOutcome } from './match-expectations.js';
-import { normalizeForSnapshot, SnapshotStore } from './snapshots.js';
+import { environmentSecrets, normalizeForSnapshot, SnapshotStore } from './snapshots.js';
 import type { FilePlace, StepAction, StepAsks, TestFile, TestStep } from './test-file-types.js';
 
 /** A step ready to run: its `${…}` expanded. */
@@ -63,6 +63,8 @@ export interface SuiteOptions {
 export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteOptions: SuiteOptions): Promise<TestResult[]> {
   const selected = selectTests(files, suiteOptions);
   const byFile = new Map<TestFile, TestResult[]>();
+  // The whole environment's secrets, not only the file's allowed ones: a server may print its own.
+  const secretsOfEnvironment = environmentSecrets(suiteOptions.env);
   let bailed = false;
   const runFile = async (file: TestFile) => {
     // `${NAME}` reads only the variables the file's env: list or --env allow (file.env), never the rest.
@@ -72,7 +74,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteO
     byFile.set(file, results);
     if (chosen.length === 0) return;
     const saved = new Map<string, unknown>();
-    const snapshots = new SnapshotStore(file.path, options.snapshotMode);
+    const snapshots = new SnapshotStore(file.path, options.snapshotMode, secretsOfEnvironment);
     // How each step of this run ended, for a ${NAME} whose saving step gave it no value (missingValue).
     const ended = new Map<TestStep, TestResult['status']>();
     const report = (result: TestResult) => {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
@@ -68,5 +68,31 @@ describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
       ['after', 'pass', undefined],
     ]);
     expect(result.exitCode).toBe(1);
+  });
+
+  it('known secrets are masked before a snapshot is written: an echoed ${TOKEN}, a server printing its environment', async () => {
+    const withEnv = join(dir, 'env-config.json');
+    writeFileSync(withEnv, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'], env: { SERVICE_PASSWORD: '${SERVICE_PASSWORD}' } } } }));
+    writeFileSync(
+      join(dir, 'echo-secret.toolrun.yaml'),
+      [
+        'server: everything',
+        'env: [API_TOKEN]',
+        'tests:',
+        '  - { name: echo, call: echo, args: { message: "${API_TOKEN}" }, expect: { snapshot: true } }',
+        '  - { name: environment, call: get-env, expect: { snapshot: true } }',
+      ].join('\n'),
+    );
+    const env = { ...marker.env, API_TOKEN: 'tok-from-the-ci-1234', SERVICE_PASSWORD: 'pw-of-the-service-5678' };
+    const first = await runInProcess(['--config', withEnv, 'test', 'echo-secret.toolrun.yaml'], { cwd: dir, env });
+    expect(first.exitCode).toBe(0);
+    const written = readFileSync(join(dir, '__snapshots__', 'echo-secret.snap.json'), 'utf8');
+    expect(written).not.toContain('tok-from-the-ci-1234');
+    expect(written).not.toContain('pw-of-the-service-5678');
+    expect(JSON.parse(written).echo.content[0].text).toBe('Echo: ***');
+    expect(JSON.parse(JSON.parse(written).environment.content[0].text).SERVICE_PASSWORD).toBe('***');
+    // The next run masks the same way before it compares, so the masked snapshot matches.
+    const again = await runInProcess(['--config', withEnv, 'test', 'echo-secret.toolrun.yaml', '--filter', 'echo'], { cwd: dir, env: { ...env, CI: 'true' } });
+    expect(again.exitCode).toBe(0);
   });
 });
