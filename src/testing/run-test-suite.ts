@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { expandReferences, referencesIn } from './expand-references.js';
 import { selectNodes } from './json-path.js';
 import { matchExpectations, type MatchFailure, type StepOutcome } from './match-expectations.js';
@@ -130,6 +131,9 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteO
       }
       const began = performance.now();
       const { outcome } = await runStep(test, runner, saved, options);
+      // A local tool answers in microtasks: without a turn of the event loop here, a SIGTERM (or Ctrl-C)
+      // waits for the whole file, whose matches: may each take up to their time limit.
+      await yieldToEventLoop();
       if (options.signal.aborted) {
         // Shown and reported (summary, --json, JUnit) as interrupted, not left out as if it never began.
         report({ file: file.path, name: test.name, place: test.place, status: 'interrupted', ms: performance.now() - began, failures: [], request });

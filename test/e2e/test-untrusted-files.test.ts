@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newProcessMarker, waitForNoProcesses } from '../helpers/processes.js';
+import { newProcessMarker, waitFor, waitForNoProcesses } from '../helpers/processes.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
 import { SERVER_EVERYTHING, tempDir } from '../helpers/temp-config.js';
 
 /** Issue #48 item 5: a test file from a pull request is untrusted input. */
@@ -94,5 +95,22 @@ describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
     // The next run masks the same way before it compares, so the masked snapshot matches.
     const again = await runInProcess(['--config', withEnv, 'test', 'echo-secret.toolrun.yaml', '--filter', 'echo'], { cwd: dir, env: { ...env, CI: 'true' } });
     expect(again.exitCode).toBe(0);
+  });
+
+  it('SIGTERM ends a run whose regexes backtrack (before, one (.*a){30} held it, deaf to the signal)', async () => {
+    const long = `${'a'.repeat(28)} ${'b'.repeat(3000)}`;
+    const steps = Array.from({ length: 30 }, (_, index) => `  - { name: slow ${index + 1}, call: echo, args: { message: "${long}" }, expect: { matches: "(.*a){30}" } }`);
+    writeFileSync(join(dir, 'many.toolrun.yaml'), ['tests:', ...steps].join('\n'));
+    const run = runToolrun(['--config', config, 'test', 'many.toolrun.yaml'], { cwd: dir, env: marker.env });
+    let stdout = '';
+    run.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      await waitFor(() => stdout.includes('slow 1'));
+    } finally {
+      run.kill('SIGTERM');
+    }
+    const result = await run;
+    expect([result.exitCode, result.signal, result.stderr]).toEqual([143, undefined, '✖ interrupted (SIGTERM); stopping']);
+    expect(stdout).not.toContain('slow 30');
   });
 });
