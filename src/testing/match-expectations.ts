@@ -2,7 +2,7 @@ import { isObject } from '../record/compare-messages.js';
 import { isDeepStrictEqual } from 'node:util';
 import { compileArgsValidator } from '../schema/compile-schema.js';
 import { formatValidationErrors } from '../schema/format-validation-errors.js';
-import { boundedRegexTest, RegexTimeoutError } from '../text/bounded-regex.js';
+import { boundedRegexTest, REGEX_TIME_LIMIT_MS, RegexTimeoutError } from '../text/bounded-regex.js';
 import { selectNodes } from './json-path.js';
 import { isValueMatcher } from './read-expectation.js';
 import type { Expectation, ValueMatcher } from './test-file-types.js';
@@ -35,7 +35,8 @@ export interface MatchFailure {
  * Checks `expectation` against the outcome; returns what failed (empty: it passed). A step that
  * errs fails unless `error:` expects it; `snapshot` is the caller's (it owns the files).
  */
-export function matchExpectations(expectation: Expectation, outcome: StepOutcome): MatchFailure[] {
+/** `regexLimitMs`: how long one `matches:` may run (the step's `timeout` when shorter than the 1 s limit). */
+export function matchExpectations(expectation: Expectation, outcome: StepOutcome, regexLimitMs = REGEX_TIME_LIMIT_MS): MatchFailure[] {
   const failures: MatchFailure[] = [];
   const fail = (matcher: string, expected: unknown, actual: unknown, message: string, path?: string) => failures.push({ matcher, ...(path ? { path } : {}), expected, actual, message });
   if (expectation.error === undefined || expectation.error === false) {
@@ -62,7 +63,7 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
     for (const part of [expectation.contains].flat()) if (!text().includes(part)) fail('contains', part, text(), `the text does not contain ${JSON.stringify(part)}`);
   }
   if (expectation.matches !== undefined) {
-    const problem = regexProblem(expectation.matches, text());
+    const problem = regexProblem(expectation.matches, text(), regexLimitMs);
     if (problem) fail('matches', expectation.matches, text(), problem === true ? `the text does not match /${expectation.matches}/` : problem);
   }
   if (expectation.json !== undefined || expectation.schema !== undefined) {
@@ -89,7 +90,7 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
       continue;
     }
     const actual = nodes.length === 1 ? nodes[0]!.value : nodes.map((node) => node.value);
-    const problem = checkValue(toMatcher(expected, 'equals'), actual);
+    const problem = checkValue(toMatcher(expected, 'equals'), actual, regexLimitMs);
     if (problem) fail('path', expected, actual, problem, path);
   }
   if (expectation.latencyMs && outcome.latencyMs > expectation.latencyMs.max)
@@ -111,9 +112,9 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
  * Does `text` fail to match the file's regex: true, or why it could not be told (the regex ran over
  * its time limit), else undefined. The file may be a pull request's: its regex runs bounded.
  */
-function regexProblem(pattern: string, text: string): true | string | undefined {
+function regexProblem(pattern: string, text: string, limitMs: number): true | string | undefined {
   try {
-    return boundedRegexTest(pattern, 'u', text) ? undefined : true;
+    return boundedRegexTest(pattern, 'u', text, limitMs) ? undefined : true;
   } catch (error) {
     if (error instanceof RegexTimeoutError) return error.message;
     throw error;
@@ -126,7 +127,7 @@ function toMatcher(expected: unknown, literal: 'equals' | 'contains'): ValueMatc
 }
 
 /** Why `actual` fails the checks, or undefined. */
-function checkValue(matcher: ValueMatcher, actual: unknown): string | undefined {
+function checkValue(matcher: ValueMatcher, actual: unknown, regexLimitMs = REGEX_TIME_LIMIT_MS): string | undefined {
   if (matcher.equals !== undefined && !isDeepStrictEqual(actual, matcher.equals)) return `expected ${show(matcher.equals)}, got ${show(actual)}`;
   if (matcher.contains !== undefined) {
     const has =
@@ -136,7 +137,7 @@ function checkValue(matcher: ValueMatcher, actual: unknown): string | undefined 
     if (!has) return `${show(actual)} does not contain ${show(matcher.contains)}`;
   }
   if (matcher.matches !== undefined) {
-    const problem = typeof actual === 'string' ? regexProblem(matcher.matches, actual) : true;
+    const problem = typeof actual === 'string' ? regexProblem(matcher.matches, actual, regexLimitMs) : true;
     if (problem) return problem === true ? `${show(actual)} does not match /${matcher.matches}/` : problem;
   }
   if (matcher.type !== undefined && typeName(actual) !== matcher.type && !(matcher.type === 'number' && typeName(actual) === 'integer'))

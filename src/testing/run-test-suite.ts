@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { REGEX_TIME_LIMIT_MS, warmRegexWorker } from '../text/bounded-regex.js';
 import { expandReferences, referencesIn } from './expand-references.js';
 import { selectNodes } from './json-path.js';
 import { matchExpectations, type MatchFailure, type StepOutcome } from './match-expectations.js';
@@ -63,6 +64,8 @@ export interface SuiteOptions {
  */
 export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteOptions: SuiteOptions): Promise<TestResult[]> {
   const selected = selectTests(files, suiteOptions);
+  // Started beside the servers, so a short step timeout is not spent starting it.
+  if (files.some((file) => [...file.setup, ...file.tests].some((step) => /"(matches|pattern)"/.test(JSON.stringify(step.expect))))) warmRegexWorker();
   const byFile = new Map<TestFile, TestResult[]>();
   // The whole environment's secrets, not only the file's allowed ones: a server may print its own.
   const secretsOfEnvironment = environmentSecrets(suiteOptions.env);
@@ -89,7 +92,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteO
     for (const step of file.setup) {
       if (options.signal.aborted) break;
       const outcome = await runStep(step, runner, saved, options);
-      const failures = matchExpectations(step.expect, outcome.outcome);
+      const failures = matchExpectations(step.expect, outcome.outcome, regexLimitOf(step));
       if (failures.length > 0) {
         setupFailure = `setup step '${step.name}' (line ${step.place.line}) failed: ${failures[0]!.message}`;
         break;
@@ -139,7 +142,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteO
         report({ file: file.path, name: test.name, place: test.place, status: 'interrupted', ms: performance.now() - began, failures: [], request });
         break;
       }
-      const failures = matchExpectations(test.expect, outcome);
+      const failures = matchExpectations(test.expect, outcome, regexLimitOf(test));
       let wroteSnapshot = false;
       if (test.expect.snapshot && !(failures.length > 0 && failures[0]!.matcher === 'error' && !test.expect.error)) {
         const checked = snapshots.check(test.name, normalizeForSnapshot(snapshotOf(outcome), test.ignore));
@@ -196,6 +199,11 @@ async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, un
   } catch (error) {
     return { outcome: { error: { message: (error as Error).message }, latencyMs: 0, progress: [] } };
   }
+}
+
+/** A step's `timeout` holds for its `matches:` too, when shorter than their own limit. */
+function regexLimitOf(step: TestStep): number {
+  return Math.min(REGEX_TIME_LIMIT_MS, step.timeoutMs ?? Infinity);
 }
 
 function requestOf(step: TestStep, saved: Map<string, unknown>, env: NodeJS.ProcessEnv): StepRequest {

@@ -56,6 +56,7 @@ describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
         `  - { name: matches, server: everything, call: echo, args: { message: "${long}" }, expect: { matches: "(.*a){30}" } }`,
         `  - { name: path matches, server: everything, call: echo, args: { message: "${long}" }, expect: { path: { "$.content[0].text": { matches: "(.*a){30}" } } } }`,
         `  - { name: schema pattern, call: echo, args: { message: "${long}" }, expect: { schema: { properties: { echo: { properties: { message: { pattern: "(.*a){30}" } } } } } } }`,
+        `  - { name: step timeout, server: everything, call: echo, timeout: 300, args: { message: "${long}" }, expect: { matches: "(.*a){30}" } }`,
         '  - { name: after, call: math_eval, args: { expression: "1+1" }, expect: { path: { "$.result": 2 } } }',
       ].join('\n'),
     );
@@ -66,6 +67,7 @@ describe('toolrun test on an untrusted test file (issue #48 item 5)', () => {
       ['matches', 'fail', stopped],
       ['path matches', 'fail', stopped],
       ['schema pattern', 'fail', stopped.replace(`${long.length + 6} characters`, `${long.length} characters`)],
+      ['step timeout', 'fail', stopped.replace('1000 ms', '300 ms')],
       ['after', 'pass', undefined],
     ]);
     expect(result.exitCode).toBe(1);
