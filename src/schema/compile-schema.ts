@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ArgsValidator } from './args-validator.js';
 import { namesProtoProperty, swapProtoInSchema, validateSwapped } from './proto-safe-validation.js';
+import { boundedRegExpEngine } from '../text/bounded-regex.js';
 import { addSchemaWarnings, collectingAjvLogger, withSchemaWarnings } from './schema-warnings.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
@@ -12,7 +13,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 // (servers emit vendor keywords), formats checked, all errors collected for one complete message.
 // validateSchema is off here because meta-validation costs ~25 ms per process; `checkSchema` does it
 // where it matters (registration of config tools, `toolrun validate`).
-const AJV_OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: collectingAjvLogger } as const;
+// code.regExp: a schema's `pattern` comes from a server or a test file; it runs under a time limit (src/text/bounded-regex.ts).
+const AJV_OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: collectingAjvLogger, code: { regExp: boundedRegExpEngine } } as const;
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv | undefined;

@@ -2,6 +2,7 @@ import { isObject } from '../record/compare-messages.js';
 import { isDeepStrictEqual } from 'node:util';
 import { compileArgsValidator } from '../schema/compile-schema.js';
 import { formatValidationErrors } from '../schema/format-validation-errors.js';
+import { boundedRegexTest, REGEX_TIME_LIMIT_MS, RegexTimeoutError } from '../text/bounded-regex.js';
 import { selectNodes } from './json-path.js';
 import { isValueMatcher } from './read-expectation.js';
 import type { Expectation, ValueMatcher } from './test-file-types.js';
@@ -34,7 +35,8 @@ export interface MatchFailure {
  * Checks `expectation` against the outcome; returns what failed (empty: it passed). A step that
  * errs fails unless `error:` expects it; `snapshot` is the caller's (it owns the files).
  */
-export function matchExpectations(expectation: Expectation, outcome: StepOutcome): MatchFailure[] {
+/** `regexLimitMs`: how long one `matches:` may run (the step's `timeout` when shorter than the 1 s limit). */
+export function matchExpectations(expectation: Expectation, outcome: StepOutcome, regexLimitMs = REGEX_TIME_LIMIT_MS): MatchFailure[] {
   const failures: MatchFailure[] = [];
   const fail = (matcher: string, expected: unknown, actual: unknown, message: string, path?: string) => failures.push({ matcher, ...(path ? { path } : {}), expected, actual, message });
   if (expectation.error === undefined || expectation.error === false) {
@@ -60,15 +62,24 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
   if (expectation.contains !== undefined) {
     for (const part of [expectation.contains].flat()) if (!text().includes(part)) fail('contains', part, text(), `the text does not contain ${JSON.stringify(part)}`);
   }
-  if (expectation.matches !== undefined && !new RegExp(expectation.matches, 'u').test(text())) fail('matches', expectation.matches, text(), `the text does not match /${expectation.matches}/`);
+  if (expectation.matches !== undefined) {
+    const problem = regexProblem(expectation.matches, text(), regexLimitMs);
+    if (problem) fail('matches', expectation.matches, text(), problem === true ? `the text does not match /${expectation.matches}/` : problem);
+  }
   if (expectation.json !== undefined || expectation.schema !== undefined) {
     const data = jsonOf(outcome.result);
     if (data.problem) fail(expectation.json !== undefined ? 'json' : 'schema', expectation.json ?? expectation.schema, text(), data.problem);
     else {
       if (expectation.json !== undefined && !isDeepStrictEqual(data.value, expectation.json)) fail('json', expectation.json, data.value, 'the JSON differs');
       if (expectation.schema !== undefined) {
-        const outcomeOfSchema = compileArgsValidator(expectation.schema)(data.value);
-        if (!outcomeOfSchema.valid) fail('schema', expectation.schema, data.value, `not valid against the schema: ${formatValidationErrors(outcomeOfSchema.errors)}`);
+        try {
+          const outcomeOfSchema = compileArgsValidator(expectation.schema)(data.value);
+          if (!outcomeOfSchema.valid) fail('schema', expectation.schema, data.value, `not valid against the schema: ${formatValidationErrors(outcomeOfSchema.errors)}`);
+        } catch (error) {
+          // A `pattern` that backtracks past the time limit (src/text/bounded-regex.ts) fails the check, not the run.
+          if (!(error instanceof RegexTimeoutError)) throw error;
+          fail('schema', expectation.schema, data.value, error.message);
+        }
       }
     }
   }
@@ -79,7 +90,7 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
       continue;
     }
     const actual = nodes.length === 1 ? nodes[0]!.value : nodes.map((node) => node.value);
-    const problem = checkValue(toMatcher(expected, 'equals'), actual);
+    const problem = checkValue(toMatcher(expected, 'equals'), actual, regexLimitMs);
     if (problem) fail('path', expected, actual, problem, path);
   }
   if (expectation.latencyMs && outcome.latencyMs > expectation.latencyMs.max)
@@ -97,13 +108,26 @@ export function matchExpectations(expectation: Expectation, outcome: StepOutcome
   return failures;
 }
 
+/**
+ * Does `text` fail to match the file's regex: true, or why it could not be told (the regex ran over
+ * its time limit), else undefined. The file may be a pull request's: its regex runs bounded.
+ */
+function regexProblem(pattern: string, text: string, limitMs: number): true | string | undefined {
+  try {
+    return boundedRegexTest(pattern, 'u', text, limitMs) ? undefined : true;
+  } catch (error) {
+    if (error instanceof RegexTimeoutError) return error.message;
+    throw error;
+  }
+}
+
 /** A literal is `equals` (or `contains`, for an error message); an object of checks is itself. */
 function toMatcher(expected: unknown, literal: 'equals' | 'contains'): ValueMatcher {
   return isValueMatcher(expected) ? expected : { [literal]: expected };
 }
 
 /** Why `actual` fails the checks, or undefined. */
-function checkValue(matcher: ValueMatcher, actual: unknown): string | undefined {
+function checkValue(matcher: ValueMatcher, actual: unknown, regexLimitMs = REGEX_TIME_LIMIT_MS): string | undefined {
   if (matcher.equals !== undefined && !isDeepStrictEqual(actual, matcher.equals)) return `expected ${show(matcher.equals)}, got ${show(actual)}`;
   if (matcher.contains !== undefined) {
     const has =
@@ -112,7 +136,10 @@ function checkValue(matcher: ValueMatcher, actual: unknown): string | undefined 
         : Array.isArray(actual) && actual.some((item) => isDeepStrictEqual(item, matcher.contains));
     if (!has) return `${show(actual)} does not contain ${show(matcher.contains)}`;
   }
-  if (matcher.matches !== undefined && !(typeof actual === 'string' && new RegExp(matcher.matches, 'u').test(actual))) return `${show(actual)} does not match /${matcher.matches}/`;
+  if (matcher.matches !== undefined) {
+    const problem = typeof actual === 'string' ? regexProblem(matcher.matches, actual, regexLimitMs) : true;
+    if (problem) return problem === true ? `${show(actual)} does not match /${matcher.matches}/` : problem;
+  }
   if (matcher.type !== undefined && typeName(actual) !== matcher.type && !(matcher.type === 'number' && typeName(actual) === 'integer'))
     return `expected a${/^[aeiou]/.test(matcher.type) ? 'n' : ''} ${matcher.type}, got ${typeName(actual)} ${show(actual)}`;
   if (matcher.length !== undefined) {

@@ -7,7 +7,8 @@ import { parseAnswersFile } from '../elicit/answers-file.js';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-const FILE_KEYS = new Set(['$schema', 'server', 'validate', 'tests', 'setup', 'teardown']);
+const FILE_KEYS = new Set(['$schema', 'server', 'env', 'validate', 'tests', 'setup', 'teardown']);
+const ENV_NAME = /^[A-Za-z_][\w-]*$/;
 const ACTIONS = ['call', 'read', 'get', 'list'] as const;
 const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'validate', 'answers', 'sampling', 'roots']);
 const LISTS = new Set(['tools', 'resources', 'prompts']);
@@ -18,7 +19,7 @@ const LISTS = new Set(['tools', 'resources', 'prompts']);
  * no earlier step saves and the environment lacks — is a ConfigError (exit 3) `FILE:LINE:COL: …`,
  * raised before any server starts.
  */
-export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv, shownAs = path): TestFile {
+export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv, shownAs = path, allowEnv: readonly string[] = []): TestFile {
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const placeOf = (node: YamlNode | undefined | null, offset = 0): FilePlace => {
@@ -41,6 +42,8 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
   const fileValidate = optionalBoolean(top.get('validate'), 'validate', fail, placeOf);
   const testsNode = top.get('tests');
   if (!testsNode) fail(placeOf(root), 'the file has no `tests:` list');
+  // A test file may come from a pull request: `${NAME}` reads only the variables it lists (env:) or --env allows.
+  const visible = visibleEnv(env, [...allowEnv, ...envNames(top.get('env'), fail, placeOf)]);
   const saved = new Set<string>();
   const steps = (node: YamlNode | undefined, section: 'tests' | 'setup' | 'teardown'): TestStep[] => {
     if (!node) return [];
@@ -78,7 +81,7 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     const argsNode = fields.get('args');
     if (argsNode && !isMap(argsNode)) fail(placeOf(argsNode), '`args:` must be a mapping of argument names to values');
     const args = (argsNode?.toJSON() ?? {}) as Record<string, unknown>;
-    if (argsNode) checkReferences(argsNode as YAMLMap, saved, env, fail, placeOf);
+    if (argsNode) checkReferences(argsNode as YAMLMap, saved, visible, env, fail, placeOf);
     const expectation = readExpectation(fields.get('expect'), fail, placeOf);
     const save: Record<string, string> = {};
     const saveNode = fields.get('save');
@@ -137,7 +140,22 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     if (earlier) fail(test.place, `two tests are named ${JSON.stringify(test.name)} (the other at line ${earlier.line}): names identify snapshots and reports`);
     names.set(test.name, test.place);
   }
-  return { path, ...(server !== undefined ? { server } : {}), tests, setup, teardown };
+  return { path, ...(server !== undefined ? { server } : {}), tests, setup, teardown, env: visible };
+}
+
+/** The top-level `env: [NAME, …]`: the environment variables the file's `${NAME}` may read. */
+function envNames(node: YamlNode | undefined, fail: Fail, placeOf: PlaceOf): string[] {
+  if (node === undefined) return [];
+  const value = node === null ? null : (node.toJSON() as unknown);
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && ENV_NAME.test(name)))
+    return fail(placeOf(node), '`env:` lists the environment variables ${NAME} may read, as names: env: [API_URL, GITHUB_TOKEN]');
+  return value as string[];
+}
+
+function visibleEnv(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
+  const visible: Record<string, string> = {};
+  for (const name of names) if (Object.hasOwn(env, name) && env[name] !== undefined) visible[name] = env[name];
+  return visible;
 }
 
 /** `answers:` (rounds as in an --answers file), `sampling:` (reply texts), `roots:` (folders, from the test file's folder). */
@@ -216,14 +234,18 @@ function skipValue(node: YamlNode, fail: Fail, placeOf: PlaceOf): string | true 
   return fail(placeOf(node), '`skip:` is true, or the reason as a string');
 }
 
-/** Every `${name}` in the args must be saved by an earlier step or set in the environment. */
-function checkReferences(node: YamlNode, saved: Set<string>, env: NodeJS.ProcessEnv, fail: Fail, placeOf: PlaceOf): void {
+/** Every `${name}` in the args must be saved by an earlier step, or allowed (env:, --env) and set in the environment. */
+function checkReferences(node: YamlNode, saved: Set<string>, visible: Record<string, string>, env: NodeJS.ProcessEnv, fail: Fail, placeOf: PlaceOf): void {
   const visit = (item: YamlNode | null | undefined) => {
     if (!item) return;
     if (isScalar(item)) {
       if (typeof item.value !== 'string') return;
-      for (const name of referencesIn(item.value))
-        if (!saved.has(name) && env[name] === undefined) fail(placeOf(item), `\${${name}} is not saved by an earlier step (save: { ${name}: "$.…" }) and not set in the environment`);
+      for (const name of referencesIn(item.value)) {
+        if (saved.has(name) || Object.hasOwn(visible, name)) continue;
+        if (env[name] !== undefined)
+          fail(placeOf(item), `\${${name}} is not saved by an earlier step and this file may not read it from the environment: list it in the file's top-level env: [${name}] or pass --env ${name}`);
+        fail(placeOf(item), `\${${name}} is not saved by an earlier step (save: { ${name}: "$.…" }) and not set in the environment`);
+      }
       return;
     }
     if (isMap(item)) for (const pair of item.items) visit(pair.value as YamlNode);

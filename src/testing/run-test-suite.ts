@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { REGEX_TIME_LIMIT_MS, warmRegexWorker } from '../text/bounded-regex.js';
 import { expandReferences, referencesIn } from './expand-references.js';
 import { selectNodes } from './json-path.js';
 import { matchExpectations, type MatchFailure, type StepOutcome } from './match-expectations.js';
-import { normalizeForSnapshot, SnapshotStore } from './snapshots.js';
+import { environmentSecrets, normalizeForSnapshot, SnapshotStore } from './snapshots.js';
 import type { FilePlace, StepAction, StepAsks, TestFile, TestStep } from './test-file-types.js';
 
 /** A step ready to run: its `${…}` expanded. */
@@ -60,17 +62,23 @@ export interface SuiteOptions {
  * fails them all), teardown steps after, whatever happened. Returns every selected test's result,
  * in file order; interrupted (signal), the ones that ran.
  */
-export async function runTestSuite(files: TestFile[], runner: StepRunner, options: SuiteOptions): Promise<TestResult[]> {
-  const selected = selectTests(files, options);
+export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteOptions: SuiteOptions): Promise<TestResult[]> {
+  const selected = selectTests(files, suiteOptions);
+  // Started beside the servers, so a short step timeout is not spent starting it.
+  if (files.some((file) => [...file.setup, ...file.tests].some((step) => /"(matches|pattern)"/.test(JSON.stringify(step.expect))))) warmRegexWorker();
   const byFile = new Map<TestFile, TestResult[]>();
+  // The whole environment's secrets, not only the file's allowed ones: a server may print its own.
+  const secretsOfEnvironment = environmentSecrets(suiteOptions.env);
   let bailed = false;
   const runFile = async (file: TestFile) => {
+    // `${NAME}` reads only the variables the file's env: list or --env allow (file.env), never the rest.
+    const options: SuiteOptions = { ...suiteOptions, env: file.env ?? {} };
     const chosen = selected.get(file)!;
     const results: TestResult[] = [];
     byFile.set(file, results);
     if (chosen.length === 0) return;
     const saved = new Map<string, unknown>();
-    const snapshots = new SnapshotStore(file.path, options.snapshotMode);
+    const snapshots = new SnapshotStore(file.path, options.snapshotMode, secretsOfEnvironment);
     // How each step of this run ended, for a ${NAME} whose saving step gave it no value (missingValue).
     const ended = new Map<TestStep, TestResult['status']>();
     const report = (result: TestResult) => {
@@ -84,7 +92,7 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
     for (const step of file.setup) {
       if (options.signal.aborted) break;
       const outcome = await runStep(step, runner, saved, options);
-      const failures = matchExpectations(step.expect, outcome.outcome);
+      const failures = matchExpectations(step.expect, outcome.outcome, regexLimitOf(step));
       if (failures.length > 0) {
         setupFailure = `setup step '${step.name}' (line ${step.place.line}) failed: ${failures[0]!.message}`;
         break;
@@ -126,12 +134,15 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
       }
       const began = performance.now();
       const { outcome } = await runStep(test, runner, saved, options);
+      // A local tool answers in microtasks: without a turn of the event loop here, a SIGTERM (or Ctrl-C)
+      // waits for the whole file, whose matches: may each take up to their time limit.
+      await yieldToEventLoop();
       if (options.signal.aborted) {
         // Shown and reported (summary, --json, JUnit) as interrupted, not left out as if it never began.
         report({ file: file.path, name: test.name, place: test.place, status: 'interrupted', ms: performance.now() - began, failures: [], request });
         break;
       }
-      const failures = matchExpectations(test.expect, outcome);
+      const failures = matchExpectations(test.expect, outcome, regexLimitOf(test));
       let wroteSnapshot = false;
       if (test.expect.snapshot && !(failures.length > 0 && failures[0]!.matcher === 'error' && !test.expect.error)) {
         const checked = snapshots.check(test.name, normalizeForSnapshot(snapshotOf(outcome), test.ignore));
@@ -164,8 +175,8 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, option
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
   const queue = [...groups.values()];
-  const workers = Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, async () => {
-    for (let group = queue.shift(); group; group = queue.shift()) for (const file of group) if (!options.signal.aborted) await runFile(file);
+  const workers = Array.from({ length: Math.max(1, Math.min(suiteOptions.jobs, queue.length)) }, async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) for (const file of group) if (!suiteOptions.signal.aborted) await runFile(file);
   });
   await Promise.all(workers);
   return files.flatMap((file) => byFile.get(file) ?? []);
@@ -188,6 +199,11 @@ async function runStep(step: TestStep, runner: StepRunner, saved: Map<string, un
   } catch (error) {
     return { outcome: { error: { message: (error as Error).message }, latencyMs: 0, progress: [] } };
   }
+}
+
+/** A step's `timeout` holds for its `matches:` too, when shorter than their own limit. */
+function regexLimitOf(step: TestStep): number {
+  return Math.min(REGEX_TIME_LIMIT_MS, step.timeoutMs ?? Infinity);
 }
 
 function requestOf(step: TestStep, saved: Map<string, unknown>, env: NodeJS.ProcessEnv): StepRequest {

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import { compareMessages, ISO_TIME, type Difference } from '../record/compare-messages.js';
 import { refuseForeignPlace } from '../files/foreign-folder.js';
 import { replaceFileAtomically, UnsafePathError } from '../files/write-file-safely.js';
+import { isSecretName, maskKnownSecrets, MASK } from '../secrets/mask-secrets.js';
 import { selectNodes } from './json-path.js';
 
 /** `suite.toolrun.yaml` → `__snapshots__/suite.snap.json` beside it. */
@@ -57,6 +58,34 @@ function removeAt(root: unknown, location: Array<string | number>): void {
 }
 
 /**
+ * The values of the environment's secret-named variables (GITHUB_TOKEN, DB_PASSWORD), for a
+ * snapshot to mask even when no config or `${NAME}` brought them (a server printing its environment).
+ * Short values are left: "user" or "tty" masked in every answer would hide more than it protects.
+ */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value !== undefined && value.length >= 8 && isSecretName(name))
+    .map(([, value]) => value!)
+    .sort((a, b) => b.length - a.length);
+}
+
+/** `value` with every known secret (masking's, and `extra`) in its strings and keys replaced by `***`. */
+function maskSecretsIn(value: unknown, extra: readonly string[]): unknown {
+  const mask = (text: string) => {
+    let masked = maskKnownSecrets(text);
+    for (const secret of extra) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+    return masked;
+  };
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') return mask(item);
+    if (Array.isArray(item)) return item.map(visit);
+    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [mask(key), visit(inner)]));
+    return item;
+  };
+  return visit(value);
+}
+
+/**
  * One test file's snapshots: read once, compared per test, written once at the end when a test
  * wrote or updated one. `mode`: `update` rewrites what differs; `ci` fails a missing snapshot (a CI
  * run never writes one: it would pass by definition); `write` writes a missing one and passes.
@@ -68,9 +97,13 @@ export class SnapshotStore {
   #changed = false;
   readonly written: string[] = [];
 
-  constructor(testFile: string, mode: 'update' | 'ci' | 'write') {
+  readonly #secrets: readonly string[];
+
+  /** `secrets`: values masked besides the ones masking knows (environmentSecrets of the run's environment). */
+  constructor(testFile: string, mode: 'update' | 'ci' | 'write', secrets: readonly string[] = []) {
     this.file = snapshotFileFor(testFile);
     this.#mode = mode;
+    this.#secrets = secrets;
   }
 
   #load(): Record<string, unknown> {
@@ -118,8 +151,11 @@ export class SnapshotStore {
   }
 
   /** Compares (or records) a test's normalised result; returns the differences, or a missing-snapshot problem. */
-  check(testName: string, normalized: unknown): { differences: Difference[]; missing?: string; wrote?: boolean } {
+  check(testName: string, result: unknown): { differences: Difference[]; missing?: string; wrote?: boolean } {
     const stored = this.#load();
+    // Masked before it is compared or written: a snapshot is committed, and a pull request's test file
+    // may echo a token (\${GITHUB_TOKEN}) or call a tool that prints the environment.
+    const normalized = maskSecretsIn(result, this.#secrets);
     if (!Object.hasOwn(stored, testName)) {
       if (this.#mode === 'ci')
         return { differences: [], missing: `no snapshot for this test in ${this.file}, and CI is set: run toolrun test --update where the server is right, and commit the file` };
@@ -137,7 +173,7 @@ export class SnapshotStore {
   /** Records a snapshot directly (a suite generated from a recording starts with the recorded answers). */
   set(testName: string, normalized: unknown): void {
     this.#load();
-    this.#record(testName, normalized);
+    this.#record(testName, maskSecretsIn(normalized, this.#secrets));
   }
 
   #record(testName: string, normalized: unknown): void {

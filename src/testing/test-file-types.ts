@@ -71,4 +71,6 @@ export interface TestFile {
   tests: TestStep[];
   setup: TestStep[];
   teardown: TestStep[];
+  /** The environment variables `${NAME}` may read: those the file's `env:` list or `--env` allow, when set. */
+  env?: Record<string, string>;
 }

@@ -147,7 +147,7 @@ describe('toolrun test, round 4 (issue #47)', () => {
         '  - { name: both into number parameters, call: get-sum, args: { a: "${temp}", b: "${ONE}" }, expect: { contains: "37" } }',
       ].join('\n'),
     );
-    const result = await run(['--json', 'test', 'typed.toolrun.yaml'], { ONE: '1' });
+    const result = await run(['--json', 'test', 'typed.toolrun.yaml', '--env', 'ONE'], { ONE: '1' });
     const tests = JSON.parse(result.stdout).tests as Array<{ name: string; status: string; failures?: Array<{ message: string }> }>;
     expect(tests.map((test) => [test.name, test.status, test.failures?.[0]?.message])).toEqual([
       ['save a number', 'pass', undefined],

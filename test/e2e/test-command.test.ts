@@ -188,7 +188,7 @@ describe('toolrun test (issue #33)', () => {
   });
 
   it('a secret from the environment in args is masked in the failure, --json and JUnit; a linked __snapshots__ is refused', async () => {
-    writeFileSync(join(dir, 'secret.toolrun.yaml'), 'server: everything\ntests:\n  - { name: leaks, call: echo, args: { message: "${API_TOKEN}" }, expect: { text: nope } }\n');
+    writeFileSync(join(dir, 'secret.toolrun.yaml'), 'server: everything\nenv: [API_TOKEN]\ntests:\n  - { name: leaks, call: echo, args: { message: "${API_TOKEN}" }, expect: { text: nope } }\n');
     const env = { API_TOKEN: 'tok-very-secret-value-123' };
     const shown = await run(['test', 'secret.toolrun.yaml', '--junit', 'secret.xml'], env);
     expect(shown.exitCode).toBe(1);
