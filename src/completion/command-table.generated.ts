@@ -632,6 +632,11 @@ export const COMMAND_TABLE: CommandNode = {
           kind: 'server',
         },
         {
+          long: '--env',
+          takesValue: true,
+          description: 'let ${NAME} in the test files read this environment variable',
+        },
+        {
           long: '--filter',
           takesValue: true,
           description: 'only the tests whose name contains PATTERN',
