@@ -85,6 +85,24 @@ export function boundedRegexTest(pattern: string, flags: string, text: string, l
   return result === 1;
 }
 
+/** Texts up to this long are tested on the main thread by a pattern that backtracks little (below). */
+const INLINE_TEXT_CHARS = 10_000;
+
+/**
+ * A pattern that cannot backtrack badly: no quantifier on a group (the star height of the classic
+ * catastrophic cases, `(a+)+`, `(.*a){30}`), no backreference, and at most one unbounded quantifier,
+ * so its work on a text of n characters is at most n² steps (10⁸ at the inline bound, well under a
+ * second). Miscounts only ever count more quantifiers than there are (a `*` in a class counts), so a
+ * doubtful pattern goes to the worker. The common schema patterns (`^[a-z0-9-]+$`, a date, an id) pass,
+ * and skip the worker's ~30 ms start and its round trip per test.
+ */
+export function backtracksLittle(pattern: string): boolean {
+  if (/\\[1-9]|\\k</.test(pattern)) return false;
+  if (/\)[*+?{]/.test(pattern)) return false;
+  const unbounded = pattern.match(/[*+]|\{\d*,\}/g)?.length ?? 0;
+  return unbounded <= 1;
+}
+
 /**
  * The same, as Ajv's `code.regExp` engine (ajv.js.org/options.html#code: "Pass non-standard RegExp
  * engine to mitigate ReDoS"): a schema's `pattern` and `patternProperties` are tested in the worker.
@@ -92,8 +110,15 @@ export function boundedRegexTest(pattern: string, flags: string, text: string, l
  */
 export const boundedRegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
-    new RegExp(pattern, flags);
-    return { test: (text: string) => boundedRegexTest(pattern, flags, text) };
+    const compiled = new RegExp(pattern, flags);
+    const inline = backtracksLittle(pattern);
+    return {
+      test: (text: string) => {
+        if (!inline || text.length > INLINE_TEXT_CHARS) return boundedRegexTest(pattern, flags, text);
+        compiled.lastIndex = 0;
+        return compiled.test(text);
+      },
+    };
   },
   // Only for Ajv's standalone code, which toolrun generates with its own options (scripts/generate-validators.js).
   { code: 'boundedRegExpEngine' },
