@@ -107,29 +107,15 @@ export async function runTestSuite(files: TestFile[], runner: StepRunner, suiteO
         report({ file: file.path, name: test.name, place: test.place, status: 'skip', ms: 0, failures: [], request, skipReason: skipReason ?? 'not run: an earlier test failed (--bail)' });
         continue;
       }
+      // A test that fails before its step is sent: its setup failed, or a value it uses was never saved.
+      const failedUnsent = (failure: MatchFailure) => report({ file: file.path, name: test.name, place: test.place, status: 'fail', ms: 0, failures: [failure], request });
       if (setupFailure) {
-        report({
-          file: file.path,
-          name: test.name,
-          place: test.place,
-          status: 'fail',
-          ms: 0,
-          failures: [{ matcher: 'setup', expected: 'setup passes', actual: setupFailure, message: setupFailure }],
-          request,
-        });
+        failedUnsent({ matcher: 'setup', expected: 'setup passes', actual: setupFailure, message: setupFailure });
         continue;
       }
       const missing = missingValue(file, test, saved, ended, options.env);
       if (missing) {
-        report({
-          file: file.path,
-          name: test.name,
-          place: test.place,
-          status: 'fail',
-          ms: 0,
-          failures: [{ matcher: 'args', expected: 'a saved value', actual: undefined, message: missing }],
-          request,
-        });
+        failedUnsent({ matcher: 'args', expected: 'a saved value', actual: undefined, message: missing });
         continue;
       }
       const began = performance.now();
