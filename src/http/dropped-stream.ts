@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { transportFaultAnswers } from '../protocol/transport-fault.js';
+import { requestsIn } from './remote-fetch.js';
 
 /**
  * How the server behind an HTTP transport was lost: its connection dropped while it owed answers
@@ -18,16 +19,9 @@ const HANDSHAKE_METHODS = new Set(['initialize', 'server/discover']);
 
 /** The ids of the requests a POST body carries (one message or a batch), but the handshake's. */
 export function callIdsOf(body: RequestInit['body']): Array<string | number> {
-  if (typeof body !== 'string') return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return [];
-  }
-  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: { id?: unknown; method?: unknown } | null) =>
-    typeof message?.method === 'string' && !HANDSHAKE_METHODS.has(message.method) && (typeof message.id === 'string' || typeof message.id === 'number') ? [message.id] : [],
-  );
+  return requestsIn(body)
+    .filter((request) => !HANDSHAKE_METHODS.has(request.method))
+    .map((request) => request.id);
 }
 
 /** Node's fetch says "fetch failed" or "terminated"; the cause says what happened to the socket. */

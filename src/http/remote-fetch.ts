@@ -20,8 +20,8 @@ export const remoteFetch: typeof fetch = async (input, init) => capResponseBody(
  */
 export const transportFetch: typeof fetch = async (input, init) => capResponseBody(await fetchWithinOrigin(fetch, input, init), messageLimitBytes(), { answerRequests: requestIdsOf(init?.body) });
 
-/** The ids of the JSON-RPC requests in a POST's body (one message or a batch). */
-function requestIdsOf(body: RequestInit['body']): Array<string | number> {
+/** The JSON-RPC requests in a POST's body (one message or a batch): their ids and methods. */
+export function requestsIn(body: RequestInit['body']): Array<{ id: string | number; method: string }> {
   if (typeof body !== 'string') return [];
   let parsed: unknown;
   try {
@@ -30,8 +30,13 @@ function requestIdsOf(body: RequestInit['body']): Array<string | number> {
     return [];
   }
   return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: { id?: unknown; method?: unknown } | null) =>
-    typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? [message.id] : [],
+    typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? [{ id: message.id, method: message.method }] : [],
   );
+}
+
+/** The ids of the JSON-RPC requests in a POST's body. */
+function requestIdsOf(body: RequestInit['body']): Array<string | number> {
+  return requestsIn(body).map((request) => request.id);
 }
 
 /** At most this many same-origin redirects in a row: a loop is a server fault, not a wait. */
