@@ -54,6 +54,19 @@ function flakyMocks(): number {
 }
 const env = { ...process.env, ...marker.env, XDG_CACHE_HOME: testCacheHome(), NO_COLOR: '1' } as Record<string, string>;
 
+/** The URL `serve --http` (or a mock) prints on stderr once it listens; what it said, if it exits first. */
+function servedUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk;
+      const match = /on (http:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(text)));
+  });
+}
+
 /** Clients opened by a test: closed after it, passed or failed, so no serve (and no upstream) outlives it. */
 const open = new Set<{ close(): Promise<void> }>();
 afterEach(async () => {
@@ -193,15 +206,7 @@ describe('toolrun serve over HTTP', () => {
       env: { ...env, SERVE_TOKEN: 'tok-0123456789' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        text += chunk;
-        const match = /on (http:\/\/\S+)/.exec(text);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(text)));
-    });
+    const url = await servedUrl(child);
     try {
       const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
       const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
@@ -295,15 +300,7 @@ describe('serve keeps its clients apart (issue 48 item 2)', () => {
     const asking = writeTempConfig({ mcpServers: { ask: { ...fixtureServer('elicit-server.js'), env: { CALLS_LOG: log } } } });
     const child = spawn(process.execPath, [BIN, '--config', asking, 'serve', 'ask', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          text += chunk;
-          const match = /on (http:\/\/\S+)/.exec(text);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', () => reject(new Error(text)));
-      });
+      const url = await servedUrl(child);
       const connect = async (name: string, answer: (message: string) => Promise<Record<string, unknown>>) => {
         const client = new Client({ name, version: '1.0.0' }, { capabilities: { elicitation: {} } });
         open.add(client);
@@ -371,15 +368,7 @@ it('a stdio client that stops reading: serve closes the session past 64 MB queue
 it('serve --http: a huge range in one session is its tool error; another session goes on', { timeout: 60_000 }, async () => {
   const child = spawn(process.execPath, [BIN, 'serve', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      text += chunk;
-      const match = /on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(text)));
-  });
+  const url = await servedUrl(child);
   try {
     const [hostile, bystander] = [new Client({ name: 'hostile', version: '1' }), new Client({ name: 'bystander', version: '1' })];
     for (const client of [hostile, bystander]) {
