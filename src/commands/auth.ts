@@ -43,7 +43,7 @@ Exit: 0 logged in · 2 usage (unknown server, not remote, a server that needs no
     )
     .action((server: string, options: { browser: boolean; callbackPort?: number; scope?: string }) =>
       run(async (cli) => {
-        const { runAuthLogin } = await import('./auth-login.js');
+        const { runAuthLogin } = await import('./support/auth-login.js');
         return runAuthLogin(cli, server, options);
       }),
     );
@@ -60,7 +60,7 @@ Examples:
     )
     .action((server: string | undefined) =>
       run(async (cli) => {
-        const { runAuthStatus } = await import('./auth-status.js');
+        const { runAuthStatus } = await import('./support/auth-status.js');
         return runAuthStatus(cli, server);
       }),
     );
@@ -76,7 +76,7 @@ Examples:
     )
     .action((server: string) =>
       run(async (cli) => {
-        const { runAuthLogout } = await import('./auth-logout.js');
+        const { runAuthLogout } = await import('./support/auth-logout.js');
         return runAuthLogout(cli, server);
       }),
     );

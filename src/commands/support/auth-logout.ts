@@ -1,11 +1,11 @@
-import { revokeStoredTokens, type Revocation } from '../auth/revoke-tokens.js';
-import { clientOf, type AuthServer } from '../auth/token-refresh.js';
-import { TokenStore, type AuthRecord } from '../auth/token-store.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { resolveServer } from '../config/resolve-server.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { maskSecrets } from '../secrets/mask-secrets.js';
-import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { revokeStoredTokens, type Revocation } from '../../auth/revoke-tokens.js';
+import { clientOf, type AuthServer } from '../../auth/token-refresh.js';
+import { TokenStore, type AuthRecord } from '../../auth/token-store.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import { resolveServer } from '../../config/resolve-server.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { maskSecrets } from '../../secrets/mask-secrets.js';
+import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 
 /**
  * `toolrun auth logout SERVER`: the tokens of every URL that name was stored for are revoked where

@@ -1,8 +1,8 @@
-import { dpopKeyThumbprint } from '../auth/dpop.js';
-import { TokenStore, type AuthRecord } from '../auth/token-store.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { ExitCode } from '../errors.js';
-import { toolrunCommand } from '../text/quote-shell-word.js';
+import { dpopKeyThumbprint } from '../../auth/dpop.js';
+import { TokenStore, type AuthRecord } from '../../auth/token-store.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import { ExitCode } from '../../errors.js';
+import { toolrunCommand } from '../../text/quote-shell-word.js';
 
 /** What may be shown of a record: never a token or a secret. */
 export function recordSummary(record: AuthRecord): Record<string, unknown> {

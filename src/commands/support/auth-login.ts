@@ -1,16 +1,16 @@
 import { createInterface } from 'node:readline';
-import { loginToServer } from '../auth/login-flow.js';
-import { isScopeSyntax } from '../auth/scope-syntax.js';
-import { TokenStore } from '../auth/token-store.js';
-import type { CliContext } from '../cli-support/cli-context.js';
-import { browserAbort } from '../cli-support/inline-login.js';
-import { openBrowser } from '../cli-support/open-browser.js';
-import { resolveServer, type RemoteServerSpec } from '../config/resolve-server.js';
-import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../errors.js';
-import { maskSecrets } from '../secrets/mask-secrets.js';
-import { quoteShellWord } from '../text/quote-shell-word.js';
+import { loginToServer } from '../../auth/login-flow.js';
+import { isScopeSyntax } from '../../auth/scope-syntax.js';
+import { TokenStore } from '../../auth/token-store.js';
+import type { CliContext } from '../../cli-support/cli-context.js';
+import { browserAbort } from '../../cli-support/inline-login.js';
+import { openBrowser } from '../../cli-support/open-browser.js';
+import { resolveServer, type RemoteServerSpec } from '../../config/resolve-server.js';
+import { ExitCode, ToolrunError, UnknownServerError, UsageError } from '../../errors.js';
+import { maskSecrets } from '../../secrets/mask-secrets.js';
+import { quoteShellWord } from '../../text/quote-shell-word.js';
 import { describeRecord, recordSummary } from './auth-status.js';
-import { loadCliConfig } from '../cli-support/load-cli-config.js';
+import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 
 export interface AuthLoginOptions {
   /** false with --no-browser: the URL on stderr, the redirect pasted on stdin. */
