@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
 import { progressRelay } from './progress-relay.js';
+import { capQueuedOutput, MAX_QUEUED_OUTPUT_BYTES } from './queued-output.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
 
@@ -150,32 +151,4 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   answerMalformedParamsWithInvalidParams(server);
   gateway.sessions.add(session);
   return { server, session };
-}
-
-/**
- * What may wait in memory for a client that does not read its stdout. The SDK's transport waits for
- * 'drain' per message, but answers to requests in flight are written each on its own, so a client that
- * sends requests and stops reading made toolrun hold every answer. Past this, the session is closed.
- */
-export const MAX_QUEUED_OUTPUT_BYTES = 64 << 20;
-
-/** `stream` with its write checked: once more than MAX_QUEUED_OUTPUT_BYTES wait unwritten, `onOverflow` (once). */
-function capQueuedOutput(stream: NodeJS.WritableStream, onOverflow: () => void): NodeJS.WritableStream {
-  let overflowed = false;
-  const write = (...args: unknown[]) => {
-    if (overflowed) return false;
-    const ok = (stream.write as (...args: unknown[]) => boolean)(...args);
-    if (!ok && ((stream as { writableLength?: number }).writableLength ?? 0) > MAX_QUEUED_OUTPUT_BYTES) {
-      overflowed = true;
-      onOverflow();
-    }
-    return ok;
-  };
-  return new Proxy(stream, {
-    get(target, key) {
-      if (key === 'write') return write;
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }

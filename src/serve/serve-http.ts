@@ -3,6 +3,7 @@ import { isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-re
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { MAX_QUEUED_OUTPUT_BYTES, sessionOutputCap } from './queued-output.js';
 
 /** A request body larger than this is refused (413) before anything parses it. */
 const MAX_BODY_BYTES = 4 << 20;
@@ -21,16 +22,19 @@ const HANDSHAKE_MS = 5_000;
  */
 export function serveOverHttp(
   newServer: () => Server,
-  options: { host: string; port: number; token?: string; log?: (message: string) => void; maxSessions?: number; handshakeMs?: number },
+  options: { host: string; port: number; token?: string; log?: (message: string) => void; maxSessions?: number; handshakeMs?: number; maxQueuedBytes?: number },
 ): Promise<{ http: HttpServer; url: string; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
   const handshakeMs = options.handshakeMs ?? HANDSHAKE_MS;
-  // What serve says of the sessions it ends: the first few, then a count, so a flood cannot flood stderr too.
-  let ended = 0;
-  const sayEnded = (message: string) => {
-    ended += 1;
-    if (ended <= 3) options.log?.(`toolrun serve: ${message}${ended === 3 ? ' (further sessions ended this way are not said)' : ''}`);
+  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_OUTPUT_BYTES;
+  const outputCaps = new Map<string, ReturnType<typeof sessionOutputCap>>();
+  // What serve says of the sessions it ends: the first few of each reason, so a flood cannot flood stderr too.
+  const ended = new Map<string, number>();
+  const sayEnded = (reason: 'handshake' | 'evicted' | 'unread', message: string) => {
+    const count = (ended.get(reason) ?? 0) + 1;
+    ended.set(reason, count);
+    if (count <= 3) options.log?.(`toolrun serve: ${message}${count === 3 ? ' (further sessions ended this way are not said)' : ''}`);
   };
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
 
@@ -55,6 +59,7 @@ export function serveOverHttp(
       // In flight until the response ends (a GET's event stream stays open: that session is not idle).
       inFlight.set(sessionId as string, (inFlight.get(sessionId as string) ?? 0) + 1);
       response.once('close', () => inFlight.set(sessionId as string, Math.max(0, (inFlight.get(sessionId as string) ?? 1) - 1)));
+      outputCaps.get(sessionId as string)?.watch(response);
       return known.handleRequest(request, response);
     }
     if (typeof sessionId === 'string') return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
@@ -86,10 +91,17 @@ export function serveOverHttp(
       onsessioninitialized: (id) => {
         transports.set(id, transport);
         lastSeen.set(id, Date.now());
+        // A client that stops reading its event streams: what the session sends waits in memory, up to a cap.
+        const cap = sessionOutputCap(maxQueuedBytes, () => {
+          sayEnded('unread', `ended session ${id}: its client has not read ${formatMegabytes(maxQueuedBytes)} of what was sent to it; what was queued is dropped`);
+          cap.destroyUnread();
+          void transport.close().catch(() => {});
+        });
+        outputCaps.set(id, cap);
         // A client that sent initialize and never notifications/initialized holds a server for nothing.
         setTimeout(() => {
           if (!initialized && transports.get(id) === transport) {
-            sayEnded(`ended session ${id}: its client did not finish the handshake within ${handshakeMs / 1000} s`);
+            sayEnded('handshake', `ended session ${id}: its client did not finish the handshake within ${handshakeMs / 1000} s`);
             void transport.close().catch(() => {});
           }
         }, handshakeMs).unref();
@@ -100,6 +112,7 @@ export function serveOverHttp(
         transports.delete(transport.sessionId);
         lastSeen.delete(transport.sessionId);
         inFlight.delete(transport.sessionId);
+        outputCaps.delete(transport.sessionId);
       }
     };
     await server.connect(transport);
@@ -116,7 +129,7 @@ export function serveOverHttp(
     for (const [id, seen] of lastSeen) if ((inFlight.get(id) ?? 0) === 0 && (oldest === undefined || seen < lastSeen.get(oldest)!)) oldest = id;
     const transport = oldest === undefined ? undefined : transports.get(oldest);
     if (!transport) return false;
-    sayEnded(`ended session ${oldest}, idle the longest, to make room for a new client (${maxSessions} at most)`);
+    sayEnded('evicted', `ended session ${oldest}, idle the longest, to make room for a new client (${maxSessions} at most)`);
     await transport.close().catch(() => {});
     transports.delete(oldest!);
     lastSeen.delete(oldest!);
@@ -152,6 +165,10 @@ export function serveOverHttp(
       });
     });
   });
+}
+
+function formatMegabytes(bytes: number): string {
+  return bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))} MB` : `${bytes} bytes`;
 }
 
 function bearerMatches(header: string | undefined, expected: Buffer): boolean {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -361,6 +362,53 @@ it('a stdio client that stops reading: serve closes the session past 64 MB queue
   for (let id = 1; id <= 80; id++) send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message } } });
   expect(await exited).toBe(0);
   expect(stderr).toContain('⚠ toolrun serve: the client has not read 64 MB of answers; the session is closed and what was queued is dropped\n');
+});
+
+// Issue 48 item 4: under serve --http, a client that holds its event stream open and never reads it
+// made serve keep everything sent to it (here an upstream's logs) in memory, without end. Past 64 MB
+// waiting for that session, the session is ended and said on stderr; serve and other sessions go on.
+it('serve --http: a client that stops reading its event stream has its session ended past 64 MB queued; another session goes on', { timeout: 60_000 }, async () => {
+  const floodConfig = writeTempConfig({ mcpServers: { chatty: fixtureServer('log-flood-server.js') } });
+  const child = spawn(process.execPath, [BIN, '--config', floodConfig, 'serve', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await servedUrl(child);
+  const socket = new Socket();
+  try {
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const post = async (body: unknown, session?: string) => {
+      const response = await fetch(url, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+      return { status: response.status, text: await response.text(), session: response.headers.get('mcp-session-id') ?? undefined };
+    };
+    const { session } = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'no-reader', version: '1' } } });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    // The session's standalone event stream: its headers are read, then nothing more.
+    const { port } = new URL(url);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.connect(Number(port), '127.0.0.1', () => socket.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nmcp-session-id: ${session}\r\n\r\n`));
+      socket.once('data', (chunk: Buffer) => {
+        expect(chunk.toString()).toMatch(/^HTTP\/1\.1 200/);
+        socket.pause();
+        resolve();
+      });
+    });
+    // 100 logs of 1 MB, relayed to that stream.
+    const flood = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty__flood', arguments: { count: 100, size: 1 << 20 } } }, session);
+    expect(flood.status).toBe(200);
+    for (let waited = 0; !stderr.includes('has not read') && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stderr).toContain(`toolrun serve: ended session ${session}: its client has not read 64 MB of what was sent to it; what was queued is dropped\n`);
+    expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session)).status).toBe(404);
+    const other = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'reader', version: '1' } } });
+    expect(other.status).toBe(200);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, other.session);
+    expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, other.session)).status).toBe(200);
+  } finally {
+    socket.destroy();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+  }
 });
 
 // Issue 48: under serve --http, one session's math_eval of `x=1:1e9` aborted the process (V8's fatal
