@@ -4,7 +4,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import type { ToolrunConfig } from '../config/config-types.js';
 import { keepFromServers } from '../run-environment.js';
 import { readVersion } from '../version.js';
-import { parseListen } from './mcp-mock.js';
+import { httpBearerToken, parseListen } from '../cli-support/http-listen-options.js';
 import { loadCliConfig } from '../cli-support/load-cli-config.js';
 import { hostStateOf } from '../hosts/refused-servers.js';
 import { assertServerExists } from '../cli-support/assert-server-exists.js';
@@ -70,19 +70,15 @@ async function resolvableServers(cli: CliContext, config: ToolrunConfig, wanted:
 async function serve(cli: CliContext, names: string[], options: ServeOptions): Promise<number> {
   if (options.separator === '' || /[\s/]/.test(options.separator)) throw new UsageError(`--separator ${JSON.stringify(options.separator)}: give a non-empty separator without spaces or "/"`);
   const listen = options.http === undefined ? undefined : parseListen(options.http);
-  if (options.tokenEnv !== undefined && !listen) throw new UsageError('a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env');
-  const token = options.tokenEnv === undefined ? undefined : cli.env[options.tokenEnv];
-  if (options.tokenEnv !== undefined && !token) throw new UsageError(`${options.tokenEnv} is not set (or empty): set it to the bearer token clients must send, then start serve again`);
+  const token = await httpBearerToken(cli, options, listen);
   // The bearer clients send is serve's own: no upstream it starts inherits it.
   if (options.tokenEnv !== undefined) keepFromServers(options.tokenEnv);
-  const [{ serveOverHttp }, { isLoopbackHost }, { Gateway }, { createGatewayServer }, { nameFilter, serverNameHoldingSeparator, separatorNoneHolds }] = await Promise.all([
+  const [{ serveOverHttp }, { Gateway }, { createGatewayServer }, { nameFilter, serverNameHoldingSeparator, separatorNoneHolds }] = await Promise.all([
     import('../serve/serve-http.js'),
-    import('../http/incoming-request.js'),
     import('../serve/serve-gateway.js'),
     import('../serve/gateway-server.js'),
     import('../serve/serve-catalog.js'),
   ]);
-  if (listen && !isLoopbackHost(listen.host) && token === undefined) throw new UsageError(`--http ${options.http} listens beyond this machine: guard it with a bearer token (--token-env)`);
   const config = await loadCliConfig(cli);
   for (const name of names) assertServerExists(config, name);
   const servers = await resolvableServers(cli, config, names.length > 0 ? [...new Set(names)] : Object.keys(config.servers), names.length > 0);

@@ -1118,6 +1118,11 @@ export const COMMAND_TABLE: CommandNode = {
               description: 'seed of the faults drawn by rate',
             },
             {
+              long: '--token-env',
+              takesValue: true,
+              description: 'over HTTP',
+            },
+            {
               long: '--help',
               short: '-h',
               takesValue: false,

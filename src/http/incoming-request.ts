@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { lazyCrypto } from '../lazy-crypto.js';
 
 /**
  * What toolrun's own HTTP endpoints (`serve --http`, `mcp mock --http`) do with a request before
@@ -43,4 +44,16 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   const text = JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   response.end(text);
+}
+
+/** What a client guarded by `--token-env` must send in its Authorization header. */
+export function bearerHeader(token: string): Buffer {
+  return Buffer.from(`Bearer ${token}`);
+}
+
+/** The Authorization header against the expected one, in constant time (no timing tells how much of a guess was right). */
+export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  if (header === undefined) return false;
+  const given = Buffer.from(header);
+  return given.length === expected.length && lazyCrypto().timingSafeEqual(given, expected);
 }

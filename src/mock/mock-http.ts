@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-request.js';
+import { bearerHeader, bearerMatches, isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-request.js';
+import { SessionTable } from '../http/session-table.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Faults } from './faults.js';
 import type { Responder } from './mock-answers.js';
@@ -12,11 +13,25 @@ const MAX_BODY_BYTES = 4 << 20;
  * The mock over Streamable HTTP (POST /mcp, one JSON answer per request, no SSE stream): a session
  * per `initialize` (Mcp-Session-Id), DELETE to end it. The faults only HTTP has: `401` refuses every
  * request with a Bearer challenge; `session-expired=N` forgets a session after N requests (404, as
- * the spec has a server say the session is gone). An Origin that is not loopback is refused (403:
- * the spec's DNS-rebinding guard).
+ * the spec has a server say the session is gone). As `serve --http`: a bearer token when `token` is
+ * set (--token-env), an Origin that is not loopback refused (403: the spec's DNS-rebinding guard), and
+ * sessions kept within bounds (SessionTable: a cap with the least recently used idle one making room,
+ * handshake and idle expiry), so a mock left listening cannot be filled up by a flood.
  */
-export function serveMockOverHttp(newResponder: () => Responder, faults: Faults, random: () => number, listen: { host: string; port: number }): Promise<{ server: Server; url: string }> {
-  const sessions = new Map<string, { handle: (message: unknown) => Promise<void>; requests: number; pending: Map<string, (message: Record<string, unknown>) => void> }>();
+export function serveMockOverHttp(
+  newResponder: () => Responder,
+  faults: Faults,
+  random: () => number,
+  listen: { host: string; port: number; token?: string; log?: (message: string) => void; maxSessions?: number; handshakeMs?: number; idleMs?: number },
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const sessions = new SessionTable<{ handle: (message: unknown) => Promise<void>; requests: number; pending: Map<string, (message: Record<string, unknown>) => void> }>({
+    max: listen.maxSessions,
+    handshakeMs: listen.handshakeMs,
+    idleMs: listen.idleMs,
+    end: () => {},
+    say: (message) => listen.log?.(`toolrun mock: ${message}`),
+  });
+  const expected = listen.token === undefined ? undefined : bearerHeader(listen.token);
   const server = createServer((request, response) => {
     void handleRequest(request, response).catch(() => {
       if (!response.headersSent) sendJson(response, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'toolrun mock: internal error' } });
@@ -26,6 +41,10 @@ export function serveMockOverHttp(newResponder: () => Responder, faults: Faults,
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/mcp') return sendJson(response, 404, { error: 'not found: the mock serves /mcp' });
+    if (expected && !bearerMatches(request.headers.authorization, expected)) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="toolrun-mock"');
+      return sendJson(response, 401, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized: send the bearer token toolrun mock was started with (--token-env)' } });
+    }
     const origin = request.headers.origin;
     if (origin !== undefined && !isLoopbackOrigin(origin)) return sendJson(response, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin is not loopback' } });
     if (faults.unauthorized) {
@@ -34,7 +53,7 @@ export function serveMockOverHttp(newResponder: () => Responder, faults: Faults,
     }
     const sessionId = request.headers['mcp-session-id'];
     if (request.method === 'DELETE') {
-      if (typeof sessionId !== 'string' || !sessions.delete(sessionId)) return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+      if (typeof sessionId !== 'string' || !sessions.forget(sessionId)) return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
       return sendJson(response, 200, {});
     }
     if (request.method === 'GET') return sendJson(response, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method Not Allowed: this mock opens no SSE stream' } });
@@ -48,11 +67,14 @@ export function serveMockOverHttp(newResponder: () => Responder, faults: Faults,
       return sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     }
     const isInitialize = typeof message === 'object' && message !== null && message.method === 'initialize';
-    let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    let session = typeof sessionId === 'string' && !isInitialize ? sessions.use(sessionId, response) : undefined;
     if (isInitialize) {
+      if (!(await sessions.makeRoom()))
+        return sendJson(response, 503, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `toolrun mock holds ${sessions.max} sessions, all busy: end one (DELETE) first` } });
       const id = randomBytes(16).toString('hex');
       session = newSession();
-      sessions.set(id, session);
+      sessions.add(id, session, response);
+      sessions.use(id, response);
       response.setHeader('Mcp-Session-Id', id);
     } else if (typeof sessionId !== 'string') {
       return sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' } });
@@ -61,9 +83,10 @@ export function serveMockOverHttp(newResponder: () => Responder, faults: Faults,
     }
     session.requests += 1;
     if (!isInitialize && faults.sessionExpiresAfter !== undefined && session.requests > faults.sessionExpiresAfter) {
-      sessions.delete(sessionId as string);
+      sessions.forget(sessionId as string);
       return sendJson(response, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found (toolrun mock fault: --fault session-expired)' } });
     }
+    if (message?.method === 'notifications/initialized' && typeof sessionId === 'string') sessions.handshaken(sessionId);
     const id = message?.id;
     if (typeof id !== 'string' && typeof id !== 'number') {
       await session.handle(message);
@@ -102,7 +125,16 @@ export function serveMockOverHttp(newResponder: () => Responder, faults: Faults,
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : listen.port;
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
-      resolve({ server, url: `http://${host}:${port}/mcp` });
+      resolve({
+        server,
+        url: `http://${host}:${port}/mcp`,
+        close: async () => {
+          await sessions.closeAll();
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeAllConnections();
+          await closed;
+        },
+      });
     });
   });
 }

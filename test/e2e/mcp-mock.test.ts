@@ -198,9 +198,13 @@ describe('faults, the same for the same seed', () => {
       [['--http', '0', '--fault', 'pollute-stdout'], 'pollute-stdout and list-changed-storm are stdio faults'],
       [['--match', 'fuzzy'], '--match fuzzy: args or ordered'],
       [['--seed', 'abc'], '--seed abc: a whole number'],
+      // Issue 48 item 6: a mock listening beyond loopback answered anyone who could reach the port.
+      [['--http', '0.0.0.0:0'], '--http 0.0.0.0:0 listens beyond this machine: guard it with a bearer token (--token-env)'],
+      [['--token-env', 'MOCK_TOKEN'], 'a bearer token guards the HTTP endpoint only: add --http PORT, or drop --token-env'],
+      [['--http', '0', '--token-env', 'TOOLRUN_TEST_NEVER_SET_TOKEN'], 'TOOLRUN_TEST_NEVER_SET_TOKEN is not set (or empty)'],
     ];
     for (const [flags, message] of cases) {
-      const result = await run(['mcp', 'mock', recording(), ...flags]);
+      const result = await run(['mcp', 'mock', recording(), ...flags], { MOCK_TOKEN: 's3cret' });
       expect(result.exitCode, flags.join(' ')).toBe(2);
       expect(result.stderr).toContain(message);
       expect(result.stderr.split('\n')).toHaveLength(1);
@@ -210,6 +214,76 @@ describe('faults, the same for the same seed', () => {
     writeFileSync(join(dir, 'plain.json'), '{"hello": 1}');
     expect((await run(['mcp', 'mock', join(dir, 'plain.json')])).stderr).toContain('not a recording, a snapshot, a tools/list result, or a config with mock tools');
     expect(readFileSync(recording(), 'utf8').length).toBeGreaterThan(0);
+  });
+});
+
+// Issue 48 item 6: `mcp mock --http` had no token, no session cap and no expiry: left listening, a
+// flood of sessions grew it without end, and beyond loopback anyone could use it.
+describe("mcp mock --http keeps serve's rules", () => {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const tools = join(dir, 'one-tool.json');
+  writeFileSync(tools, JSON.stringify({ tools: [{ name: 'noop', inputSchema: { type: 'object' } }] }));
+  const start = async (args: string[], env: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [BIN, 'mcp', 'mock', tools, ...args], { env: { ...process.env, ...marker.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk;
+        const match = /on (http:\/\/\S+)/.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(stderr)));
+    });
+    const post = async (body: string, session?: string, extra: Record<string, string> = {}) => {
+      const response = await fetch(url, { method: 'POST', headers: { ...headers, ...extra, ...(session ? { 'mcp-session-id': session } : {}) }, body });
+      await response.text();
+      return { status: response.status, session: response.headers.get('mcp-session-id') ?? undefined };
+    };
+    return { child, post, stderr: () => stderr };
+  };
+
+  it('beyond loopback with --token-env: a request without the bearer is 401, with it served', { timeout: 30_000 }, async () => {
+    const { child, post } = await start(['--http', '0.0.0.0:0', '--token-env', 'MOCK_TOKEN'], { MOCK_TOKEN: 's3cret' });
+    try {
+      expect((await post(initialize)).status).toBe(401);
+      expect((await post(initialize, undefined, { Authorization: 'Bearer s3cret' })).status).toBe(200);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('1,000 idle sessions: the least recently used makes room for the next client, said on stderr', { timeout: 60_000 }, async () => {
+    const { child, post, stderr } = await start(['--http', '0']);
+    try {
+      const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const sessions: string[] = [];
+      for (let index = 0; index < 1000; index++) {
+        const { session } = await post(initialize);
+        await post(initialized, session);
+        sessions.push(session!);
+      }
+      const next = await post(initialize);
+      expect(next.status).toBe(200);
+      expect(stderr()).toContain(`toolrun mock: ended session ${sessions[0]}, idle the longest, to make room for a new client (1000 at most)`);
+      const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect((await post(ping, sessions[0])).status).toBe(404);
+      expect((await post(ping, sessions[1])).status).toBe(200);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('a client that never finishes its handshake has its session ended after 5 s, said on stderr', { timeout: 30_000 }, async () => {
+    const { child, post, stderr } = await start(['--http', '0']);
+    try {
+      const { session } = await post(initialize);
+      for (let waited = 0; !stderr().includes('did not finish') && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr()).toContain(`toolrun mock: ended session ${session}: its client did not finish the handshake within 5 s`);
+      expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), session)).status).toBe(404);
+    } finally {
+      child.kill();
+    }
   });
 });
 

@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((served) => served.close()));
 });
 
-async function start(options: { maxSessions?: number; handshakeMs?: number }) {
+async function start(options: { maxSessions?: number; handshakeMs?: number; idleMs?: number }) {
   const said: string[] = [];
   const served = await serveOverHttp(() => new Server({ name: 't', version: '1' }, { capabilities: {} }), { host: '127.0.0.1', port: 0, log: (message) => said.push(message), ...options });
   running.push(served);
@@ -51,5 +51,13 @@ describe('toolrun serve --http sessions', () => {
     expect(said).toEqual([`toolrun serve: ended session ${second}, idle the longest, to make room for a new client (3 at most)`]);
     expect((await post(ping, second)).status).toBe(404);
     for (const session of [first, third, fourth]) expect((await post(ping, session)).status).toBe(200);
+  });
+
+  it('a session without a request for the idle time is ended, and said so', async () => {
+    const { said, post, open } = await start({ idleMs: 200 });
+    const session = await open();
+    for (let waited = 0; said.length === 0 && waited < 10_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(said).toEqual([`toolrun serve: ended session ${session}: no request for 0.2 s`]);
+    expect((await post(ping, session)).status).toBe(404);
   });
 });
