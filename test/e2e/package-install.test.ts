@@ -46,7 +46,16 @@ beforeAll(async () => {
 describe('the package as users install it', () => {
   it('the tarball holds what runs (bin, dist, the schemas), not the build leftovers', () => {
     expect(packed.files).toEqual(
-      expect.arrayContaining(['package.json', 'bin/toolrun.js', 'dist/cli.cjs', 'dist/fast-exec.cjs', 'dist/lib/index.js', 'schemas/toolrun-test.schema.json', 'toolrun.schema.json']),
+      expect.arrayContaining([
+        'package.json',
+        'bin/toolrun.js',
+        'dist/cli.cjs',
+        'dist/fast-exec.cjs',
+        'dist/lib/index.js',
+        'schemas/toolrun-test.schema.json',
+        'toolrun.schema.json',
+        'skills/toolrun/SKILL.md',
+      ]),
     );
     expect(packed.files.filter((file) => file.startsWith('schemas/mcp/')).length).toBeGreaterThan(0);
     expect(packed.files.filter((file) => /^(src|test|fixtures|scripts)\//.test(file) || file.endsWith('.map') || file === 'dist/meta.json')).toEqual([]);
