@@ -1138,6 +1138,26 @@ export const COMMAND_TABLE: CommandNode = {
           ],
           commands: [],
         },
+        {
+          name: 'apps',
+          description: "list each tool's MCP App UI",
+          options: [
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'server',
+              variadic: true,
+              kind: 'server',
+            },
+          ],
+          commands: [],
+        },
       ],
     },
     {
