@@ -196,6 +196,43 @@ describe('mcp apps in the 2026-07-28 era (v2 SDK server), stdio and HTTP', () =>
   });
 });
 
+describe("mcp lint's apps target", () => {
+  interface LintReport {
+    servers: Array<{ server: string; tools: number }>;
+    findings: Finding[];
+    errors: number;
+  }
+  const lint = async (args: string[], env: Record<string, string> = {}) => {
+    const result = await runInProcess(['--json', 'mcp', 'lint', '--no-tokens', ...args], { env });
+    return { exitCode: result.exitCode, report: JSON.parse(result.stdout) as LintReport, stderr: result.stderr };
+  };
+
+  it("runs mcp apps' rules, and claims the extension only when it is a target", async () => {
+    const caught = await lint(['--target', 'apps', '--', process.execPath, APPS_SERVER], { APPS_CASE: 'csp-on-tool' });
+    expect(caught.exitCode).toBe(1);
+    expect(caught.report.findings.map((finding) => `${finding.severity} ${finding.rule} ${finding.tool ?? finding.path}`)).toEqual([
+      'error apps/html-loads resources/read ui://weather/dashboard.html $.contents[0].text',
+      'warning apps/csp-on-tool show_weather',
+    ]);
+    expect(caught.report.servers).toEqual([{ server: 'apps-server', tools: 2 }]);
+    const withoutApps = await lint(['--target', 'openai', '--', process.execPath, APPS_SERVER], { APPS_CASE: 'csp-on-tool' });
+    expect(withoutApps.exitCode).toBe(0);
+    expect(withoutApps.report.servers).toEqual([{ server: 'apps-server', tools: 1 }]);
+  });
+
+  it('no false alarm on server-basic-vanillajs', async () => {
+    const { exitCode, report } = await lint(['--target', 'apps', '--', process.execPath, official('server-basic-vanillajs'), '--stdio']);
+    expect(exitCode).toBe(0);
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a snapshot cannot be judged for Apps: exit 2, saying why', async () => {
+    const result = await runInProcess(['mcp', 'lint', '--target', 'apps', '--snapshot', 'fixtures/lint/clean.snapshot.json'], { cwd: ROOT });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--target apps judges live servers (it reads their UI resources): name servers instead of --snapshot');
+  });
+});
+
 describe('mcp apps exit codes', () => {
   it('4 when the server cannot be reached, said on stderr', async () => {
     const config = writeTempConfig({ retry: { attempts: 1 }, servers: { dead: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } });
