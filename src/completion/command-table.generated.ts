@@ -942,7 +942,7 @@ export const COMMAND_TABLE: CommandNode = {
               long: '--profile',
               takesValue: true,
               description: 'the profile of checks',
-              values: ['toolrun@1'],
+              values: ['toolrun@1', 'toolrun@2'],
             },
             {
               long: '--call',

@@ -233,6 +233,46 @@ describe("mcp lint's apps target", () => {
   });
 });
 
+describe("mcp conform's extensions.apps check (profile toolrun@2)", () => {
+  const appsCheck = async (args: string[], env: Record<string, string> = {}) => {
+    const result = await runInProcess(['--json', 'mcp', 'conform', '--profile', 'toolrun@2', ...args], { env });
+    const report = JSON.parse(result.stdout) as { checks: Array<{ id: string; verdict: string; message: string }> };
+    return report.checks.find((check) => check.id === 'extensions.apps');
+  };
+
+  it('passes a right App, fails a broken one, warns on a CSP that differs between list and read', async () => {
+    expect(await appsCheck(['--', process.execPath, APPS_SERVER], { APPS_CASE: 'good' })).toMatchObject({
+      verdict: 'pass',
+      message: '1 UI resource of 2 tools checked with io.modelcontextprotocol/ui claimed',
+    });
+    expect(await appsCheck(['--', process.execPath, APPS_SERVER], { APPS_CASE: 'broken' })).toMatchObject({
+      verdict: 'fail',
+      message:
+        'apps/resource-resolves: ui://weather/missing.html (the UI of show_weather) does not resolve: resources/read answered error -32002 (Resource not found: ui://weather/missing.html) (and 3 more)',
+    });
+    expect(await appsCheck(['--', process.execPath, APPS_SERVER], { APPS_CASE: 'csp-differs' })).toMatchObject({ verdict: 'warn' });
+  });
+
+  it('over HTTP, and in the 2026-07-28 era', async () => {
+    const server = await startHttpFixture('apps-server.js', { TRANSPORT: 'http', APPS_CASE: 'broken' });
+    try {
+      expect(await appsCheck([server.url])).toMatchObject({ verdict: 'fail' });
+    } finally {
+      await server.stop();
+    }
+    expect(await appsCheck(['--protocol', '2026-07-28', '--', process.execPath, V2_SERVER], { APPS: '1', LEGACY: 'reject' })).toMatchObject({ verdict: 'pass' });
+  });
+
+  it('skips a server that does not declare the extension, and toolrun@1 has no such check', async () => {
+    expect(await appsCheck(['--', process.execPath, official('server-basic-vanillajs'), '--stdio'])).toMatchObject({
+      verdict: 'skip',
+      message: 'the server does not declare io.modelcontextprotocol/ui',
+    });
+    const result = await runInProcess(['--json', 'mcp', 'conform', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'broken' } });
+    expect((JSON.parse(result.stdout) as { checks: Array<{ id: string }> }).checks.map((check) => check.id)).not.toContain('extensions.apps');
+  });
+});
+
 describe('mcp apps exit codes', () => {
   it('4 when the server cannot be reached, said on stderr', async () => {
     const config = writeTempConfig({ retry: { attempts: 1 }, servers: { dead: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } });
