@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -6,7 +7,7 @@ import { startHttpFixture, startV2HttpServer, type HttpFixture } from '../helper
 import { runInProcess } from '../helpers/run-in-process.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServerScript } from '../helpers/bundled-servers.js';
-import { fixtureServer, writeTempConfig } from '../helpers/temp-config.js';
+import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 /** Issue 49 item 3: `toolrun mcp apps`, the MCP Apps extension's rules, on official App servers and on each reported bug. */
 
@@ -69,6 +70,34 @@ describe('mcp apps claims the extension at the handshake, and only mcp apps does
     const snapshot = await runInProcess(['mcp', 'snapshot', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'good' } });
     expect(snapshot.exitCode).toBe(0);
     expect((JSON.parse(snapshot.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['ping_weather']);
+  });
+});
+
+describe('the claim in the 2026-07-28 era', () => {
+  it("mcp apps sends io.modelcontextprotocol/ui in each request's client capabilities; mcp snapshot does not", async () => {
+    const folder = tempDir();
+    const spy = join(folder, 'spy.mjs');
+    // A stdio pass-through that keeps every byte the client writes, so the test reads what toolrun sent.
+    writeFileSync(
+      spy,
+      `import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+const child = spawn(process.execPath, [process.argv[2]], { stdio: ['pipe', 'inherit', 'inherit'] });
+process.stdin.on('data', (chunk) => { appendFileSync(process.argv[3], chunk); child.stdin.write(chunk); });
+process.stdin.on('end', () => child.stdin.end());
+child.on('exit', (code) => process.exit(code ?? 0));
+`,
+    );
+    const sent = (log: string) => readFileSync(log, 'utf8');
+    const appsLog = join(folder, 'apps.log');
+    const { exitCode } = await apps(['--protocol', '2026-07-28', '--', process.execPath, spy, V2_SERVER, appsLog], { APPS: '1', LEGACY: 'reject' });
+    expect(exitCode).toBe(0);
+    expect(sent(appsLog)).toContain('"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}');
+    const snapshotLog = join(folder, 'snapshot.log');
+    const snapshot = await runInProcess(['--protocol', '2026-07-28', 'mcp', 'snapshot', '--', process.execPath, spy, V2_SERVER, snapshotLog], { env: { APPS: '1', LEGACY: 'reject' } });
+    expect(snapshot.exitCode).toBe(0);
+    expect(sent(snapshotLog)).toContain('tools/list');
+    expect(sent(snapshotLog)).not.toContain('io.modelcontextprotocol/ui');
   });
 });
 

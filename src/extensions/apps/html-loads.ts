@@ -40,6 +40,8 @@ export function scanHtml(html: string): HtmlScan {
   const problems: string[] = [];
   let base: string | undefined;
   let index = 0;
+  // Lower-cased once: end tags are searched in it (a 4 MB bundle has many scripts).
+  const lower = html.toLowerCase();
   const add = (what: string, url: string | undefined, field: CspField) => {
     const trimmed = url?.trim();
     if (trimmed) loads.push({ what, url: trimmed, field });
@@ -116,7 +118,7 @@ export function scanHtml(html: string): HtmlScan {
     const style = attr('style');
     if (style) for (const url of cssUrls(style)) add('style attribute url()', url, 'resourceDomains');
     if (RAW_TEXT.has(tag.name) && !parsed.selfClosed) {
-      const close = html.toLowerCase().indexOf(`</${tag.name}`, index);
+      const close = lower.indexOf(`</${tag.name}`, index);
       if (close < 0) {
         problems.push(`<${tag.name}> opened at offset ${open} is never closed (</${tag.name}>)`);
         break;
@@ -128,6 +130,9 @@ export function scanHtml(html: string): HtmlScan {
   if (!/<html[\s>]/i.test(html) && !/<!doctype\s+html/i.test(html)) problems.push('no <!DOCTYPE html> or <html> element: not an HTML document');
   return { loads, problems, ...(base ? { base } : {}) };
 }
+
+/** Where an unquoted attribute value ends (searched from a position, never on a copy of the rest). */
+const UNQUOTED_END = /[\s>]/g;
 
 function readTag(html: string, open: number): { tag: Tag; end: number; selfClosed: boolean } | undefined {
   const nameMatch = /^[A-Za-z][^\s/>]*/.exec(html.slice(open + 1, open + 200));
@@ -157,10 +162,11 @@ function readTag(html: string, open: number): { tag: Tag; end: number; selfClose
         value = html.slice(index + 1, close);
         index = close + 1;
       } else {
-        const end = /[\s>]/.exec(html.slice(index));
+        UNQUOTED_END.lastIndex = index;
+        const end = UNQUOTED_END.exec(html);
         if (!end) return undefined;
-        value = html.slice(index, index + end.index);
-        index += end.index;
+        value = html.slice(index, end.index);
+        index = end.index;
       }
     }
     if (name && !attributes.has(name)) attributes.set(name, decodeEntities(value));
