@@ -138,6 +138,15 @@ describe('mcp apps catches each reported bug class (stdio)', () => {
     });
   }
 
+  it('a URL the HTML loads is printed with its secrets masked', async () => {
+    const { report } = await apps(['--', process.execPath, APPS_SERVER], { APPS_CASE: 'broken' });
+    const blocked = report.findings.find((finding) => finding.rule === 'apps/html-loads');
+    expect(blocked?.message).toBe(
+      'ui://weather/forecast.html loads https://evil.example.net/x.js?access_token=*** (script src), which hosts block: it declares no CSP, and the default allows no external origin',
+    );
+    expect(JSON.stringify(report)).not.toContain('s3cr3t');
+  });
+
   it('says why, with the fix and the source, for a person', async () => {
     const result = await runInProcess(['mcp', 'apps', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'csp-not-set' } });
     expect(result.exitCode).toBe(0);
