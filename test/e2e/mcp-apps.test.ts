@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -70,6 +70,20 @@ describe('mcp apps claims the extension at the handshake, and only mcp apps does
     const snapshot = await runInProcess(['mcp', 'snapshot', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'good' } });
     expect(snapshot.exitCode).toBe(0);
     expect((JSON.parse(snapshot.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['ping_weather']);
+  });
+});
+
+describe('what the claim shows stays out of the tool index', () => {
+  it('mcp apps records no tools in the index; a plain listing records what every command sees', async () => {
+    const cache = tempDir();
+    const config = writeTempConfig({ servers: { weather: fixtureServer('apps-server.js', { env: { APPS_CASE: 'good' } }) } });
+    const indexFile = join(cache, 'toolrun', 'tool-index.json');
+    const indexed = () =>
+      existsSync(indexFile) ? Object.values((JSON.parse(readFileSync(indexFile, 'utf8')) as { servers: Record<string, { tools: string[] }> }).servers).flatMap((entry) => entry.tools) : [];
+    expect((await runInProcess(['--config', config, 'mcp', 'apps', 'weather'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
+    expect(indexed()).toEqual([]);
+    expect((await runInProcess(['--config', config, 'list'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
+    expect(indexed()).toEqual(['ping_weather']);
   });
 });
 

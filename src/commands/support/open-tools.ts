@@ -132,7 +132,8 @@ export async function openTools(
     for (const failure of failures)
       cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle, connectOptions.gatedShown && isGatedFailure(failure) ? hostStateOf(failure.causeId) : undefined));
     await followServerNotifications(cli, connections);
-    (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
+    // Not what a connection claiming an extension lists (mcp apps sees App tools other commands do not): the index is for those.
+    if (!options.clientExtensions) (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
     }
