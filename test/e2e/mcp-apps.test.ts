@@ -161,6 +161,13 @@ describe('mcp apps catches each reported bug class (stdio)', () => {
     expect(JSON.stringify(report)).not.toContain('s3cr3t');
   });
 
+  it("a UI that does not resolve is said with the server's answer, once", async () => {
+    const { report } = await apps(['--', process.execPath, APPS_SERVER], { APPS_CASE: 'broken' });
+    expect(report.findings[0]!.message).toBe(
+      'ui://weather/missing.html (the UI of show_weather) does not resolve: resources/read answered MCP error -32002: Resource not found: ui://weather/missing.html',
+    );
+  });
+
   it('says why, with the fix and the source, for a person', async () => {
     const result = await runInProcess(['mcp', 'apps', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'csp-not-set' } });
     expect(result.exitCode).toBe(0);

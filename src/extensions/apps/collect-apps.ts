@@ -9,7 +9,8 @@ export const MAX_UI_RESOURCES = 256;
 function messageOf(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'number' ? `${message} (${code})` : message;
+  // The SDKs' messages name the code already ("MCP error -32002: …").
+  return typeof code === 'number' && !message.includes(String(code)) ? `${message} (${code})` : message;
 }
 
 /**
