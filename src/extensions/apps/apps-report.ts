@@ -1,4 +1,4 @@
-import type { Finding } from '../../lint/lint-types.js';
+import type { Finding } from './app-rule.js';
 import { checkApps } from './apps-rules.js';
 import { cspOf, listedEntry, readItem, toolUiOf, uiUris, type AppCsp, type AppsEvidence } from './apps-wire.js';
 

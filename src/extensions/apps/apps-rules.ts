@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '../../lint/lint-types.js';
+import type { Finding, Severity } from './app-rule.js';
 import type { AppRule } from './app-rule.js';
 import type { AppsEvidence } from './apps-wire.js';
 import { cspListRead } from './rules/csp-list-read.js';

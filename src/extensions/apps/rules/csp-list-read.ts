@@ -1,6 +1,6 @@
 import { appFinding, type AppRule } from '../app-rule.js';
 import { cspOf, describeCsp, listedEntry, readItem, sameCsp, SOURCES, uiMetaOf, uiUris } from '../apps-wire.js';
-import type { Finding } from '../../../lint/lint-types.js';
+import type { Finding } from '../app-rule.js';
 
 /**
  * The resource's CSP and domain are the same in resources/list and resources/read. Hosts read the

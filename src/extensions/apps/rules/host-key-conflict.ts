@@ -15,7 +15,7 @@ import {
   uiMetaOf,
   uiUris,
 } from '../apps-wire.js';
-import type { Finding } from '../../../lint/lint-types.js';
+import type { Finding } from '../app-rule.js';
 
 /**
  * Host-specific keys that contradict the standard ones: ChatGPT reads `openai/widgetCSP`,

@@ -1,7 +1,7 @@
 import { appFinding, type AppRule } from '../app-rule.js';
 import { cspOf, htmlOf, listedEntry, readItem, SOURCES, uiMetaOf, uiUris, type AppCsp } from '../apps-wire.js';
 import { cspAllows, resolveLoad, scanHtml } from '../html-loads.js';
-import type { Finding } from '../../../lint/lint-types.js';
+import type { Finding } from '../app-rule.js';
 
 /**
  * The HTML loads nothing from an origin its CSP does not allow: hosts build the iframe's CSP from

@@ -1,6 +1,6 @@
 import { appFinding, type AppRule } from '../app-rule.js';
 import { APP_MIME_TYPE, listedEntry, readItem, SOURCES, uiUris } from '../apps-wire.js';
-import type { Finding } from '../../../lint/lint-types.js';
+import type { Finding } from '../app-rule.js';
 
 /** `text/html; profile=mcp-app` and `TEXT/HTML;profile=mcp-app` are the same type (RFC 2045 §5.1: case-insensitive type, whitespace around parameters). */
 function sameMimeType(value: unknown): boolean {
