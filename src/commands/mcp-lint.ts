@@ -30,7 +30,7 @@ Examples:
   $ toolrun hosts lint cursor                                   # all of Cursor's servers together
 
 Targets (--target, default all): anthropic, openai, gemini, gemini-cli, cursor, vscode, windsurf, codex. A target is a versioned rule table (openai@1):
-pin one in CI. Rules for every target are reported as mcp/… (missing descriptions, hidden text).
+pin one in CI. --target apps (named only) checks live servers' MCP Apps as mcp apps does (docs/apps.md). Rules for every target are reported as mcp/… (missing descriptions, hidden text).
 Tokens: o200k_base (OpenAI's encoding) over each definition as the first target's API takes it:
 exact for OpenAI, an estimate for the others. Rules and sources: docs/lint.md.
 ${LINT_EXIT_CODES}`,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
+import { registerMcpAppsCommand } from './mcp-apps.js';
 import { registerMcpCheckStdoutCommand } from './mcp-check-stdout.js';
 import { registerMcpConformCommand } from './mcp-conform.js';
 import { registerMcpDiffCommand } from './mcp-diff.js';
@@ -37,5 +38,6 @@ Examples:
   registerMcpDiffCommand(mcp, run);
   registerMcpLintCommand(mcp, run);
   registerMcpMockCommand(mcp, run);
+  registerMcpAppsCommand(mcp, run);
   return mcp;
 }

@@ -942,7 +942,7 @@ export const COMMAND_TABLE: CommandNode = {
               long: '--profile',
               takesValue: true,
               description: 'the profile of checks',
-              values: ['toolrun@1'],
+              values: ['toolrun@1', 'toolrun@2'],
             },
             {
               long: '--call',
@@ -1134,6 +1134,26 @@ export const COMMAND_TABLE: CommandNode = {
               name: 'source',
               variadic: false,
               kind: 'none',
+            },
+          ],
+          commands: [],
+        },
+        {
+          name: 'apps',
+          description: "list each tool's MCP App UI",
+          options: [
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'server',
+              variadic: true,
+              kind: 'server',
             },
           ],
           commands: [],

@@ -2,9 +2,8 @@ import { readVersion } from '../version.js';
 import { eraOfVersion, LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, type ProtocolSetting } from '../protocol/protocol-era.js';
 import { judgeDiscoverAnswer, PROBE_SILENCE_MS } from '../mcp/connect/discover-probe.js';
 import type { ConformContext } from './check-types.js';
-import type { ProbeAnswer } from './probe-types.js';
+import type { ProbeAnswer, ProbeChannel } from './probe-types.js';
 import { describeAnswer } from './checks/findings.js';
-import type { WireProbeChannel } from './probe-channel.js';
 
 export const LATEST_LEGACY_VERSION = LEGACY_PROTOCOL_VERSIONS[0];
 
@@ -13,9 +12,9 @@ export type HandshakeOutcome =
   | ({ ok: true; capabilities: Record<string, unknown>; how: string; initializedIndex?: number } & ConformContext['handshake'])
   | { ok: false; method: 'initialize' | 'server/discover'; answer: ProbeAnswer; how: string };
 
-/** The `initialize` params of the 2025 family: conform advertises no client capability (it answers nothing back). */
-export function initializeParams(protocolVersion: string): Record<string, unknown> {
-  return { protocolVersion, capabilities: {}, clientInfo: { name: 'toolrun', version: readVersion() } };
+/** The `initialize` params of the 2025 family: conform advertises no client capability (it answers nothing back), but for the apps check's extension. */
+export function initializeParams(protocolVersion: string, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return { protocolVersion, capabilities, clientInfo: { name: 'toolrun', version: readVersion() } };
 }
 
 /**
@@ -23,7 +22,7 @@ export function initializeParams(protocolVersion: string): Record<string, unknow
  * asks `server/discover` first (a stdio server silent for PROBE_SILENCE_MS is taken for a 2025
  * one), then `initialize` on the same connection. The 2025 handshake ends with `notifications/initialized`.
  */
-export async function openHandshake(channel: WireProbeChannel, setting: ProtocolSetting): Promise<HandshakeOutcome> {
+export async function openHandshake(channel: ProbeChannel, setting: ProtocolSetting): Promise<HandshakeOutcome> {
   let how = '';
   if (setting === 'auto' || eraOfVersion(setting) === 'modern') {
     const version = setting === 'auto' ? LATEST_MODERN_VERSION : setting;
@@ -54,7 +53,7 @@ export async function openHandshake(channel: WireProbeChannel, setting: Protocol
   channel.era = 'legacy';
   channel.protocolVersion = version;
   const sentFrom = channel.frames.length;
-  const answer = await channel.request('initialize', initializeParams(version));
+  const answer = await channel.request('initialize', initializeParams(version, channel.clientCapabilities ?? {}));
   if (answer.kind !== 'result') return { ok: false, method: 'initialize', answer, how: `initialize: ${describeAnswer(answer)}` };
   const negotiated = answer.result.protocolVersion;
   if (typeof negotiated === 'string') channel.protocolVersion = negotiated;

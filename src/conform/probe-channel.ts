@@ -1,5 +1,5 @@
 import { readVersion } from '../version.js';
-import { modernEnvelope } from '../protocol/protocol-era.js';
+import { CLIENT_CAPABILITIES_META_KEY, modernEnvelope } from '../protocol/protocol-era.js';
 import { FrameLog } from './frame-log.js';
 import type { ProbeAnswer, ProbeChannel, ProbeRequestOptions, RecordedFrame } from './probe-types.js';
 
@@ -59,6 +59,8 @@ export class WireProbeChannel implements ProbeChannel {
   readonly #aborted = new Set<number>();
   /** Tool calls toolrun gave up on at --timeout and cancelled: the server may still be running them. */
   givenUpCalls = 0;
+  /** The client capabilities this channel claims (initialize, or 2026-07-28's envelope): none but for the apps check's channel. */
+  clientCapabilities: Record<string, unknown> = {};
 
   constructor(
     wire: ProbeWire,
@@ -151,7 +153,9 @@ export class WireProbeChannel implements ProbeChannel {
   /** The era's `_meta`: 2026-07-28's envelope on every request, a progress token where asked. */
   #withMeta(params: Record<string, unknown>, options: ProbeRequestOptions, version: string): Record<string, unknown> {
     const given = (params._meta ?? {}) as Record<string, unknown>;
-    const meta = { ...(this.era === 'modern' && !options.bare ? modernEnvelope(version, readVersion()) : {}), ...given };
+    const envelope = this.era === 'modern' && !options.bare ? modernEnvelope(version, readVersion()) : {};
+    if (this.era === 'modern' && !options.bare && Object.keys(this.clientCapabilities).length > 0) envelope[CLIENT_CAPABILITIES_META_KEY] = this.clientCapabilities;
+    const meta = { ...envelope, ...given };
     if (options.progressToken !== undefined) meta.progressToken = options.progressToken;
     return Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
   }

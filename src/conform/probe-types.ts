@@ -52,6 +52,8 @@ export interface ProbeChannel {
   era: 'legacy' | 'modern';
   /** The revision this channel speaks (after the handshake: the negotiated one). */
   protocolVersion: string;
+  /** The client capabilities it claims at the handshake ({}: conform answers nothing back; the apps check claims the Apps extension). */
+  clientCapabilities?: Record<string, unknown>;
   /** Every frame so far, both ways, in order. */
   readonly frames: readonly RecordedFrame[];
   /** Sends a request with a fresh id and waits for its answer. */

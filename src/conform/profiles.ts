@@ -1,6 +1,7 @@
 import type { ConformCheck } from './check-types.js';
 import { handshakeCheck, initializedCheck, versionNegotiationCheck } from './checks/lifecycle-checks.js';
 import { CONTENT_CHECKS } from './checks/content-checks.js';
+import { appsExtension } from './checks/apps-extension.js';
 import { frameSchemaCheck } from './checks/frame-schema-check.js';
 import { framingCheck, shutdownCheck, stdoutPurityCheck } from './checks/transport-checks.js';
 
@@ -20,6 +21,12 @@ const PROFILES: ConformProfile[] = [
     name: 'toolrun',
     version: 1,
     checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, ...CONTENT_CHECKS, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
+  },
+  // @2 (issue 49): the extensions a server declares. extensions.apps runs only for a server that declares io.modelcontextprotocol/ui.
+  {
+    name: 'toolrun',
+    version: 2,
+    checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, ...CONTENT_CHECKS, appsExtension, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
   },
 ];
 

@@ -24,7 +24,7 @@ export async function lintServers(servers: ServerTools[], options: LintOptions):
   // A tool nested deeper than MAX_JSON_DEPTH is a finding, and the targets and the token count do
   // not see it: draft-07 validation (vscode) and JSON.stringify (tokens) recurse once per level, and
   // a snapshot nested 50,000 deep ended lint as "internal error: Maximum call stack size exceeded".
-  const shallow = servers.map(({ server, tools }) => ({ server, tools: tools.filter((tool) => !deeperThan(tool, MAX_JSON_DEPTH)) }));
+  const shallow = servers.map((entry) => ({ ...entry, tools: entry.tools.filter((tool) => !deeperThan(tool, MAX_JSON_DEPTH)) }));
   for (const [index, { server, tools }] of servers.entries()) {
     for (const tool of tools) if (!shallow[index]!.tools.includes(tool)) findings.push(tooDeep(server, tool));
   }

@@ -1,5 +1,6 @@
 import type { LintTarget, Severity } from './lint-types.js';
 import { anthropic } from './targets/anthropic.js';
+import { apps } from './targets/apps.js';
 import { codex } from './targets/codex.js';
 import { cursor } from './targets/cursor.js';
 import { gemini } from './targets/gemini.js';
@@ -31,12 +32,17 @@ const EARLIER_TARGETS: LintTarget[] = [
   earlierVersion(anthropic, 1, { 'anthropic/property-key': 'warning' }),
 ];
 
+/** Targets run only when named (`--target apps`): they change how lint connects. */
+const NAMED_ONLY_TARGETS: LintTarget[] = [apps];
+
 export function targetNames(): string[] {
-  return [...LINT_TARGETS, ...EARLIER_TARGETS].map((target) => `${target.name}@${target.version}`);
+  return [...LINT_TARGETS, ...NAMED_ONLY_TARGETS, ...EARLIER_TARGETS].map((target) => `${target.name}@${target.version}`);
 }
 
 /** `NAME@VERSION`, or `NAME` for its latest version; undefined when there is none. */
 export function findTarget(spelled: string): LintTarget | undefined {
   const [name, version] = spelled.toLowerCase().split('@');
-  return [...LINT_TARGETS, ...EARLIER_TARGETS].filter((target) => target.name === name && (version === undefined || String(target.version) === version)).sort((a, b) => b.version - a.version)[0];
+  return [...LINT_TARGETS, ...NAMED_ONLY_TARGETS, ...EARLIER_TARGETS]
+    .filter((target) => target.name === name && (version === undefined || String(target.version) === version))
+    .sort((a, b) => b.version - a.version)[0];
 }

@@ -1,4 +1,5 @@
 import type { ApiItem } from '../snapshot/snapshot-types.js';
+import type { AppsEvidence } from '../extensions/apps/apps-wire.js';
 
 /**
  * `toolrun mcp lint` (SPEC §19): how a set of servers' tools land in a host or a model. The engine
@@ -13,6 +14,8 @@ export type Severity = 'error' | 'warning' | 'note';
 export interface ServerTools {
   server: string;
   tools: ApiItem[];
+  /** The server's MCP Apps surface, gathered only for a target that probes Apps (`--target apps`). */
+  apps?: AppsEvidence;
 }
 
 export interface Finding {
@@ -41,6 +44,8 @@ export interface LintTarget {
   title: string;
   /** The definition format its model receives, for the token count. */
   format: 'openai' | 'anthropic' | 'gemini';
+  /** Judges live servers' MCP Apps (ServerTools.apps): lint claims the extension at the handshake and reads their UI resources. */
+  probesApps?: boolean;
   check(servers: ServerTools[]): Finding[];
 }
 

@@ -43,12 +43,12 @@ export async function connectModernClient(
   transport: NegotiatingTransport,
   discover: Record<string, unknown>,
   choice: EraChoice,
-  options: { signal?: AbortSignal; timeout?: number; askBack?: AskBack },
+  options: { signal?: AbortSignal; timeout?: number; askBack?: AskBack; clientExtensions?: Record<string, Record<string, unknown>> },
 ): Promise<McpClient> {
   const { Client } = await v2Client;
   const client = new Client(
     { name: 'toolrun', version: readVersion() },
-    { capabilities: { ...clientCapabilitiesOf(options.askBack), extensions: { [TASKS_EXTENSION]: {} } } as never, versionNegotiation: { mode: { pin: choice.version } } },
+    { capabilities: { ...clientCapabilitiesOf(options.askBack), extensions: { [TASKS_EXTENSION]: {}, ...options.clientExtensions } } as never, versionNegotiation: { mode: { pin: choice.version } } },
   );
   // The same handlers answer an input_required round's embedded requests (the v2 client's multi-round-trip driver).
   installAskBack(

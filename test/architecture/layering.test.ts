@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp', 'sampling'],
   ['assembly'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'mock', 'serve'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'mock', 'serve', 'extensions'],
   ['output'],
   ['cli-support'],
   ['completion'],

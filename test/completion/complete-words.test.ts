@@ -96,8 +96,8 @@ describe('completeWords', () => {
       { terminalEnv: false, host: 'cursor' },
       { terminalEnv: false, host: 'vscode:project' },
     ]);
-    expect(await values(['mcp', 'conform', 'alpha', '--profile', ''])).toEqual(['toolrun@1']);
-    expect(await values(['mcp', 'conform', 'alpha', '--profile=t'])).toEqual(['--profile=toolrun@1']);
+    expect(await values(['mcp', 'conform', 'alpha', '--profile', ''])).toEqual(['toolrun@1', 'toolrun@2']);
+    expect(await values(['mcp', 'conform', 'alpha', '--profile=t'])).toEqual(['--profile=toolrun@1', '--profile=toolrun@2']);
   });
 
   it('never offers a name holding a control character (a line break, ESC, a bidi override): the shell would insert it as it is', async () => {

@@ -202,7 +202,7 @@ describe('completing names a shell could run: Tab then Enter runs toolrun with t
     };
     expect(await complete('auth', 'login', '')).toEqual(['remote']);
     expect(await complete('mcp', 'tap', '--wrap', 'cursor', '')).toEqual(['cursor-one', 'cursor-two']);
-    expect(await complete('mcp', 'conform', 'h', '--profile', '')).toEqual(['toolrun@1']);
+    expect(await complete('mcp', 'conform', 'h', '--profile', '')).toEqual(['toolrun@1', 'toolrun@2']);
   });
 
   const cases: Array<[string, string]> = [

@@ -142,7 +142,7 @@ describe('mcp lint on a snapshot: offline, no server started', () => {
 
   it('bad input: one line, exit 2, before anything runs', async () => {
     const cases: Array<[string[], string]> = [
-      [['--target', 'bard'], "unknown lint target 'bard'; known: anthropic@2, openai@1, gemini@2, gemini-cli@1, cursor@1, vscode@1, windsurf@1, codex@1, gemini@1, anthropic@1"],
+      [['--target', 'bard'], "unknown lint target 'bard'; known: anthropic@2, openai@1, gemini@2, gemini-cli@1, cursor@1, vscode@1, windsurf@1, codex@1, apps@1, gemini@1, anthropic@1"],
       [['--target', 'openai@9'], "unknown lint target 'openai@9'"],
       [['--fix'], '--fix prints the schemas for one target: give one --target (e.g. --fix --target gemini)'],
       [['--max-tokens', 'lots'], 'lots'],

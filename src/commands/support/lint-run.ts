@@ -16,6 +16,7 @@ import { resolveWritablePath } from '../../cli-support/output-file-path.js';
 import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 import { assertServerExists } from '../../cli-support/assert-server-exists.js';
 import { openTools } from './open-tools.js';
+import { APPS_CLIENT_EXTENSIONS, type AppsEvidence } from '../../extensions/apps/apps-wire.js';
 import { serverOnCommandLine } from '../../cli-support/server-on-command-line.js';
 
 /** The flags `mcp lint` and `hosts lint` share (and `--snapshot`, mcp lint's own). */
@@ -64,7 +65,9 @@ function unknownTarget(name: string): never {
 }
 
 export async function runLint(cli: CliContext, run: LintRun, source: LintSource): Promise<number> {
-  const { servers, origins, unreachable } = 'snapshots' in source ? await readSnapshots(cli, source.snapshots) : await readServers(cli, source);
+  const probesApps = run.targets.some((target) => target.probesApps);
+  if (probesApps && 'snapshots' in source) throw new UsageError('--target apps judges live servers (it reads their UI resources): name servers instead of --snapshot');
+  const { servers, origins, unreachable } = 'snapshots' in source ? await readSnapshots(cli, source.snapshots) : await readServers(cli, source, probesApps);
   if (servers.length === 0 && run.options.fix) return ExitCode.UNREACHABLE;
   if (run.options.fix) return printFixes(cli, servers, run.targets[0]!);
   const counting = run.options.tokens !== false || run.options.maxTokens !== undefined;
@@ -107,6 +110,7 @@ async function readSnapshots(cli: CliContext, files: string[]): Promise<{ server
 async function readServers(
   cli: CliContext,
   source: { servers: string[]; dashed: boolean; config?: ToolrunConfig },
+  probesApps = false,
 ): Promise<{ servers: ServerTools[]; origins: Map<string, Origin>; unreachable: boolean }> {
   const config = source.config ?? (await loadCliConfig(cli));
   let names: string[];
@@ -116,7 +120,8 @@ async function readServers(
     names = [...new Set(source.servers)];
   } else names = Object.keys(config.servers);
   if (names.length === 0) throw new UsageError(`no MCP servers to lint${config.path ? ` in ${config.path}` : ''}: name one, give --snapshot FILE, or -- COMMAND`);
-  const { registry, connect } = await openTools(cli, { config, useSession: true, onToolReplaced: () => {} });
+  // The apps target claims the MCP Apps extension at the handshake (SPEC §23), so no warm session's servers (connected without it).
+  const { registry, connect } = await openTools(cli, { config, useSession: true, onToolReplaced: () => {}, ...(probesApps && { clientExtensions: APPS_CLIENT_EXTENSIONS }) });
   const failures = await connect(names, { registerTools: false });
   const { takeSnapshot, ListFailedError } = await import('../../snapshot/take-snapshot.js');
   const { mcpRequestError } = await import('../../cli-support/mcp-request-error.js');
@@ -128,7 +133,12 @@ async function readServers(
     const connection = status.connection as ServerConnection;
     try {
       const snapshot = await takeSnapshot(connection, { signal: cli.signal, timeout: cli.globals.timeout, only: ['tools'] });
-      servers.push({ server: name, tools: snapshot.tools });
+      const apps = probesApps ? await collectAppsOf(cli, connection) : undefined;
+      if (apps === null) {
+        notListed.push(name);
+        continue;
+      }
+      servers.push({ server: name, tools: snapshot.tools, ...(apps && { apps }) });
     } catch (error) {
       if (!(error instanceof ListFailedError) || cli.signal.aborted) throw error;
       // One server's failing list must not leave the others unlinted: said, and the run ends 4 as for a server not connected.
@@ -140,6 +150,19 @@ async function readServers(
   if (notLinted.length > 0) cli.terminal.warn(`not linted: ${notLinted.join('; ')} (exit 4 unless a finding fails the run)`);
   const origin: Origin | undefined = config.path ? { file: relative(cli.cwd, config.path) || config.path, text: config.sourceText ?? readText(config.path) } : undefined;
   return { servers, origins: new Map(origin ? servers.map((server) => [server.server, origin]) : []), unreachable: notLinted.length > 0 };
+}
+
+/** The server's MCP Apps evidence for the apps target; null (said on stderr) when its tools could not be listed again. */
+async function collectAppsOf(cli: CliContext, connection: ServerConnection): Promise<AppsEvidence | null> {
+  const { collectApps } = await import('../../extensions/apps/collect-apps.js');
+  try {
+    return await collectApps(connection.name, connection.client, { signal: cli.signal, timeout: cli.globals.timeout, onNote: (note) => cli.terminal.warn(note) });
+  } catch (error) {
+    if (cli.signal.aborted) throw error;
+    const { mcpRequestError } = await import('../../cli-support/mcp-request-error.js');
+    cli.terminal.warn(`✖ ${mcpRequestError(connection, 'tools/list', error).message}`);
+    return null;
+  }
 }
 
 function readText(path: string): string {

@@ -47,6 +47,8 @@ export async function openTools(
     askBack?: AskBack;
     /** Where "Tool 'x' from … replaces the one from …" goes (default: a warning): a command it does not concern drops it, validate reports it. */
     onToolReplaced?: (message: string) => void;
+    /** Extensions to claim at the handshake (mcp apps claims io.modelcontextprotocol/ui); none otherwise. */
+    clientExtensions?: Record<string, Record<string, unknown>>;
   } = {},
 ): Promise<OpenTools> {
   // math_eval's worker needs ~130 ms to load mathjs; started now, that overlaps loading the engine
@@ -88,7 +90,7 @@ export async function openTools(
     // Servers a live session holder keeps for this config are asked there, not started (SPEC §12).
     // --log-level starts the servers here: a holder's server is shared, its level is not this command's to change.
     // Sampling or roots the holder's servers were not offered: started here too (heldConnections, askBackMismatch).
-    const ready = options.useSession && !cli.globals.logLevel ? await heldConnections(cli, config, pending) : [];
+    const ready = options.useSession && !cli.globals.logLevel && !options.clientExtensions ? await heldConnections(cli, config, pending) : [];
     // The index: the era each server spoke last time decides which MCP client loads while it starts (open-client.ts).
     const [{ connectServers }, { formatConnectFailure }, { pollutionPattern }, { formatServerLog }, { askBackFor }, eraIndex] = await Promise.all([
       import('../../assembly/connect-servers.js'),
@@ -107,6 +109,7 @@ export async function openTools(
       hooks: {
         expectedEra: eraIndex && ((server) => eraIndex.knownEra(server)),
         askBack: options.askBack ?? askBackFor(cli, config),
+        clientExtensions: options.clientExtensions,
         onPollution: (server, line, reason) => {
           const text = line.bytes.toString('utf8');
           const key = `${server}\0${pollutionPattern(text)}`;
@@ -129,7 +132,8 @@ export async function openTools(
     for (const failure of failures)
       cli.terminal.note(formatConnectFailure(failure, cli.terminal.errStyle, connectOptions.gatedShown && isGatedFailure(failure) ? hostStateOf(failure.causeId) : undefined));
     await followServerNotifications(cli, connections);
-    (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
+    // Not what a connection claiming an extension lists (mcp apps sees App tools other commands do not): the index is for those.
+    if (!options.clientExtensions) (await toolIndex()).record(connections.map((connection) => ({ name: connection.name, tools: connection.tools.map((tool) => tool.name), era: connection.era.era })));
     for (const connection of connections) {
       for (const broken of connection.brokenTools) cli.terminal.warn(`MCP server '${connection.name}': tool '${broken.name}' left out, its definition is broken: ${broken.problem}`);
     }

@@ -43,6 +43,8 @@ export interface ConnectHooks {
   askBack?: AskBack;
   /** The era a server spoke when last connected, if known (the tool index): what to load while it starts. */
   expectedEra?: (server: string) => ProtocolEra | undefined;
+  /** Extensions toolrun claims in its client capabilities (`extensions`, SEP-2133), only when a command probes them (mcp apps). */
+  clientExtensions?: Record<string, Record<string, unknown>>;
 }
 
 /** Thrown by one failed attempt, classified once (classify-attempt.ts): the cause says what to do. */
@@ -162,7 +164,14 @@ async function initialize(
       spec,
       transport,
       kind,
-      { signal: deadline.signal, timeout: deadline.backstopMs, serverRunning: deadline.running, askBack: hooks.askBack, expectedEra: hooks.expectedEra?.(spec.name) },
+      {
+        signal: deadline.signal,
+        timeout: deadline.backstopMs,
+        serverRunning: deadline.running,
+        askBack: hooks.askBack,
+        expectedEra: hooks.expectedEra?.(spec.name),
+        clientExtensions: hooks.clientExtensions,
+      },
       progress,
     );
   } catch (error) {

@@ -30,6 +30,8 @@ export interface OpenClientOptions {
   askBack?: AskBack;
   /** The era the server spoke when last connected (the tool index's note): only which client loads early depends on it. */
   expectedEra?: ProtocolEra;
+  /** Extensions claimed in the client capabilities (`extensions`), beyond the ones toolrun always claims. */
+  clientExtensions?: Record<string, Record<string, unknown>>;
 }
 
 /** Which request toolrun was waiting for when an attempt failed: set as the handshake goes. */
@@ -116,7 +118,13 @@ async function openLegacy(
   progress.phase = 'initialize';
   const [{ Client }, { AjvJsonSchemaValidator }, { createSdkAjv }, types] = await legacyClientModules();
   // The SDK's validator, with an Ajv whose schema warnings toolrun collects (not raw lines on stderr).
-  const client = new Client({ name: 'toolrun', version: readVersion() }, { capabilities: clientCapabilitiesOf(options.askBack), jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()) });
+  const client = new Client(
+    { name: 'toolrun', version: readVersion() },
+    {
+      capabilities: { ...clientCapabilitiesOf(options.askBack), ...(options.clientExtensions && { extensions: options.clientExtensions }) },
+      jsonSchemaValidator: new AjvJsonSchemaValidator(createSdkAjv()),
+    },
+  );
   const requestSchemas = { 'elicitation/create': types.ElicitRequestSchema, 'sampling/createMessage': types.CreateMessageRequestSchema, 'roots/list': types.ListRootsRequestSchema } as const;
   installAskBack(
     (method, handler) => client.setRequestHandler(requestSchemas[method] as typeof types.ElicitRequestSchema, (request, extra) => handler(request, extra.signal) as never),
