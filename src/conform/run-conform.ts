@@ -5,6 +5,7 @@ import type { ConformCheck, ConformContext, ListedPages, PlannedCall, TransportF
 import type { CheckResult, ConformReport, Verdict } from './conform-types.js';
 import { cutEvidence } from './cut-evidence.js';
 import { describeAnswer } from './checks/findings.js';
+import { skillsChecksFor } from './checks/skills-checks.js';
 import { openHandshake, type HandshakeOutcome } from './handshake.js';
 import { planCalls } from './generate-arguments.js';
 import { HttpWire } from './http-wire.js';
@@ -111,7 +112,7 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
     };
     context.calls = await planRunCalls(context, options);
     report.calls = context.calls.map(({ tool, arguments: args, generated, skipped }) => ({ tool, arguments: args, generated, ...(skipped ? { skipped } : {}) }));
-    await runChecks(profile.checks, context, report, options);
+    await runChecks(withExtensionChecks(profile.checks, context.capabilities), context, report, options);
     return finish();
   } finally {
     await Promise.all(wires.map((wire) => wire.close().catch(() => {})));
@@ -119,6 +120,17 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
 }
 
 const DEADLINE_SLACK_MS = 25;
+
+/**
+ * The profile's checks, with those of each extension the server declares after the content checks
+ * (SPEC §23): a server that declares none gets the profile's report unchanged.
+ */
+function withExtensionChecks(checks: ConformCheck[], capabilities: Record<string, unknown>): ConformCheck[] {
+  const extra = skillsChecksFor(capabilities);
+  if (extra.length === 0) return checks;
+  const at = checks.findIndex((check) => check.id === 'schema.frames');
+  return at < 0 ? [...checks, ...extra] : [...checks.slice(0, at), ...extra, ...checks.slice(at)];
+}
 
 /** The checks in order, each bounded by what is left of the run's deadline. */
 async function runChecks(checks: ConformCheck[], context: ConformContext, report: ConformReport, options: ConformRunOptions): Promise<void> {
