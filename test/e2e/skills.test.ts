@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -84,7 +84,7 @@ describe('toolrun skills', () => {
 
   it('refuses a name two skills share, naming their paths (skills.mdx#names: hosts MUST disambiguate)', async () => {
     const result = await runInProcess(['--config', config, 'skills', 'get', 'sk:refunds']);
-    expect(result.stderr).toBe("✖ MCP server 'sk' has 2 skills named 'refunds': acme/billing/refunds, acme/support/refunds; name one by its path (sk:acme/billing/refunds)");
+    expect(result.stderr).toBe("✖ MCP server 'sk': 2 skills are named 'refunds': acme/billing/refunds, acme/support/refunds; name one by its path (sk:acme/billing/refunds)");
     expect(result.stdout).toBe('');
     expect(result.exitCode).toBe(2);
   });
@@ -163,6 +163,41 @@ describe('toolrun skills', () => {
     const bad = await runInProcess(['--config', config, 'skills', 'list', 'sk', '--max-bytes', 'lots']);
     expect(bad.stderr).toBe('✖ --max-bytes lots: not a byte count (e.g. --max-bytes 200M, 1.5G, 65536)');
     expect(bad.exitCode).toBe(2);
+  });
+
+  it('runs skill: and list: skills steps in toolrun test, a tampered skill failing its step', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'skills.test.yaml');
+    writeFileSync(
+      file,
+      [
+        'tests:',
+        '  - name: refunds verifies',
+        '    skill: sk:acme/billing/refunds',
+        '    expect:',
+        '      path: { "$.verdict": verified, "$.files": { length: 3 }, "$.frontmatter.name": refunds }',
+        '  - name: lists skills',
+        '    list: skills',
+        '    server: skhttp',
+        '    expect:',
+        '      path: { "$[0].frontmatter.name": git-workflow, "$": { length: 4 } }',
+        '  - name: a tampered skill is an error',
+        '    skill: tampered:acme/billing/refunds',
+        '    expect: { error: "examples/email.md (digest" }',
+        '  - name: a tampered skill fails a step that expects none',
+        '    skill: tampered:acme/billing/refunds',
+        '',
+      ].join('\n'),
+    );
+    const result = await runInProcess(['--json', '--config', config, 'test', file]);
+    const report = JSON.parse(result.stdout);
+    expect(report.tests.map((test: { name: string; status: string }) => `${test.name}: ${test.status}`)).toEqual([
+      'refunds verifies: pass',
+      'lists skills: pass',
+      'a tampered skill is an error: pass',
+      'a tampered skill fails a step that expects none: fail',
+    ]);
+    expect(result.exitCode).toBe(1);
   });
 
   it('asks a server that is not configured, after --', async () => {

@@ -15,19 +15,9 @@ import { formatTable } from '../../output/format-tool-list.js';
 import { foreignFolderReason } from '../../files/foreign-folder.js';
 import { describeFailures } from './connected-servers.js';
 import { openTools } from './open-tools.js';
-import {
-  DEFAULT_BOUNDS,
-  getSkill,
-  InvalidSkillError,
-  listSkills,
-  ReadBudget,
-  verifySkill,
-  type FileCheck,
-  type InvalidEntry,
-  type SkillBounds,
-  type SkillCheck,
-} from '../../extensions/skills/catalog.js';
-import { fileKey, lastSegmentOf, relativePathIn, skillPathOf, skillRootUri } from '../../extensions/skills/entry-rules.js';
+import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills/find-skill.js';
+import { DEFAULT_BOUNDS, InvalidSkillError, listSkills, ReadBudget, verifySkill, type FileCheck, type InvalidEntry, type SkillBounds, type SkillCheck } from '../../extensions/skills/catalog.js';
+import { fileKey, relativePathIn, skillPathOf, skillRootUri } from '../../extensions/skills/entry-rules.js';
 import { skillsCapabilityOf, type Skill } from '../../extensions/skills/wire.js';
 import type { SkillsOptions } from '../skills.js';
 
@@ -238,36 +228,20 @@ async function connectOne(cli: CliContext, address: string, dashed: string[] | u
   throw new UsageError(`several MCP servers serve skills (${servers.offering.map((connection) => connection.name).join(', ')}): name one, as SERVER:${skill}`);
 }
 
-/**
- * The entry of the skill `ref` names on `connection`: a SKILL.md URI is asked with skills/get (a
- * skill need not be listed: skills.mdx#getting-a-skill); a path (`acme/billing/refunds`) or a name
- * is found in the listing, and a name two skills share is refused with their paths
- * (skills.mdx#names: hosts MUST disambiguate, never silently prefer one).
- */
+/** The entry of the skill `ref` names on `connection` (findSkill), its failures as toolrun's errors. */
 async function resolveSkill(cli: CliContext, connection: ServerConnection, ref: string, bounds: SkillBounds): Promise<Skill> {
-  const get = (uri: string) =>
-    getSkill(connection.client, uri, requestOptions(cli)).catch((error: unknown) => {
-      if (error instanceof InvalidSkillError) throw new ToolrunError('tool_error', `MCP server '${connection.name}': ${error.message}`);
-      throw mcpRequestError(connection, 'skills/get', error, uri);
-    });
-  if (/^[a-z][\d+.a-z-]*:\/\//i.test(ref)) return get(ref);
-  const listing = await listSkills(connection.client, bounds, requestOptions(cli)).catch((error: unknown) => {
-    throw mcpRequestError(connection, 'skills/list', error);
-  });
-  const trimmed = ref.replace(/\/+$/, '').replace(/\/SKILL\.md$/, '');
-  const byPath = listing.skills.filter((skill) => skillPathOf(skill.uri) === trimmed);
-  if (byPath.length === 1) return byPath[0]!;
-  const byName = listing.skills.filter((skill) => skill.frontmatter.name === trimmed);
-  if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1)
-    throw new UsageError(
-      `MCP server '${connection.name}' has ${byName.length} skills named '${trimmed}': ${byName.map((skill) => skillPathOf(skill.uri)).join(', ')}; name one by its path (${connection.name}:${skillPathOf(byName[0]!.uri)})`,
-    );
-  const invalid = listing.invalid.find((entry) => entry.uri !== undefined && (skillPathOf(entry.uri) === trimmed || lastSegmentOf(skillRootUri(entry.uri) ?? 'x://x') === trimmed));
-  if (invalid) throw new ToolrunError('tool_error', `MCP server '${connection.name}' lists '${trimmed}' with an invalid entry: ${invalid.reason}`);
-  // Not listed: a skill:// path is still asked for, as a listing may be partial (skills.mdx#listing-skills).
-  if (trimmed.includes('/') || listing.truncated) return get(`skill://${trimmed}/SKILL.md`);
-  throw new ToolrunError('not_found', `MCP server '${connection.name}' lists no skill '${trimmed}'; see them with: toolrun skills list ${connection.name}`);
+  try {
+    return await findSkill(connection.client, ref, bounds, requestOptions(cli));
+  } catch (error) {
+    if (error instanceof SkillLookupError) {
+      const message = `MCP server '${connection.name}': ${error.message}`;
+      if (error.kind === 'ambiguous') throw new UsageError(`${message} (${connection.name}:${error.paths[0]})`);
+      if (error.kind === 'missing') throw new ToolrunError('not_found', `${message}; see them with: toolrun skills list ${connection.name}`);
+      throw new ToolrunError('tool_error', message);
+    }
+    if (error instanceof InvalidSkillError) throw new ToolrunError('tool_error', `MCP server '${connection.name}': ${error.message}`);
+    throw mcpRequestError(connection, isSkillUri(ref) ? 'skills/get' : 'skills/list', error, ref);
+  }
 }
 
 export async function runSkillsGet(cli: CliContext, address: string, dashed: string[] | undefined, options: SkillsOptions): Promise<number> {
