@@ -2,15 +2,7 @@ import type { Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
 import { hasDoubleDash } from '../cli-support/server-on-command-line.js';
 import { UsageError } from '../errors.js';
-
-export interface SkillsOptions {
-  server?: string;
-  verify?: boolean;
-  requireDigests?: boolean;
-  maxSkills?: string;
-  maxBytes?: string;
-  output?: string;
-}
+import type { SkillsOptions } from './support/skills-run.js';
 
 /** `toolrun skills list|get|read`: the MCP Skills extension (io.modelcontextprotocol/skills); the flows are in support/skills-run.ts. */
 export function registerSkillsCommand(program: Command, run: CommandRunner): void {

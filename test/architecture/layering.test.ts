@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ['tools'],
   ['mcp', 'sampling'],
   ['assembly'],
+  ['extensions'],
   ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'mock', 'serve'],
   ['output'],
   ['cli-support'],

@@ -27,6 +27,7 @@ describe('toolrun skills', () => {
         skhttp: { url: http.url },
         legacyhttp: { url: http.url, protocol: '2025-11-25' },
         tampered: fixtureServer(SKILLS, { env: { MODE: 'tampered' } }),
+        edited: fixtureServer(SKILLS, { env: { MODE: 'edited' } }),
         outside: fixtureServer(BROKEN, { env: { BREAK: 'outside' } }),
         gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
       },
@@ -198,6 +199,31 @@ describe('toolrun skills', () => {
       'a tampered skill fails a step that expects none: fail',
     ]);
     expect(result.exitCode).toBe(1);
+  });
+
+  it('mcp snapshot pins the skills (entries, files, digests), and mcp diff says which changes need a new approval', async () => {
+    const dir = tempDir();
+    const first = await runInProcess(['--config', config, 'mcp', 'snapshot', 'sk']);
+    const again = await runInProcess(['--config', config, 'mcp', 'snapshot', 'skhttp']);
+    expect(again.stdout).toBe(first.stdout);
+    const snapshot = JSON.parse(first.stdout);
+    expect(Object.keys(snapshot)).toEqual(['prompts', 'protocolVersion', 'resourceTemplates', 'resources', 'server', 'skills', 'toolrunSnapshot', 'tools']);
+    expect(snapshot.skills.find((skill: { uri: string }) => skill.uri === 'skill://git-workflow/SKILL.md')).toEqual({
+      frontmatter: { description: "Follow the team's Git conventions for branches and commits", license: 'Apache-2.0', metadata: { version: '1.2' }, name: 'git-workflow' },
+      resources: [{ digest: 'sha256:455199d7216d197745cdb94db1bdfaf665869671eb75901ed62592f3a183d682', size: 204, uri: 'skill://git-workflow/SKILL.md' }],
+      uri: 'skill://git-workflow/SKILL.md',
+    });
+    const before = join(dir, 'before.json');
+    writeFileSync(before, first.stdout);
+    const edited = await runInProcess(['--config', config, 'mcp', 'diff', before, 'edited']);
+    expect(edited.stdout.split('\n')).toEqual([
+      'BREAKING  skills["skill://acme/billing/refunds/SKILL.md"].resources["skill://acme/billing/refunds/examples/email.md"] — file content changed: a host that approved the old files must ask again (skills.mdx#verification-on-read)',
+      'BREAKING  skills["skill://git-workflow/SKILL.md"].resources["skill://git-workflow/SKILL.md"] — file content changed: a host that approved the old files must ask again (skills.mdx#verification-on-read)',
+      'BREAKING  skills["skill://git-workflow/SKILL.md"].frontmatter.allowed-tools — allowed-tools changed: the skill asks for other tool permissions on the host, which a user must approve again',
+      'BREAKING  skills["skill://reports/daily/SKILL.md"] — skill removed: hosts that load it by its URI fail',
+      `4 breaking changes, 0 others (${before} → server 'edited')`,
+    ]);
+    expect(edited.exitCode).toBe(1);
   });
 
   it('asks a server that is not configured, after --', async () => {

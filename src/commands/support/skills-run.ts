@@ -19,7 +19,16 @@ import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills
 import { DEFAULT_BOUNDS, InvalidSkillError, listSkills, ReadBudget, verifySkill, type FileCheck, type InvalidEntry, type SkillBounds, type SkillCheck } from '../../extensions/skills/catalog.js';
 import { fileKey, relativePathIn, skillPathOf, skillRootUri } from '../../extensions/skills/entry-rules.js';
 import { skillsCapabilityOf, type Skill } from '../../extensions/skills/wire.js';
-import type { SkillsOptions } from '../skills.js';
+
+/** The options of `toolrun skills list|get|read` (src/commands/skills.ts). */
+export interface SkillsOptions {
+  server?: string;
+  verify?: boolean;
+  requireDigests?: boolean;
+  maxSkills?: string;
+  maxBytes?: string;
+  output?: string;
+}
 
 interface SkillServers {
   /** Connected servers that declare the Skills extension, in the order asked. */
