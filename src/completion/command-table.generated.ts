@@ -602,7 +602,7 @@ export const COMMAND_TABLE: CommandNode = {
             {
               name: 'skill',
               variadic: false,
-              kind: 'none',
+              kind: 'skill',
             },
             {
               name: 'command',
@@ -660,12 +660,12 @@ export const COMMAND_TABLE: CommandNode = {
             {
               name: 'skill',
               variadic: false,
-              kind: 'none',
+              kind: 'skill',
             },
             {
               name: 'file',
               variadic: true,
-              kind: 'file',
+              kind: 'none',
             },
           ],
           commands: [],

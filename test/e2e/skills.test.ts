@@ -8,6 +8,7 @@ import { startHttpFixture, type HttpFixture } from '../helpers/http-fixture.js';
 import { fixtureServerScript } from '../helpers/bundled-servers.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { runToolrun } from '../helpers/run-toolrun.js';
 
 // The Skills extension (io.modelcontextprotocol/skills): `toolrun skills list|get|read` against
 // fixtures/servers/skills-server.js (the v2 SDK's ext/skills, both eras, stdio and HTTP) and the
@@ -225,6 +226,21 @@ describe('toolrun skills', () => {
     ]);
     expect(edited.exitCode).toBe(1);
   });
+
+  it('toolrun shell runs skills list|get|read on the servers it holds, and no other', async () => {
+    const result = await runToolrun(['--config', config, 'shell', 'sk'], {
+      env: { XDG_RUNTIME_DIR: tempDir(), XDG_STATE_HOME: tempDir() },
+      input: ['skills', 'skills get sk:git-workflow --verify', 'skills read sk:acme/support/refunds', ''].join('\n'),
+      stdin: undefined,
+    });
+    expect(result.stdout).toContain('sk      acme/support/refunds  1        99 B   Answer questions about refunds already made\n');
+    expect(result.stdout).toContain('SKILL.md  204 B  sha256:455199d7216d197745cdb94db1bdfaf665869671eb75901ed62592f3a183d682  verified\n');
+    expect(result.stdout).toContain('---\nname: refunds\ndescription: Answer questions about refunds already made\n---\n\n# Refund questions');
+    // The other configured servers (gone exits at once) were never started.
+    expect(result.stderr).toContain('4 skills from 1 server');
+    expect(result.stderr).not.toContain('gone');
+    expect(result.exitCode).toBe(0);
+  }, 30_000);
 
   it('asks a server that is not configured, after --', async () => {
     const result = await runInProcess(['--json', 'skills', 'get', 'git-workflow', '--verify', '--', process.execPath, fixtureServerScript(SKILLS)]);

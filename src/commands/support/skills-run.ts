@@ -13,7 +13,7 @@ import type { ServerConnection } from '../../mcp/server-connection.js';
 import { formatBytes } from '../../output/format-result.js';
 import { formatTable } from '../../output/format-tool-list.js';
 import { foreignFolderReason } from '../../files/foreign-folder.js';
-import { describeFailures } from './connected-servers.js';
+import { describeFailures, shellServers } from './connected-servers.js';
 import { openTools } from './open-tools.js';
 import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills/find-skill.js';
 import { DEFAULT_BOUNDS, InvalidSkillError, listSkills, ReadBudget, verifySkill, type FileCheck, type InvalidEntry, type SkillBounds, type SkillCheck } from '../../extensions/skills/catalog.js';
@@ -71,7 +71,8 @@ async function connectSkillServers(cli: CliContext, names: string[], dashed: str
   } else if (names.length === 1 && /^https?:\/\//i.test(names[0]!)) wanted = [serverOnCommandLine(config, names, false, cli.cwd)!];
   for (const name of wanted) assertServerExists(config, name);
   const { registry, connect } = await openTools(cli, { config, useSession: true });
-  if (wanted.length === 0) wanted = Object.keys(config.servers);
+  // Run from `toolrun shell`: the shell's servers (held), never the other configured ones.
+  if (wanted.length === 0) wanted = shellServers(cli.env) ?? Object.keys(config.servers);
   const failures = await connect(wanted, { registerTools: false });
   const connected = wanted.flatMap((name) => {
     const status = registry.servers.get(name);
