@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -125,6 +125,16 @@ describe('toolrun skills', () => {
     expect(readFileSync(join(base, 'examples', 'email.md'), 'utf8')).toBe('Dear customer,\n\nyour refund is on its way.\n');
     expect(readFileSync(join(base, 'assets', 'logo.png')).toString('base64')).toBe('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=');
     expect(result.exitCode).toBe(0);
+  });
+
+  it('-o never writes through a symbolic link planted under DIR', async () => {
+    const dir = tempDir();
+    const elsewhere = tempDir();
+    symlinkSync(elsewhere, join(dir, 'sk'));
+    const result = await runInProcess(['--config', config, 'skills', 'read', 'sk:git-workflow', '-o', dir]);
+    expect(result.stderr).toBe(`✖ cannot write under ${join(dir, 'sk')}: it is a symbolic link, not a folder (toolrun writes a skill's files only into folders)`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(result.exitCode).toBe(1);
   });
 
   it('--require-digests fails a "dynamic" skill, which is otherwise reported unverifiable, never verified', async () => {

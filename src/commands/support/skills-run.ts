@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -13,6 +14,7 @@ import type { ServerConnection } from '../../mcp/server-connection.js';
 import { formatBytes } from '../../output/format-result.js';
 import { formatTable } from '../../output/format-tool-list.js';
 import { foreignFolderReason } from '../../files/foreign-folder.js';
+import { describeKind } from '../../files/write-file-safely.js';
 import { describeFailures, shellServers } from './connected-servers.js';
 import { openTools } from './open-tools.js';
 import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills/find-skill.js';
@@ -340,15 +342,14 @@ export async function runSkillsRead(cli: CliContext, address: string, file: stri
       { verbatimKeys: ['text', 'blob', 'uri'] },
     );
   } else if (options.output) {
-    const base = join(resolve(cli.cwd, options.output), safeSegment(connection.name), ...skillPathOf(skill.uri).split('/').map(safeSegment));
+    const root = resolve(cli.cwd, options.output);
+    const under = [safeSegment(connection.name), ...skillPathOf(skill.uri).split('/').map(decodeSegment).map(safeSegment)];
+    const base = join(root, ...under);
     const written: Array<{ path: string; verdict: string }> = [];
     for (const checked of usable) {
-      const path = join(base, ...checked.path.split('/').map(safeSegment));
-      await mkdir(join(path, '..'), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-        throw new ToolrunError('tool_error', `cannot create the folder for ${path}: ${error.message}`);
-      });
-      const foreign = foreignFolderReason(join(path, '..'));
-      if (foreign) throw new ToolrunError('tool_error', `cannot write ${path}: ${foreign}`);
+      const segments = [...under, ...checked.path.split('/').map(safeSegment)];
+      const path = join(root, ...segments);
+      await makeFoldersUnder(root, segments.slice(0, -1));
       await writeOutputFile(path, checked.bytes!);
       written.push({ path, verdict: checked.verdict });
     }
@@ -373,6 +374,39 @@ export async function runSkillsRead(cli: CliContext, address: string, file: stri
   reportProblems(cli, row);
   return exitCode([row], false, [], cli);
 }
+
+/**
+ * DIR (created as exec -o creates its folder) and the folders below it, one at a time: each must be
+ * a folder, not a symbolic link nor another user's (a link planted at DIR/SERVER would otherwise take
+ * every file elsewhere: mkdir -p follows it), so nothing is ever created or written outside DIR.
+ */
+async function makeFoldersUnder(root: string, segments: string[]): Promise<void> {
+  const refuse = (folder: string, why: string) => new ToolrunError('tool_error', `cannot write under ${folder}: ${why}`);
+  await mkdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw refuse(root, error.message);
+  });
+  const foreign = foreignFolderReason(root);
+  if (foreign) throw refuse(root, foreign);
+  let folder = root;
+  for (const segment of segments) {
+    folder = join(folder, segment);
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw refuse(folder, error.message);
+    });
+    const stats = lstatSync(folder);
+    if (!stats.isDirectory() || stats.isSymbolicLink()) throw refuse(folder, `it is ${describeKind(stats)}, not a folder (toolrun writes a skill's files only into folders)`);
+    const theirs = foreignFolderReason(folder);
+    if (theirs) throw refuse(folder, theirs);
+  }
+}
+
+const decodeSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /** A path segment from a server, made safe to be a file name: never empty, `.` or `..`, no separator or NUL. */
 function safeSegment(segment: string): string {
