@@ -8,7 +8,7 @@ import { startHttpFixture, type HttpFixture } from '../helpers/http-fixture.js';
 import { fixtureServerScript } from '../helpers/bundled-servers.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { runToolrun } from '../helpers/run-toolrun.js';
+import { FIXTURES, runToolrun } from '../helpers/run-toolrun.js';
 
 // The Skills extension (io.modelcontextprotocol/skills): `toolrun skills list|get|read` against
 // fixtures/servers/skills-server.js (the v2 SDK's ext/skills, both eras, stdio and HTTP) and the
@@ -253,7 +253,8 @@ describe('toolrun skills', () => {
   }, 30_000);
 
   it('asks a server that is not configured, after --', async () => {
-    const result = await runInProcess(['--json', 'skills', 'get', 'git-workflow', '--verify', '--', process.execPath, fixtureServerScript(SKILLS)]);
+    // The fixture as a user would start it (not the suite's bundle), so its name is the file's.
+    const result = await runInProcess(['--json', 'skills', 'get', 'git-workflow', '--verify', '--', process.execPath, join(FIXTURES, 'servers', SKILLS)]);
     expect(JSON.parse(result.stdout)).toMatchObject({ server: 'skills-server', path: 'git-workflow', verification: { verdict: 'verified' } });
     expect(result.exitCode).toBe(0);
   });
