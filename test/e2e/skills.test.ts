@@ -91,6 +91,28 @@ describe('toolrun skills', () => {
     expect(result.exitCode).toBe(2);
   });
 
+  it('an unknown skill is exit 2, by name (not listed) and by path (skills/get answers -32602)', async () => {
+    const byName = await runInProcess(['--config', config, 'skills', 'get', 'sk:nope']);
+    expect(byName.stderr).toBe("✖ MCP server 'sk': no skill 'nope' is listed; see them with: toolrun skills list sk");
+    expect(byName.exitCode).toBe(2);
+    const byPath = await runInProcess(['--config', config, 'skills', 'read', 'skhttp:acme/nope']);
+    expect(byPath.stderr).toBe(
+      "✖ MCP server 'skhttp': no skill is served at skill://acme/nope/SKILL.md (skills/get: No skill is served at skill://acme/nope/SKILL.md); see them with: toolrun skills list skhttp",
+    );
+    expect(byPath.exitCode).toBe(2);
+  });
+
+  it('lists the skills of a server given by URL', async () => {
+    const result = await runInProcess(['--json', 'skills', 'list', http.url]);
+    expect(JSON.parse(result.stdout).skills.map((skill: { server: string; path: string }) => `${skill.server} ${skill.path}`)).toEqual([
+      `${new URL(http.url).host} git-workflow`,
+      `${new URL(http.url).host} acme/billing/refunds`,
+      `${new URL(http.url).host} acme/support/refunds`,
+      `${new URL(http.url).host} reports/daily`,
+    ]);
+    expect(result.exitCode).toBe(0);
+  });
+
   it('reads SKILL.md verified to stdout, by name and by SKILL.md URI with --server', async () => {
     const byName = await runInProcess(['--config', config, 'skills', 'read', 'sk:git-workflow']);
     expect(byName.stdout).toBe(

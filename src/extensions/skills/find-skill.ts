@@ -27,7 +27,14 @@ export const isSkillUri = (ref: string) => /^[a-z][\d+.a-z-]*:\/\//i.test(ref);
  * requests themselves are thrown as they come (the caller names the method).
  */
 export async function findSkill(client: McpClient, ref: string, bounds: SkillBounds, options: McpRequestOptions = {}): Promise<Skill> {
-  if (isSkillUri(ref)) return getSkill(client, ref, options);
+  // skills.mdx#getting-a-skill: -32602 is the server's answer for a URI that is no skill it serves.
+  const get = (uri: string) =>
+    getSkill(client, uri, options).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== -32602) throw error;
+      const said = String((error as Error).message ?? error).replace(/^(MCP error -?\d+: )+/, '');
+      throw new SkillLookupError('missing', `no skill is served at ${uri} (skills/get: ${said})`);
+    });
+  if (isSkillUri(ref)) return get(ref);
   const listing = await listSkills(client, bounds, options);
   const trimmed = ref.replace(/\/+$/, '').replace(/\/SKILL\.md$/, '');
   const byPath = listing.skills.filter((skill) => skillPathOf(skill.uri) === trimmed);
@@ -40,6 +47,6 @@ export async function findSkill(client: McpClient, ref: string, bounds: SkillBou
   }
   const invalid = listing.invalid.find((entry) => entry.uri !== undefined && (skillPathOf(entry.uri) === trimmed || lastSegmentOf(skillRootUri(entry.uri) ?? 'x://x') === trimmed));
   if (invalid) throw new SkillLookupError('invalid', `'${trimmed}' is listed with an invalid entry: ${invalid.reason}`);
-  if (trimmed.includes('/') || listing.truncated) return getSkill(client, `skill://${trimmed}/SKILL.md`, options);
+  if (trimmed.includes('/') || listing.truncated) return get(`skill://${trimmed}/SKILL.md`);
   throw new SkillLookupError('missing', `no skill '${trimmed}' is listed`);
 }
