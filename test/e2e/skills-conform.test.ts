@@ -80,6 +80,15 @@ describe('mcp conform: the Skills extension', () => {
     ).toEqual([id]);
   });
 
+  it("warns of a skill over the extension's per-skill limits (a SHOULD NOT), and still reads all its files", async () => {
+    const { report } = await broken('big');
+    expect(report.checks.find((check) => check.id === 'skills.list')).toMatchObject({
+      verdict: 'warn',
+      message: 'skill://acme/refunds/SKILL.md has 520 files and 2098 bytes, over the 512 files and 16777216 bytes every host accepts (skills.mdx#limits)',
+    });
+    expect(report.checks.find((check) => check.id === 'skills.files')).toMatchObject({ verdict: 'pass', message: '520 files of 1 skill read, each matching its entry' });
+  });
+
   it('fails skills/list and skills/get results without ttlMs and cacheScope on 2026-07-28', async () => {
     const { report } = await conform(['--', process.execPath, fixtureServerScript('skills-server.js')], { MODE: 'no-cache-fields' });
     expect(report.checks.find((check) => check.id === 'skills.list')).toMatchObject({

@@ -191,6 +191,15 @@ describe('toolrun skills', () => {
     expect(result.exitCode).toBe(1);
   });
 
+  it('accepts and verifies a skill over the per-skill limits, saying that not every host will load it', async () => {
+    const result = await runInProcess(['skills', 'get', 'acme/refunds', '--verify', '--', process.execPath, join(FIXTURES, 'servers', BROKEN)], { env: { BREAK: 'big' } });
+    expect(result.stderr).toBe(
+      "⚠ skills-broken-server:acme/refunds: the skill has 520 files and 2098 bytes, over the extension's per-skill limits (512 files, 16777216 bytes): not every host will load it",
+    );
+    expect(result.stdout.split('\n').filter((line) => line.endsWith('  verified'))).toHaveLength(520);
+    expect(result.exitCode).toBe(0);
+  });
+
   it('exits 4 when a server cannot be reached, 2 on a bad bound', async () => {
     expect((await runInProcess(['--config', config, 'skills', 'list', 'gone'])).exitCode).toBe(4);
     expect((await runInProcess(['--config', config, 'skills', 'read', 'gone:refunds'])).exitCode).toBe(4);

@@ -121,6 +121,19 @@ export const skillsList: ConformCheck = {
       const uri = (entry.value as { uri?: unknown } | null)?.uri;
       // skills.mdx#skill-uris: a skill is identified by its uri within a server; two entries for one uri leave a host to guess.
       if (typeof uri === 'string' && (counts.get(fileKey(uri)) ?? 0) > 1) findings.fail(frameEvidence(entry.frame, `${uri} is listed more than once (skills.mdx#skill-uris)`, `${entry.path}.uri`));
+      // skills.mdx#limits: servers SHOULD NOT serve a skill over 512 files or 16 MiB (hosts need not load it).
+      const resources = (entry.value as Skill | null)?.resources;
+      if (Array.isArray(resources) && entryProblems(entry.value).length === 0) {
+        const bytes = resources.reduce((sum, file) => sum + file.size, 0);
+        if (resources.length > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes)
+          findings.warn(
+            frameEvidence(
+              entry.frame,
+              `${String(uri)} has ${resources.length} files and ${bytes} bytes, over the ${SKILL_LIMITS.files} files and ${SKILL_LIMITS.bytes} bytes every host accepts (skills.mdx#limits)`,
+              `${entry.path}.resources`,
+            ),
+          );
+      }
     }
     return findings.outcome(
       `${listing.entries.length} skill${listing.entries.length === 1 ? '' : 's'} listed in ${listing.pages.length} page${listing.pages.length === 1 ? '' : 's'}, every entry valid`,
