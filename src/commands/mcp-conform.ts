@@ -31,7 +31,7 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
     .command('conform')
     .description('check a server against the MCP spec: every frame against the official schema, lifecycle, capabilities, tools, resources, prompts, errors, stdout purity')
     .argument('[server...]', 'the server to check: a configured name (default: the only one), a URL, or -- COMMAND [ARGS...]')
-    .option('--profile <name@version>', 'the profile of checks (scores stay comparable across toolrun versions)', 'toolrun@1')
+    .option('--profile <name@version>', 'the profile of checks (scores stay comparable across toolrun versions)', 'toolrun@2')
     .option('--call <tool-and-args...>', 'also call TOOL with ARGS (key=value, key:=json); repeat --call for more tools (calls have side effects)')
     .option('--call-all', 'call every tool, with arguments generated from its input schema (calls have side effects)')
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')

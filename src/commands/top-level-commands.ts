@@ -16,6 +16,7 @@ import { registerSessionCommands } from './session.js';
 import { registerServeCommand } from './serve.js';
 import { registerShellCommand } from './shell.js';
 import { registerValidateCommand } from './validate.js';
+import { registerSkillsCommand } from './skills.js';
 
 type Register = (program: Command, run: CommandRunner) => unknown;
 
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, Register> = {
   time: registerTimeCommand,
   resources: registerResourcesCommand,
   prompts: registerPromptsCommand,
+  skills: registerSkillsCommand,
   complete: registerCompleteCommand,
   tasks: registerTasksCommand,
   test: registerTestCommand,

@@ -509,6 +509,170 @@ export const COMMAND_TABLE: CommandNode = {
       ],
     },
     {
+      name: 'skills',
+      description: "list MCP servers' skills",
+      options: [
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [],
+      commands: [
+        {
+          name: 'list',
+          description: 'skills of every server',
+          options: [
+            {
+              long: '--verify',
+              takesValue: false,
+              description: 'read every file and check its sha256 digest and size agains…',
+            },
+            {
+              long: '--require-digests',
+              takesValue: false,
+              description: 'a skill without digests',
+            },
+            {
+              long: '--max-skills',
+              takesValue: true,
+              description: 'at most this many skills a run',
+            },
+            {
+              long: '--max-bytes',
+              takesValue: true,
+              description: 'read at most this many bytes a run',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'server',
+              variadic: true,
+              kind: 'server',
+            },
+          ],
+          commands: [],
+        },
+        {
+          name: 'get',
+          description: "a skill's entry",
+          options: [
+            {
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server to ask',
+              kind: 'server',
+            },
+            {
+              long: '--verify',
+              takesValue: false,
+              description: 'read every file and check its sha256 digest and size agains…',
+            },
+            {
+              long: '--require-digests',
+              takesValue: false,
+              description: 'a skill without digests',
+            },
+            {
+              long: '--max-skills',
+              takesValue: true,
+              description: 'at most this many skills a run',
+            },
+            {
+              long: '--max-bytes',
+              takesValue: true,
+              description: 'read at most this many bytes a run',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'skill',
+              variadic: false,
+              kind: 'skill',
+            },
+            {
+              name: 'command',
+              variadic: true,
+              kind: 'none',
+            },
+          ],
+          commands: [],
+        },
+        {
+          name: 'read',
+          description: "read a skill's files, each verified against the entry",
+          options: [
+            {
+              long: '--server',
+              takesValue: true,
+              description: 'the MCP server to ask',
+              kind: 'server',
+            },
+            {
+              long: '--output',
+              short: '-o',
+              takesValue: true,
+              description: 'write the files',
+              kind: 'file',
+            },
+            {
+              long: '--verify',
+              takesValue: false,
+              description: 'read every file and check its sha256 digest and size agains…',
+            },
+            {
+              long: '--require-digests',
+              takesValue: false,
+              description: 'a skill without digests',
+            },
+            {
+              long: '--max-skills',
+              takesValue: true,
+              description: 'at most this many skills a run',
+            },
+            {
+              long: '--max-bytes',
+              takesValue: true,
+              description: 'read at most this many bytes a run',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'skill',
+              variadic: false,
+              kind: 'skill',
+            },
+            {
+              name: 'file',
+              variadic: true,
+              kind: 'none',
+            },
+          ],
+          commands: [],
+        },
+      ],
+    },
+    {
       name: 'complete',
       description: "ask a server to complete a prompt's or resource template's …",
       options: [

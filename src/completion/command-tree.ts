@@ -6,7 +6,7 @@
  */
 
 /** What a word is, so its candidates can be found: a configured server (a remote one: `url`), a tool, a file path… */
-export type WordKind = 'server' | 'remote-server' | 'tool' | 'file' | 'host' | 'none';
+export type WordKind = 'server' | 'remote-server' | 'tool' | 'skill' | 'file' | 'host' | 'none';
 
 export interface OptionNode {
   /** `--config`; every option toolrun has is long, some also have a short form. */

@@ -146,6 +146,12 @@ async function completeKind(word: Pick<ArgumentNode, 'kind' | 'values'>, typed: 
       (await (kind === 'server' ? sources.servers() : sources.remoteServers())).map((value) => ({ value, description: 'server' })),
       typed,
     );
+  // A skill (SERVER:SKILL): the servers, each as `SERVER:` (skills are not indexed, so none is offered past the colon).
+  if (kind === 'skill')
+    return matching(
+      (await sources.servers()).map((name) => ({ value: `${name}:`, description: 'server' })),
+      typed,
+    );
   return matching(await toolCandidates(sources, typed, settings.server), typed);
 }
 

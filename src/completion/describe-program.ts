@@ -35,12 +35,13 @@ const ARGUMENT_KINDS: Record<string, WordKind> = {
   a: 'server',
   b: 'server',
   tool: 'tool',
+  skill: 'skill',
   file: 'file',
   'host[:scope]': 'host',
 };
 
 /** A kind of one command's argument, over ARGUMENT_KINDS (by command path and name): OAuth is for remote servers only. */
-const COMMAND_ARGUMENT_KINDS: Record<string, WordKind> = { 'auth.login.server': 'remote-server' };
+const COMMAND_ARGUMENT_KINDS: Record<string, WordKind> = { 'auth.login.server': 'remote-server', 'skills.read.file': 'none' };
 
 /** The same, for positional arguments (by command path and name). */
 const ARGUMENT_VALUES: Record<string, readonly string[]> = { 'complete.kind': ['prompt', 'resource'], 'completion.shell': ['bash', 'zsh', 'fish'] };

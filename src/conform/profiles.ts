@@ -3,6 +3,7 @@ import { handshakeCheck, initializedCheck, versionNegotiationCheck } from './che
 import { CONTENT_CHECKS } from './checks/content-checks.js';
 import { appsExtension } from './checks/apps-extension.js';
 import { frameSchemaCheck } from './checks/frame-schema-check.js';
+import { skillsChecksFor } from './checks/skills-checks.js';
 import { framingCheck, shutdownCheck, stdoutPurityCheck } from './checks/transport-checks.js';
 
 export interface ConformProfile {
@@ -10,6 +11,8 @@ export interface ConformProfile {
   version: number;
   /** In the order they run; the shutdown check ends the main connection, so it is last. */
   checks: ConformCheck[];
+  /** The checks of the extensions a server declares (its capabilities), run before `schema.frames`. */
+  declaredExtensionChecks?: (capabilities: Record<string, unknown>) => readonly ConformCheck[];
 }
 
 /**
@@ -22,15 +25,19 @@ const PROFILES: ConformProfile[] = [
     version: 1,
     checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, ...CONTENT_CHECKS, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
   },
-  // @2 (issue 49): the extensions a server declares. extensions.apps runs only for a server that declares io.modelcontextprotocol/ui.
+  // @2 (issue 49): @1 and the extensions a server declares (SPEC §23). extensions.apps is skipped for
+  // a server that does not declare io.modelcontextprotocol/ui; the Skills checks are there only for one
+  // that declares io.modelcontextprotocol/skills.
   {
     name: 'toolrun',
     version: 2,
     checks: [handshakeCheck, versionNegotiationCheck, initializedCheck, ...CONTENT_CHECKS, appsExtension, frameSchemaCheck, framingCheck, stdoutPurityCheck, shutdownCheck],
+    declaredExtensionChecks: skillsChecksFor,
   },
 ];
 
-export const DEFAULT_PROFILE = 'toolrun@1';
+/** The latest: `mcp conform` checks all of MCP it knows; `--profile toolrun@1` keeps a score comparable with earlier releases. */
+export const DEFAULT_PROFILE = 'toolrun@2';
 
 export function profileNames(): string[] {
   return PROFILES.map((profile) => `${profile.name}@${profile.version}`);

@@ -111,7 +111,7 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
     };
     context.calls = await planRunCalls(context, options);
     report.calls = context.calls.map(({ tool, arguments: args, generated, skipped }) => ({ tool, arguments: args, generated, ...(skipped ? { skipped } : {}) }));
-    await runChecks(profile.checks, context, report, options);
+    await runChecks(withExtensionChecks(profile, context.capabilities), context, report, options);
     return finish();
   } finally {
     await Promise.all(wires.map((wire) => wire.close().catch(() => {})));
@@ -119,6 +119,17 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
 }
 
 const DEADLINE_SLACK_MS = 25;
+
+/**
+ * The profile's checks, with those of each extension the server declares (when the profile has them)
+ * before `schema.frames` (SPEC §23): a server that declares none gets the profile's report unchanged.
+ */
+function withExtensionChecks(profile: ConformProfile, capabilities: Record<string, unknown>): ConformCheck[] {
+  const extra = profile.declaredExtensionChecks?.(capabilities) ?? [];
+  if (extra.length === 0) return profile.checks;
+  const at = profile.checks.findIndex((check) => check.id === 'schema.frames');
+  return at < 0 ? [...profile.checks, ...extra] : [...profile.checks.slice(0, at), ...extra, ...profile.checks.slice(at)];
+}
 
 /** The checks in order, each bounded by what is left of the run's deadline. */
 async function runChecks(checks: ConformCheck[], context: ConformContext, report: ConformReport, options: ConformRunOptions): Promise<void> {

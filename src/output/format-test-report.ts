@@ -127,7 +127,7 @@ function placeOf(result: TestResult, cwd: string): string {
 
 function requestText(result: TestResult): unknown {
   const { action, server, args } = result.request;
-  const target = action.kind === 'call' ? action.tool : action.kind === 'read' ? action.uri : action.kind === 'get' ? action.prompt : action.what;
+  const target = action.kind === 'call' ? action.tool : action.kind === 'read' ? action.uri : action.kind === 'get' ? action.prompt : action.kind === 'skill' ? action.skill : action.what;
   return {
     [action.kind]: server && action.kind === 'call' ? `${server}:${target}` : target,
     ...(server && action.kind !== 'call' ? { server } : {}),

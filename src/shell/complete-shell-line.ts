@@ -43,6 +43,7 @@ export function completeShellLine(line: string, source: CompletionSource): [stri
   if (SERVER_COMMANDS.has(command)) return [before.length === 1 ? matching(source.servers()) : [], current];
   if (command === '.json') return [before.length === 1 ? matching(['on', 'off']) : [], current];
   if (command === 'help') return [before.length === 1 ? matching(SHELL_COMMANDS) : [], current];
+  if (command === 'skills') return [before.length === 1 ? matching(['list', 'get', 'read', '--verify']) : [], current];
   const toolWord = TOOL_COMMANDS.has(command) ? before[1] : command;
   if (TOOL_COMMANDS.has(command) && before.length === 1) return single(matching(source.tools().map((tool) => tool.name)), current);
   const tool = toolWord ? findTool(source, toolWord) : undefined;

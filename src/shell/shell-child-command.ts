@@ -8,6 +8,7 @@ export const CHILD_COMMANDS: Record<string, string[]> = {
   prompts: ['prompts'],
   read: ['resources', 'read'],
   get: ['prompts', 'get'],
+  skills: ['skills'],
   time: ['time'],
   doctor: ['mcp', 'doctor'],
 };

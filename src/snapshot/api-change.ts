@@ -2,7 +2,7 @@
 export interface ApiChange {
   kind: 'added' | 'removed' | 'changed';
   /** What changed: the item itself, one of its arguments or output fields, or a field of it. */
-  what: 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'argument' | 'promptArgument' | 'outputField' | 'outputSchema' | 'inputSchema' | 'description' | 'field';
+  what: 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'argument' | 'promptArgument' | 'outputField' | 'outputSchema' | 'inputSchema' | 'description' | 'field' | 'skill' | 'skillFile';
   /** JSON path of the change: `tools.search.inputSchema.properties.filter.properties.kind`. */
   path: string;
   /** Would a client written against the old API fail, or misread, against the new one? */

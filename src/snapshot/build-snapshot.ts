@@ -51,7 +51,8 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortKeysDeep(value: unknown): unknown {
+/** Every object's keys in code-unit order, arrays kept in their order: a snapshot's canonical form. */
+export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};

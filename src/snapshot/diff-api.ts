@@ -1,5 +1,6 @@
 import { pathSegment, sameJson, type ApiChange } from './api-change.js';
 import { diffSchema } from './schema-diff.js';
+import { diffSkills } from './skills-diff.js';
 import { SECTIONS, type ApiItem, type ApiSource, type SectionName } from './snapshot-types.js';
 
 export interface ApiDiff {
@@ -40,6 +41,8 @@ export function diffApis(before: ApiSource, after: ApiSource): ApiDiff {
       if (!mapBefore.has(name)) changes.push({ kind: 'added', what, path: `${list}${pathSegment(name)}`, breaking: false, reason: `new ${describeItem(what)}` });
     }
   }
+  // The Skills extension's entries (a side without them declares no skills: an empty list).
+  changes.push(...diffSkills(before.snapshot.skills, after.snapshot.skills));
   const ordered = [...changes.filter((change) => change.breaking), ...changes.filter((change) => !change.breaking)];
   return { changes: ordered, breaking: ordered.some((change) => change.breaking), notCompared };
 }

@@ -88,6 +88,14 @@ function checkSnapshot(snapshot: Record<string, unknown>): ApiSnapshot {
       if (typeof (item as Record<string, unknown>)[key] !== 'string') throw new NotASnapshotError(`${list}[${index}] has no "${key}" string`);
     });
   }
+  // The Skills extension's list, present only for a server that declares it.
+  if (snapshot.skills !== undefined) {
+    if (!Array.isArray(snapshot.skills)) throw new NotASnapshotError(`"skills" must be an array, found ${typeof snapshot.skills}`);
+    snapshot.skills.forEach((item: unknown, index) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item) || typeof (item as Record<string, unknown>).uri !== 'string')
+        throw new NotASnapshotError(`skills[${index}] must be an object with a "uri" string`);
+    });
+  }
   return snapshot as unknown as ApiSnapshot;
 }
 

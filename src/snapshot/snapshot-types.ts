@@ -17,6 +17,8 @@ export interface ApiSnapshot {
   resources: ApiItem[];
   resourceTemplates: ApiItem[];
   prompts: ApiItem[];
+  /** The Skills extension's entries (uri, frontmatter, files), only for a server that declares it (src/extensions/skills/skills-api.ts). */
+  skills?: ApiItem[];
 }
 
 /** A tool, resource, template or prompt definition, as the server listed it (volatile fields out). */

@@ -1,6 +1,7 @@
 import { listAllPages } from '../mcp/list-pages.js';
 import type { ServerConnection } from '../mcp/server-connection.js';
-import { buildSnapshot } from './build-snapshot.js';
+import { buildSnapshot, sortKeysDeep } from './build-snapshot.js';
+import { skillsCapabilityOf } from '../extensions/skills/wire.js';
 import { SECTIONS, type ApiSnapshot, type SectionName } from './snapshot-types.js';
 
 /** A list request that failed: which one, for the command's error line. */
@@ -45,5 +46,14 @@ export async function takeSnapshot(connection: ServerConnection, options: { sign
       });
     }),
   );
-  return buildSnapshot({ serverName: connection.serverInfo?.name ?? connection.name, protocolVersion: connection.protocolVersion, lists }) as ApiSnapshot;
+  const snapshot = buildSnapshot({ serverName: connection.serverInfo?.name ?? connection.name, protocolVersion: connection.protocolVersion, lists }) as ApiSnapshot;
+  // The Skills extension, when declared: its module loads only then (SPEC §23).
+  if (!options.only && skillsCapabilityOf(connection.capabilities as Record<string, unknown>) !== undefined) {
+    const { snapshotSkills } = await import('../extensions/skills/skills-api.js');
+    snapshot.skills = await snapshotSkills(connection.client, options).catch((error: unknown) => {
+      throw new ListFailedError('skills/list', error);
+    });
+    return sortKeysDeep(snapshot) as ApiSnapshot;
+  }
+  return snapshot;
 }

@@ -9,9 +9,9 @@ import { dirname, resolve } from 'node:path';
 
 const FILE_KEYS = new Set(['$schema', 'server', 'env', 'validate', 'tests', 'setup', 'teardown']);
 const ENV_NAME = /^[A-Za-z_][\w-]*$/;
-const ACTIONS = ['call', 'read', 'get', 'list'] as const;
+const ACTIONS = ['call', 'read', 'get', 'list', 'skill'] as const;
 const STEP_KEYS = new Set([...ACTIONS, 'name', 'server', 'args', 'expect', 'save', 'ignore', 'skip', 'only', 'timeout', 'validate', 'answers', 'sampling', 'roots']);
-const LISTS = new Set(['tools', 'resources', 'prompts']);
+const LISTS = new Set(['tools', 'resources', 'prompts', 'skills']);
 
 /**
  * Reads a test file (YAML, or JSON, which YAML reads too) into steps that know their place. Every
@@ -51,14 +51,17 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
     return node.items.map((item, index) => readStep(item as YamlNode, `${section === 'tests' ? 'test' : section} ${index + 1}`, section === 'tests'));
   };
   const readStep = (node: YamlNode, fallbackName: string, needsName: boolean): TestStep => {
-    if (!isMap(node)) return fail(placeOf(node), 'a step is a mapping: name, one of call/read/get/list, args, expect');
+    if (!isMap(node)) return fail(placeOf(node), 'a step is a mapping: name, one of call/read/get/list/skill, args, expect');
     const fields = entries(node, STEP_KEYS, 'step', fail, placeOf);
     const name = optionalString(fields.get('name'), 'name', fail, placeOf);
     if (needsName && name === undefined) fail(placeOf(node), 'this test has no `name:`');
     const place = placeOf(node);
     const given = ACTIONS.filter((action) => fields.has(action));
     if (given.length !== 1)
-      fail(place, given.length === 0 ? 'a step needs one of call: TOOL, read: URI, get: PROMPT, list: tools|resources|prompts' : `a step does one thing: it has ${given.join(' and ')}`);
+      fail(
+        place,
+        given.length === 0 ? 'a step needs one of call: TOOL, read: URI, get: PROMPT, list: tools|resources|prompts|skills, skill: SKILL' : `a step does one thing: it has ${given.join(' and ')}`,
+      );
     const actionKey = given[0]!;
     const target = optionalString(fields.get(actionKey), actionKey, fail, placeOf)!;
     let stepServer = optionalString(fields.get('server'), 'server', fail, placeOf);
@@ -74,9 +77,18 @@ export function readTestFile(path: string, text: string, env: NodeJS.ProcessEnv,
       action = { kind: 'call', tool: colon > 0 ? target.slice(colon + 1) : target };
     } else if (actionKey === 'read') action = { kind: 'read', uri: target };
     else if (actionKey === 'get') action = { kind: 'get', prompt: target };
-    else {
-      if (!LISTS.has(target)) fail(placeOf(fields.get('list')), `list: takes tools, resources or prompts, not ${JSON.stringify(target)}`);
-      action = { kind: 'list', what: target as 'tools' | 'resources' | 'prompts' };
+    else if (actionKey === 'skill') {
+      // skill: SERVER:SKILL as call: SERVER:TOOL, but a SKILL.md URI's scheme (skill://…) is no server.
+      const colon = target.indexOf(':');
+      const named = colon > 0 && !target.slice(colon + 1).startsWith('//');
+      if (named) {
+        stepServer = target.slice(0, colon);
+        serverPlace = placeOf(fields.get('skill'));
+      }
+      action = { kind: 'skill', skill: named ? target.slice(colon + 1) : target };
+    } else {
+      if (!LISTS.has(target)) fail(placeOf(fields.get('list')), `list: takes tools, resources, prompts or skills, not ${JSON.stringify(target)}`);
+      action = { kind: 'list', what: target as 'tools' | 'resources' | 'prompts' | 'skills' };
     }
     const argsNode = fields.get('args');
     if (argsNode && !isMap(argsNode)) fail(placeOf(argsNode), '`args:` must be a mapping of argument names to values');

@@ -174,6 +174,11 @@ export function createStepRunner(
       else if (action.kind === 'get') {
         const stringArgs = Object.fromEntries(Object.entries(request.args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
         result = await connection.client.request('prompts/get', { name: action.prompt, arguments: stringArgs }, options(request, signal));
+      } else if (action.kind === 'skill' || action.what === 'skills') {
+        // The Skills extension: loaded only by a file that has such a step.
+        const { listSkillsStep, skillStep } = await import('../extensions/skills/skill-step.js');
+        const outcome = action.kind === 'skill' ? await skillStep(connection.client, action.skill, options(request, signal)) : await listSkillsStep(connection.client, options(request, signal));
+        return { ...outcome, latencyMs: took(), progress: [] };
       } else {
         result = action.what === 'tools' ? connection.tools : await listItems(connection.client, action.what, options(request, signal));
       }

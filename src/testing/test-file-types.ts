@@ -9,7 +9,13 @@ export interface FilePlace {
   column: number;
 }
 
-export type StepAction = { kind: 'call'; tool: string } | { kind: 'read'; uri: string } | { kind: 'get'; prompt: string } | { kind: 'list'; what: 'tools' | 'resources' | 'prompts' };
+export type StepAction =
+  | { kind: 'call'; tool: string }
+  | { kind: 'read'; uri: string }
+  | { kind: 'get'; prompt: string }
+  | { kind: 'list'; what: 'tools' | 'resources' | 'prompts' | 'skills' }
+  /** A skill of the Skills extension, by name, path or SKILL.md URI: its entry and every file verified. */
+  | { kind: 'skill'; skill: string };
 
 /** `path:` values and `error:` messages may be a value, or an object of these checks. */
 export interface ValueMatcher {

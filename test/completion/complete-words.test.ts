@@ -122,4 +122,12 @@ describe('completeWords', () => {
     expect(await values(['exec', '--json=', ''])).toEqual(['get_current_datetime', 'math_eval', 'echo', 'whoami', 'slow', 'alpha:', 'beta:']);
     expect(await values([''])).toContain('exec');
   });
+
+  it("completes skills: its subcommands, servers for list, SERVER: for a skill, nothing local for a skill's FILE", async () => {
+    expect(await values(['skills', ''])).toEqual(['list', 'get', 'read']);
+    expect(await values(['skills', 'list', ''])).toEqual(['alpha', 'beta']);
+    expect(await values(['skills', 'get', ''])).toEqual(['alpha:', 'beta:']);
+    expect(await values(['skills', 'read', 'a'])).toEqual(['alpha:']);
+    expect(await values(['skills', 'read', 'alpha:refunds', ''])).toEqual([]);
+  });
 });

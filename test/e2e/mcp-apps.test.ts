@@ -327,7 +327,7 @@ describe("mcp conform's extensions.apps check (profile toolrun@2)", () => {
       verdict: 'skip',
       message: 'the server does not declare io.modelcontextprotocol/ui',
     });
-    const result = await runInProcess(['--json', 'mcp', 'conform', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'broken' } });
+    const result = await runInProcess(['--json', 'mcp', 'conform', '--profile', 'toolrun@1', '--', process.execPath, APPS_SERVER], { env: { APPS_CASE: 'broken' } });
     expect((JSON.parse(result.stdout) as { checks: Array<{ id: string }> }).checks.map((check) => check.id)).not.toContain('extensions.apps');
   });
 });

@@ -150,10 +150,11 @@ describe('toolrun mcp conform: bad usage', () => {
 });
 
 describe.concurrent('toolrun mcp conform: verdicts', () => {
-  it('a clean server passes every check of toolrun@1, its tools called with generated arguments (exit 0)', async () => {
+  it('a clean server passes every check of toolrun@2 (the default; extensions.apps skipped: it declares none), its tools called with generated arguments (exit 0)', async () => {
     const { exitCode, report } = await conformPatiently('clean', '--call-all');
     expect(exitCode).toBe(0);
-    expect(report.summary).toEqual({ pass: 24, fail: 0, warn: 0, skip: 0 });
+    expect(report.profile).toEqual({ name: 'toolrun', version: 2 });
+    expect(report.summary).toEqual({ pass: 24, fail: 0, warn: 0, skip: 1 });
     expect(report.calls.map((call: { tool: string; generated: boolean }) => [call.tool, call.generated])).toEqual([
       ['echo', true],
       ['slow.job', true],
@@ -215,11 +216,11 @@ describe('toolrun mcp conform: reports', () => {
     const junit = join(tempDir(), 'conform.xml');
     const result = await runCleanInProcess(['--config', config, 'mcp', 'conform', 'no-input-schema', '--junit', junit], { env: { GITHUB_ACTIONS: 'true' } });
     expect(result.exitCode).toBe(1);
-    expect(result.stdout.split('\n')[0]).toBe('toolrun mcp conform no-input-schema (stdio, 2025-11-25, profile toolrun@1)');
+    expect(result.stdout.split('\n')[0]).toBe('toolrun mcp conform no-input-schema (stdio, 2025-11-25, profile toolrun@2)');
     expect(result.stdout).not.toContain('::error');
-    expect(result.stderr).toMatch(/^::error title=toolrun@1%3A tools\.input-schema::/m);
+    expect(result.stderr).toMatch(/^::error title=toolrun@2%3A tools\.input-schema::/m);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml.match(/<testcase /g)).toHaveLength(24);
+    expect(xml.match(/<testcase /g)).toHaveLength(25); // toolrun@2: extensions.apps, skipped
     expect(xml).toContain('<failure message="tool &quot;now&quot; has no inputSchema (result.tools[1].inputSchema)"');
     // The rest holds without xmllint; only the validation against the JUnit XSD needs it.
     if (hasSystemTool('xmllint', 'conform --junit validated against the JUnit XSD', 'libxml2-utils'))

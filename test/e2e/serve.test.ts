@@ -164,7 +164,7 @@ describe('toolrun serve over stdio', () => {
     const result = await runInProcess(['--protocol', '2026-07-28', 'mcp', 'conform', '--', process.execPath, BIN, '--config', config, 'serve', 'everything'], { env: marker.env });
     expect(result.exitCode, result.stdout).toBe(0);
     // In 2026-07-28, which toolrun's client opens with: the handshake and ping checks do not apply (skipped).
-    expect(result.stdout).toMatch(/^toolrun mcp conform toolrun \(stdio, 2026-07-28, profile toolrun@1\)/);
+    expect(result.stdout).toMatch(/^toolrun mcp conform toolrun \(stdio, 2026-07-28, profile toolrun@2\)/);
     expect(result.stdout).toMatch(/\n\d+ passed, 0 failed, 0 warnings, \d+ skipped in/);
   });
 

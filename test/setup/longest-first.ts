@@ -23,6 +23,8 @@ export const LONGEST_FILES = [
   'test/e2e/tasks.test.ts',
   'test/e2e/sampling.test.ts',
   'test/e2e/protocol-eras.test.ts',
+  // ~15 s alone: 40 tests, most starting the v2 SDK skills fixture (twice for each SkillsClient comparison).
+  'test/e2e/skills.test.ts',
   'test/e2e/serve.test.ts',
   'test/e2e/diagnosis.test.ts',
   'test/e2e/shell.test.ts',

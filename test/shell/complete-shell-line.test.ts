@@ -15,4 +15,11 @@ describe('completeShellLine (toolrun shell, Tab)', () => {
     expect(completeShellLine('fine mode=', source)).toEqual([['mode=a'], 'mode=']);
     expect(completeShellLine('fine ', source)).toEqual([['mode='], '']);
   });
+
+  it('completes the skills command and its subcommands', () => {
+    const source: CompletionSource = { servers: () => ['docs'], tools: () => [] };
+    expect(completeShellLine('sk', source)).toEqual([['skills '], 'sk']);
+    expect(completeShellLine('skills ', source)).toEqual([['--verify', 'get', 'list', 'read'], '']);
+    expect(completeShellLine('skills r', source)).toEqual([['read'], 'r']);
+  });
 });

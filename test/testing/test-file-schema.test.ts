@@ -25,11 +25,21 @@ describe('the test file schema and the reader agree', () => {
     expect(() => readTestFile('t.toolrun.yaml', 'tests:\n  - { name: a, read: "x://y", validate: false }\n', {})).toThrow('t.toolrun.yaml:2:41: `validate: false` is for call: steps');
   });
 
+  it("skill: and list: skills steps (the Skills extension): accepted by both, SERVER: split off but not a URI's scheme", () => {
+    const text = 'tests:\n  - { name: a, skill: docs:acme/refunds }\n  - { name: b, skill: "skill://git-workflow/SKILL.md", server: docs }\n  - { name: c, list: skills, server: docs }\n';
+    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(readTestFile('t.toolrun.yaml', text, {}).tests.map((test) => [test.server, test.action])).toEqual([
+      ['docs', { kind: 'skill', skill: 'acme/refunds' }],
+      ['docs', { kind: 'skill', skill: 'skill://git-workflow/SKILL.md' }],
+      ['docs', { kind: 'list', what: 'skills' }],
+    ]);
+  });
+
   it.each([
     ['an unknown matcher', 'tests:\n  - { name: a, call: x, expect: { txt: hi } }\n', 'unknown matcher "txt"'],
     ['two actions in one step', 'tests:\n  - { name: a, call: x, read: "y://z" }\n', 'a step does one thing: it has call and read'],
     ['a test without a name', 'tests:\n  - { call: x }\n', 'this test has no `name:`'],
-    ['a list: of something else', 'tests:\n  - { name: a, list: servers }\n', 'list: takes tools, resources or prompts'],
+    ['a list: of something else', 'tests:\n  - { name: a, list: servers }\n', 'list: takes tools, resources, prompts or skills'],
     ['a timeout that is not a number', 'tests:\n  - { name: a, call: x, timeout: soon }\n', '`timeout:` is a number of milliseconds over 0'],
     ['a validate: that is not true or false', 'tests:\n  - { name: a, call: x, validate: no }\n', '`validate:` is true or false'],
     ['an error: with an unknown key', 'tests:\n  - { name: a, call: x, expect: { error: { kind: x } } }\n', '`error:` takes code and message, not "kind"'],

@@ -31,7 +31,7 @@ export async function connectServersFor(cli: CliContext, names: string[] | undef
 }
 
 /** Run from `toolrun shell`: the shell's servers, which it holds (the default instead of every configured one). */
-function shellServers(env: NodeJS.ProcessEnv): string[] | undefined {
+export function shellServers(env: NodeJS.ProcessEnv): string[] | undefined {
   const value = env[SHELL_SERVERS_ENV];
   if (!value) return undefined;
   try {
