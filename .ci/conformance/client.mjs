@@ -30,6 +30,10 @@ function commandFor(name) {
   if (name === 'sse-retry') return ['exec', `${SERVER}:test_reconnection`];
   if (['auth/pre-registration', 'auth/client-credentials-basic', 'auth/client-credentials-jwt'].includes(name)) return ['list', '--server', SERVER];
   if (name.startsWith('auth/')) return ['exec', `${SERVER}:test-tool`];
+  // Skills (SEP-2640): listing reads no file; reading a skill verifies its SKILL.md against the entry
+  // first, and a tampered one (digest, size or frontmatter) is refused (exit 1) before any other file is read.
+  if (name === 'sep-2640-client-no-prefetch') return ['skills', 'list', SERVER];
+  if (name.startsWith('sep-2640-client-verify-')) return ['skills', 'read', `${SERVER}:pdf-processing`, 'references/FORMS.md'];
   return ['list', '--server', SERVER];
 }
 

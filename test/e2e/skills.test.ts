@@ -29,6 +29,7 @@ describe('toolrun skills', () => {
         legacyhttp: { url: http.url, protocol: '2025-11-25' },
         tampered: fixtureServer(SKILLS, { env: { MODE: 'tampered' } }),
         edited: fixtureServer(SKILLS, { env: { MODE: 'edited' } }),
+        manifest: fixtureServer(SKILLS, { env: { MODE: 'manifest' } }),
         outside: fixtureServer(BROKEN, { env: { BREAK: 'outside' } }),
         gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
       },
@@ -131,6 +132,20 @@ describe('toolrun skills', () => {
       '⚠ tampered:acme/billing/refunds: examples/email.md FAILS verification (digest): digest sha256:9b0dce968a3a1a8b8c0a73306e7863d4e8a38fda9a6751caff2165538d0974d0; the entry lists sha256:741be38f43be62a9b2304b42f8ecd16c52eeeda6e3115cc0b253b55962a87b42',
     );
     expect(result.exitCode).toBe(1);
+  });
+
+  // skills.mdx#verification-on-read: on a discrepancy the host MUST NOT load the skill. Reading one of
+  // its files loads it: SKILL.md is verified first, and when it fails the file is never asked for.
+  it('reads no file of a skill whose SKILL.md fails verification: exit 1, the file not even requested', async () => {
+    const result = await runInProcess(['--json', '--config', config, 'skills', 'read', 'manifest:acme/billing/refunds', 'examples/email.md']);
+    expect(result.exitCode).toBe(1);
+    const files = (JSON.parse(result.stdout) as { files: Array<{ path: string; verdict: string; message?: string; text?: string }> }).files;
+    expect(files.map(({ path, verdict }) => [path, verdict])).toEqual([
+      ['SKILL.md', 'digest'],
+      ['examples/email.md', 'unread'],
+    ]);
+    expect(files[1]!.message).toBe("not read: the skill's SKILL.md failed verification, so the skill is not loaded");
+    expect(files.some((file) => file.text !== undefined)).toBe(false);
   });
 
   it('refuses to read a file the entry does not list (skills.mdx: an unlisted file is a verification failure)', async () => {

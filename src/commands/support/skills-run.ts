@@ -322,9 +322,12 @@ export async function runSkillsRead(cli: CliContext, address: string, file: stri
       only = [listed];
     }
   }
-  if (!row.refused) row.check = await verifySkill(connection.client, skill, new ReadBudget(bounds.maxBytes), { ...requestOptions(cli), ...(only ? { only } : {}), keepBytes: true });
+  if (!row.refused)
+    row.check = await verifySkill(connection.client, skill, new ReadBudget(bounds.maxBytes), { ...requestOptions(cli), ...(only ? { only } : {}), keepBytes: true, manifestFirst: true });
   const files = row.check?.files ?? [];
-  const usable = files.filter((checked) => (checked.verdict === 'verified' || checked.verdict === 'unverifiable') && checked.bytes);
+  // What was asked for (SKILL.md, read first to load the skill, is shown only when it is one of them).
+  const asked = (checked: FileCheck) => !only || only.some((resource) => fileKey(resource.uri) === fileKey(checked.uri));
+  const usable = files.filter((checked) => (checked.verdict === 'verified' || checked.verdict === 'unverifiable') && checked.bytes && asked(checked));
   if (cli.globals.json && !options.output) {
     await cli.terminal.resultJson(
       {

@@ -158,10 +158,21 @@ export function pathInSkill(skill: Skill, uri: string): string {
  * `incomplete`, never verified. A "dynamic" skill's SKILL.md is read and its frontmatter compared;
  * the rest of its files cannot be known or checked.
  */
-export async function verifySkill(client: McpClient, skill: Skill, budget: ReadBudget, options: McpRequestOptions & { only?: SkillResource[]; keepBytes?: boolean } = {}): Promise<SkillCheck> {
+export async function verifySkill(
+  client: McpClient,
+  skill: Skill,
+  budget: ReadBudget,
+  options: McpRequestOptions & { only?: SkillResource[]; keepBytes?: boolean; manifestFirst?: boolean } = {},
+): Promise<SkillCheck> {
   const files: FileCheck[] = [];
   let overLimits: string | undefined;
-  const listed: SkillResource[] = skill.resources === 'dynamic' ? [{ uri: skill.uri, digest: '', size: -1 }] : (options.only ?? skill.resources);
+  let listed: SkillResource[] = skill.resources === 'dynamic' ? [{ uri: skill.uri, digest: '', size: -1 }] : (options.only ?? skill.resources);
+  // Loading a skill (manifestFirst): its SKILL.md is read and verified before any other file, and when
+  // it fails no other file is read (skills.mdx#verification-on-read: on a discrepancy the host MUST NOT
+  // load the skill; the conformance suite's sep-2640-client-verify-* scenarios fail a client that reads on).
+  const manifest = options.manifestFirst && Array.isArray(skill.resources) ? skill.resources.find((resource) => pathInSkill(skill, resource.uri) === 'SKILL.md') : undefined;
+  if (manifest) listed = [manifest, ...listed.filter((resource) => resource !== manifest && pathInSkill(skill, resource.uri) !== 'SKILL.md')];
+  let manifestFailed = false;
   if (Array.isArray(skill.resources)) {
     const total = skill.resources.reduce((sum, file) => sum + file.size, 0);
     // skills.mdx#limits: 512 files and 16 MiB a skill; hosts MUST accept up to these, MAY more.
@@ -171,6 +182,11 @@ export async function verifySkill(client: McpClient, skill: Skill, budget: ReadB
   for (const file of listed) {
     const path = pathInSkill(skill, file.uri);
     const dynamic = file.size < 0;
+    if (manifestFailed) {
+      files.push({ uri: file.uri, path, verdict: 'unread', size: file.size, message: "not read: the skill's SKILL.md failed verification, so the skill is not loaded" });
+      continue;
+    }
+    if (manifest && file === manifest) manifestFailed = true; // until it is verified below
     if (!dynamic && file.size > budget.remaining) {
       files.push({ uri: file.uri, path, verdict: 'unread', size: file.size, message: `not read: over what is left of the run's ${'--max-bytes'} bound (${budget.remaining} bytes)` });
       continue;
@@ -203,6 +219,7 @@ export async function verifySkill(client: McpClient, skill: Skill, budget: ReadB
         continue;
       }
     }
+    if (file === manifest) manifestFailed = false;
     files.push({ uri: file.uri, path, verdict: dynamic ? 'unverifiable' : 'verified', size: dynamic ? read.bytes.byteLength : file.size, ...kept });
   }
   return { verdict: skillVerdict(files), files, ...(overLimits ? { overLimits } : {}) };
