@@ -64,6 +64,11 @@ export const COMMAND_TABLE: CommandNode = {
       values: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
     },
     {
+      long: '--trace-parent',
+      takesValue: true,
+      description: "continue a caller's W3C trace",
+    },
+    {
       long: '--no-session',
       takesValue: false,
       description: 'start servers here even when a session holder keeps them wa…',

@@ -1,6 +1,7 @@
 import { readVersion } from '../version.js';
 import { modernEnvelope } from '../protocol/protocol-era.js';
 import { FrameLog } from './frame-log.js';
+import { withTraceContext } from '../trace/run-trace.js';
 import type { ProbeAnswer, ProbeChannel, ProbeRequestOptions, RecordedFrame } from './probe-types.js';
 
 /** What a line or a body came with: its stdout line, its raw text when it is not JSON, its size. */
@@ -92,7 +93,8 @@ export class WireProbeChannel implements ProbeChannel {
   start(method: string, params: Record<string, unknown> = {}, options: ProbeRequestOptions = {}): { id: number; answer: Promise<ProbeAnswer> } {
     const id = this.#nextId++;
     const version = options.protocolVersion ?? this.protocolVersion;
-    const message = { jsonrpc: '2.0', id, method, params: this.#withMeta(params, options, version) };
+    // Trace context in every request, as toolrun's client sends it (trace/run-trace.ts).
+    const { message } = withTraceContext({ jsonrpc: '2.0', id, method, params: this.#withMeta(params, options, version) });
     const answer = new Promise<ProbeAnswer>((resolve) => {
       if (this.fault) return resolve({ kind: 'closed', reason: this.fault });
       const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
