@@ -108,7 +108,7 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       process.on('SIGHUP', onSignal);
       let finishTrace: ((exitCode: number) => Promise<string | undefined>) | undefined;
       try {
-        const started = await startRunTrace({ traceParent: globals.traceParent, env, commandName: commandNameOf(argv, program) });
+        const started = await startRunTrace({ traceParent: globals.traceParent, otlp: globals.otlp, env, commandName: commandNameOf(argv, program) });
         finishTrace = started.finish;
         terminal.verbose(
           `trace ${started.trace.traceId} (${started.trace.source === 'new' ? 'new' : `continued from ${started.trace.source}`}${started.trace.recorder ? ', spans exported over OTLP' : ''})`,

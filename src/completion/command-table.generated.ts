@@ -69,6 +69,11 @@ export const COMMAND_TABLE: CommandNode = {
       description: "continue a caller's W3C trace",
     },
     {
+      long: '--otlp',
+      takesValue: true,
+      description: "export the command's spans over OTLP/HTTP to this collector",
+    },
+    {
       long: '--no-session',
       takesValue: false,
       description: 'start servers here even when a session holder keeps them wa…',

@@ -1,10 +1,13 @@
 import { UsageError } from '../errors.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 import { plainRunTrace, setRunTrace, type RunTrace } from './run-trace.js';
 import { parseTraceParent, validTraceState } from './trace-context.js';
 
 export interface RunTraceInput {
   /** `--trace-parent`. */
   traceParent?: string;
+  /** `--otlp`. */
+  otlp?: string;
   env: NodeJS.ProcessEnv;
   /** The span name of the command itself (`toolrun exec`). */
   commandName: string;
@@ -13,8 +16,10 @@ export interface RunTraceInput {
 /**
  * Sets up the running command's trace (SPEC §23): a caller's trace continued (`--trace-parent`, else
  * `TRACEPARENT` and `TRACESTATE` in the environment, as OpenTelemetry's "Environment Variables as
- * Context Propagation Carriers" names them and CI systems set them), else a new one. Resolves with
- * what ends it (the export of recorded spans, and a warning when that failed).
+ * Context Propagation Carriers" names them and CI systems set them), else a new one; with `--otlp URL`
+ * (or `OTEL_EXPORTER_OTLP_ENDPOINT`) the command's spans are recorded by the OpenTelemetry SDK, loaded
+ * only then. Resolves with what ends it: the export of what is left, within OTLP_FLUSH_TIMEOUT_MS,
+ * and a warning when that failed.
  */
 export async function startRunTrace(input: RunTraceInput): Promise<{ trace: RunTrace; finish: (exitCode: number) => Promise<string | undefined> }> {
   const flag = input.traceParent;
@@ -30,7 +35,13 @@ export async function startRunTrace(input: RunTraceInput): Promise<{ trace: RunT
   const source: RunTrace['source'] = flag !== undefined ? '--trace-parent' : fromEnv !== undefined ? 'TRACEPARENT' : 'new';
   // A tracestate belongs to the traceparent it came with: TRACESTATE only beside TRACEPARENT.
   const tracestate = source === 'TRACEPARENT' ? validTraceState(input.env.TRACESTATE) : undefined;
-  const trace = plainRunTrace(caller, tracestate, source);
+  const url = otlpTracesUrl(input.otlp, input.env);
+  let trace = plainRunTrace(caller, tracestate, source);
+  if (url) {
+    const { startOtlpRecorder } = await import('./otlp-export.js');
+    const recorder = await startOtlpRecorder({ url, headers: otlpHeaders(input.env), caller, tracestate, commandName: input.commandName });
+    trace = { traceId: recorder.traceId, parentId: recorder.rootSpanId, flags: recorder.flags, tracestate, source, recorder };
+  }
   setRunTrace(trace);
   return {
     trace,
@@ -39,6 +50,46 @@ export async function startRunTrace(input: RunTraceInput): Promise<{ trace: RunT
       return trace.recorder.finish(exitCode);
     },
   };
+}
+
+/**
+ * Where spans go: `--otlp URL` or `OTEL_EXPORTER_OTLP_ENDPOINT` is a base URL, `/v1/traces` appended
+ * (OpenTelemetry "OTLP Exporter Configuration": the signal path is added to the base endpoint), unless
+ * it already ends so; `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as it is. None: no export.
+ */
+export function otlpTracesUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const tracesEnv = flag === undefined ? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || undefined : undefined;
+  const base = flag ?? (tracesEnv ? undefined : env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined);
+  const given = tracesEnv ?? base;
+  if (given === undefined) return undefined;
+  const where = flag !== undefined ? '--otlp' : tracesEnv ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(`${where} '${oneLine(maskSecrets(given))}' is not a URL; give the collector's OTLP/HTTP endpoint, e.g. http://localhost:4318`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${where} '${oneLine(maskSecrets(given))}' is not an http(s) URL; toolrun exports OTLP over HTTP, e.g. http://localhost:4318`);
+  if (tracesEnv || /\/v1\/traces\/?$/.test(url.pathname)) return url.href;
+  return new URL(`${url.pathname.replace(/\/+$/, '')}/v1/traces`, url).href;
+}
+
+/** `OTEL_EXPORTER_OTLP_HEADERS` (and its traces variant, which wins): `key=value,…`, values URL-encoded. */
+function otlpHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const list of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
+    for (const pair of (list ?? '').split(',')) {
+      const at = pair.indexOf('=');
+      if (at <= 0) continue;
+      try {
+        headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        // A malformed pair is skipped, as the SDK's own parser does.
+      }
+    }
+  }
+  return headers;
 }
 
 function oneLine(text: string): string {
