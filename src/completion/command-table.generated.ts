@@ -982,6 +982,16 @@ export const COMMAND_TABLE: CommandNode = {
               description: "the whole run's time limit",
             },
             {
+              long: '--trace',
+              takesValue: false,
+              description: "also check that the server's exported spans continue toolru…",
+            },
+            {
+              long: '--trace-port',
+              takesValue: true,
+              description: 'with --trace',
+            },
+            {
               long: '--help',
               short: '-h',
               takesValue: false,

@@ -73,6 +73,23 @@ export function currentRunTrace(): RunTrace {
   return (state.current ??= { traceId: randomHexId(16), parentId: randomHexId(8), flags: NEW_TRACE_FLAGS, source: 'new' });
 }
 
+/**
+ * Gives each request of the running command a span id of its own (sent as its traceparent's parent
+ * id), spans exported or not: `mcp conform --trace` then knows which request a server's span
+ * continues. With --otlp the recorder already does.
+ */
+export function useRequestSpanIds(): RunTrace {
+  const trace = currentRunTrace();
+  trace.recorder ??= {
+    traceId: trace.traceId,
+    rootSpanId: trace.parentId,
+    flags: trace.flags,
+    startRequest: () => ({ spanId: randomHexId(8), end: () => {} }),
+    finish: async () => undefined,
+  };
+  return trace;
+}
+
 /** A new trace, or a caller's continued, with no spans recorded. */
 export function plainRunTrace(caller: { traceId: string; parentId: string; flags: string } | undefined, tracestate: string | undefined, source: RunTrace['source']): RunTrace {
   if (!caller) return { traceId: randomHexId(16), parentId: randomHexId(8), flags: NEW_TRACE_FLAGS, tracestate, source: 'new' };
