@@ -65,8 +65,10 @@ describe('--otlp exports the command spans', () => {
       expect(typeof span.attributes['jsonrpc.request.id']).toBe('string');
     }
     const call = byName('tools/call echo')!;
-    expect(call.attributes).toMatchObject({ 'gen_ai.tool.name': 'echo', 'gen_ai.operation.name': 'execute_tool' });
+    expect(call.attributes).toMatchObject({ 'gen_ai.tool.name': 'echo', 'gen_ai.operation.name': 'execute_tool', 'mcp.protocol.version': protocol });
     expect(call.status?.code ?? 0).not.toBe(STATUS_ERROR);
+    // 2026-07-28 names the revision in every request, the era probe included.
+    if (handshake === 'server/discover') expect(byName(handshake)!.attributes['mcp.protocol.version']).toBe(protocol);
     // The server is told toolrun's request span is its parent.
     expect(lastTraceparentOf(stdioLog, 'tools/call')).toBe(`00-${root.traceId}-${call.spanId}-01`);
   });

@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { PROTOCOL_VERSION_META_KEY } from '../../protocol/protocol-era.js';
 import { withTraceContext, type NetworkTarget, type RequestOutcome, type RequestSpan } from '../../trace/run-trace.js';
 
 const PROBE_ID_PREFIX = 'toolrun-discover-';
@@ -102,7 +103,9 @@ export class NegotiatingTransport implements Transport {
 
   /** The message with trace context in its `_meta` (every request toolrun sends: trace/run-trace.ts); its span kept until answered. */
   #traced(message: JSONRPCMessage): JSONRPCMessage {
-    const version = this.negotiatedVersion ?? (this.inner as { protocolVersion?: string }).protocolVersion;
+    // 2026-07-28 names the revision in every request's _meta (the v2 client sets it); the 2025 family negotiated it once.
+    const declared = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    const version = typeof declared === 'string' ? declared : (this.negotiatedVersion ?? (this.inner as { protocolVersion?: string }).protocolVersion);
     const traced = withTraceContext(message, { sessionId: this.inner.sessionId, protocolVersion: version, network: this.networkTarget });
     const id = (message as { id?: string | number }).id;
     if (traced.span && id !== undefined) this.#spans.set(id, traced.span);
