@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { perRunState } from '../run-environment.js';
-import { formatTraceParent, NEW_TRACE_FLAGS, randomHexId } from './trace-context.js';
+import { formatTraceParent, NEW_TRACE_FLAGS, parseTraceParent, randomHexId, validTraceState } from './trace-context.js';
 
 /** Where a request goes, for the span's network attributes. */
 export interface NetworkTarget {
@@ -67,8 +68,36 @@ export function setRunTrace(trace: RunTrace): void {
   runTrace().current = trace;
 }
 
+/** The trace of a command a session holder is serving, for the requests it makes on that command's behalf. */
+const servedTrace = new AsyncLocalStorage<RunTrace>();
+
+/** Runs `run` with `trace` as the current trace (a holder serving one command's request); none: unchanged. */
+export function withServedTrace<T>(trace: RunTrace | undefined, run: () => T): T {
+  return trace ? servedTrace.run(trace, run) : run();
+}
+
+/**
+ * What a command hands a session holder with each request, so the requests the holder sends for it
+ * continue the command's trace (its own span when it records spans, else its parent).
+ */
+export function traceContextToHand(): { traceparent: string; tracestate?: string } {
+  const trace = currentRunTrace();
+  const traceparent = formatTraceParent(trace.traceId, trace.parentId, trace.flags);
+  return trace.tracestate ? { traceparent, tracestate: trace.tracestate } : { traceparent };
+}
+
+/** The holder's side: the trace a command handed over (none, or an invalid one: the holder's own). */
+export function traceHandedOver(fields: Record<string, unknown>): RunTrace | undefined {
+  if (typeof fields.traceparent !== 'string') return undefined;
+  const parsed = parseTraceParent(fields.traceparent);
+  if ('invalid' in parsed) return undefined;
+  return { ...parsed, tracestate: validTraceState(typeof fields.tracestate === 'string' ? fields.tracestate : undefined), source: 'TRACEPARENT' };
+}
+
 /** The running command's trace; outside a command (the library), one new trace made on first use. */
 export function currentRunTrace(): RunTrace {
+  const served = servedTrace.getStore();
+  if (served) return served;
   const state = runTrace();
   return (state.current ??= { traceId: randomHexId(16), parentId: randomHexId(8), flags: NEW_TRACE_FLAGS, source: 'new' });
 }
