@@ -22,6 +22,9 @@ import type { RequestInfo, RequestOutcome, RequestSpan, SpanRecorder } from './r
 /** How long the command's exit may wait for its spans to reach the collector (a collector that is down costs this, once). */
 export const OTLP_FLUSH_TIMEOUT_MS = 3000;
 
+/** How often ended spans are exported while the command runs (the batch span processor's default delay). */
+const EXPORT_INTERVAL_MS = 5000;
+
 /** At most this many ended spans wait for the export at the end; more are exported as they come. */
 const BATCH_SIZE = 512;
 
@@ -31,16 +34,26 @@ export interface OtlpRecorderOptions {
   caller: { traceId: string; parentId: string; flags: string } | undefined;
   tracestate: string | undefined;
   commandName: string;
+  /** How often ended spans are exported while the command runs (default EXPORT_INTERVAL_MS). */
+  exportIntervalMs?: number;
 }
 
 export async function startOtlpRecorder(options: OtlpRecorderOptions): Promise<SpanRecorder> {
   const exporter = new OTLPTraceExporter({ url: options.url, headers: options.headers, timeoutMillis: OTLP_FLUSH_TIMEOUT_MS });
   const ended: ReadableSpan[] = [];
-  const exports: Array<Promise<string | undefined>> = [];
+  const exports = new Set<Promise<void>>();
+  const failures: string[] = [];
   const exportNow = () => {
     const batch = ended.splice(0);
-    if (batch.length > 0) exports.push(exportSpans(exporter, batch, options.url));
+    if (batch.length === 0) return;
+    const exported: Promise<void> = exportSpans(exporter, batch, options.url).then((failure) => {
+      if (failure) failures.push(failure);
+      exports.delete(exported);
+    });
+    exports.add(exported);
   };
+  // A command that runs for long (serve, resources watch, shell) exports as it goes, not only at its end.
+  const interval = setInterval(exportNow, options.exportIntervalMs ?? EXPORT_INTERVAL_MS).unref();
   const processor: SpanProcessor = {
     onStart: () => {},
     onEnd: (span) => {
@@ -79,12 +92,19 @@ export async function startOtlpRecorder(options: OtlpRecorderOptions): Promise<S
     finish: async (exitCode) => {
       if (exitCode !== 0) root.setAttribute('process.exit.code', exitCode);
       root.end();
+      clearInterval(interval);
       exportNow();
-      const timedOut = new Promise<string>((resolve) => setTimeout(() => resolve(`no answer within ${OTLP_FLUSH_TIMEOUT_MS} ms`), OTLP_FLUSH_TIMEOUT_MS + 500).unref());
-      const failures = await Promise.race([Promise.all(exports), timedOut.then((reason) => [reason])]);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          failures.push(`no answer within ${OTLP_FLUSH_TIMEOUT_MS} ms`);
+          resolve();
+        }, OTLP_FLUSH_TIMEOUT_MS + 500);
+      });
+      await Promise.race([Promise.all([...exports]), timedOut]);
+      clearTimeout(timer);
       void exporter.shutdown().catch(() => {});
-      const failure = failures.find((reason) => reason !== undefined);
-      return failure && `spans not exported to ${maskSecrets(options.url)}: ${failure}`;
+      return failures[0] && `spans not exported to ${maskSecrets(options.url)}: ${failures[0]}`;
     },
   };
 }
