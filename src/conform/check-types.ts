@@ -54,6 +54,8 @@ export interface ConformTrace {
   spans(): ExportedSpan[];
   /** Exports the receiver could not read, and why. */
   refused: string[];
+  /** Over HTTP: the span ids of the POSTs' own traceparent headers (apart from the messages' _meta). */
+  headerSpans: Set<string>;
   /** Each request toolrun sent in the run (every connection), by the span id its traceparent named. */
   sent(): Map<string, { method: string; id: unknown }>;
 }

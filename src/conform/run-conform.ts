@@ -14,7 +14,7 @@ import type { ConformProfile } from './profiles.js';
 import { StdioWire } from './stdio-wire.js';
 import type { OtlpReceiver } from '../trace/otlp-receiver.js';
 import { useRequestSpanIds } from '../trace/run-trace.js';
-import { parseTraceParent } from '../trace/trace-context.js';
+import { formatTraceParent, parseTraceParent, randomHexId } from '../trace/trace-context.js';
 import { traceContinuationCheck } from './checks/trace-continuation.js';
 
 export interface ConformRunOptions {
@@ -72,8 +72,17 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
     report.durationMs = Math.round(performance.now() - startedAt);
     return report;
   };
+  // --trace over HTTP: each POST's own span id in its traceparent header, apart from the _meta one.
+  const headerSpans = new Set<string>();
   const startWire = async (): Promise<Wire> => {
     const wire = spec.transport === 'stdio' ? await StdioWire.start(spec, options.graceMs) : new HttpWire(spec);
+    if (runTrace && wire instanceof HttpWire) {
+      wire.transportTraceparent = () => {
+        const spanId = randomHexId(8);
+        headerSpans.add(spanId);
+        return formatTraceParent(runTrace.traceId, spanId, runTrace.flags);
+      };
+    }
     wires.push(wire);
     return wire;
   };
@@ -124,7 +133,7 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
       openFreshChannel: open,
       signal: options.signal ?? new AbortController().signal,
       transport: transportFacts(channels, wires, options.graceMs),
-      trace: options.trace && runTrace ? conformTrace(options.trace, runTrace.traceId, channels, spec.transport === 'stdio' ? TRACE_WAIT_MS.stdio : TRACE_WAIT_MS.http) : undefined,
+      trace: options.trace && runTrace ? conformTrace(options.trace, runTrace.traceId, channels, headerSpans, spec.transport === 'stdio' ? TRACE_WAIT_MS.stdio : TRACE_WAIT_MS.http) : undefined,
     };
     context.calls = await planRunCalls(context, options);
     report.calls = context.calls.map(({ tool, arguments: args, generated, skipped }) => ({ tool, arguments: args, generated, ...(skipped ? { skipped } : {}) }));
@@ -148,9 +157,10 @@ function withOtlpEndpoint(spec: ServerSpec, url: string): ServerSpec {
   };
 }
 
-function conformTrace(receiver: OtlpReceiver, traceId: string, channels: WireProbeChannel[], waitMs: number): NonNullable<ConformContext['trace']> {
+function conformTrace(receiver: OtlpReceiver, traceId: string, channels: WireProbeChannel[], headerSpans: Set<string>, waitMs: number): NonNullable<ConformContext['trace']> {
   return {
     traceId,
+    headerSpans,
     waitForSpans: () => receiver.waitForSpans(waitMs),
     spans: () => receiver.spans,
     refused: receiver.refused,

@@ -76,6 +76,19 @@ describe('mcp conform --trace', () => {
     }
   });
 
+  it("HTTP: a server whose MCP span follows the HTTP traceparent header instead of _meta's fails (the aws-otel-python#826 bug)", async () => {
+    const port = await freePort();
+    const http = await startHttpFixture('trace-server.js', { TRANSPORT: 'http', SPANS: 'header', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
+    try {
+      const { check, result } = await conform({ url: http.url }, ['--trace', '--trace-port', String(port)]);
+      expect(result.exitCode).toBe(1);
+      expect(check!.verdict).toBe('fail');
+      expect(check!.message).toMatch(/server spans? do not continue toolrun's trace; 'tools\/call echo' has the HTTP request's traceparent header as parent, not the traceparent in params\._meta/);
+    } finally {
+      await http.stop();
+    }
+  });
+
   it('without --trace the profile is unchanged: no trace check', async () => {
     const { report } = await conform(fixtureServer('trace-server.js'), []);
     expect(report.checks.map((check) => check.id)).not.toContain(TRACE_CHECK);

@@ -37,7 +37,7 @@ export const traceContinuationCheck: ConformCheck = {
     const mcpEntries = entries.filter((span) => span.kind === SERVER_KIND || span.attributes['mcp.method.name'] !== undefined);
     const judged = mcpEntries.length > 0 ? mcpEntries : entries;
     const broken = judged.flatMap((span) => {
-      const problem = problemOf(span, trace.traceId, sent);
+      const problem = problemOf(span, trace.traceId, sent, trace.headerSpans);
       return problem ? [{ span, problem }] : [];
     });
     if (broken.length === 0) {
@@ -55,9 +55,15 @@ export const traceContinuationCheck: ConformCheck = {
   },
 };
 
-function problemOf(span: ExportedSpan, traceId: string, sent: Map<string, { method: string; id: unknown }>): string | undefined {
+function problemOf(span: ExportedSpan, traceId: string, sent: Map<string, { method: string; id: unknown }>, headerSpans: Set<string>): string | undefined {
   if (span.traceId !== traceId) return `is in trace ${span.traceId || '(none)'}, not toolrun's ${traceId}${span.parentSpanId ? '' : ' (a trace of its own)'}`;
   if (!span.parentSpanId) return 'is a root span of toolrun’s trace, with no parent';
+  // "MCP and underlying transport (such as HTTP) contexts are independent ... The MCP client span becomes
+  // a parent of the MCP server span regardless of transport used" (semconv mcp.md): an HTTP server span
+  // may continue the header; an MCP span (mcp.method.name is Required on it) must continue _meta.
+  if (headerSpans.has(span.parentSpanId)) {
+    return span.attributes['mcp.method.name'] === undefined ? undefined : "has the HTTP request's traceparent header as parent, not the traceparent in params._meta";
+  }
   if (!sent.has(span.parentSpanId)) return `has parent ${span.parentSpanId}, a span toolrun never sent`;
   return undefined;
 }
