@@ -31,11 +31,14 @@ export async function startOtlpReceiver(): Promise<{
   url: string;
   spans: ReceivedSpan[];
   contentTypes: string[];
+  /** Each export's HTTP headers. */
+  headers: Array<Record<string, string | string[] | undefined>>;
   waitFor(check: (spans: ReceivedSpan[]) => boolean): Promise<void>;
   stop(): Promise<void>;
 }> {
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
+  const headers: Array<Record<string, string | string[] | undefined>> = [];
   const waiters = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,6 +49,7 @@ export async function startOtlpReceiver(): Promise<{
         return;
       }
       contentTypes.push(String(req.headers['content-type']));
+      headers.push(req.headers);
       const body = JSON.parse(Buffer.concat(chunks).toString()) as {
         resourceSpans?: Array<{ resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: Array<{ spans?: Array<Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes?: OtlpAttribute[] }> }> }>;
       };
@@ -64,6 +68,7 @@ export async function startOtlpReceiver(): Promise<{
     url,
     spans,
     contentTypes,
+    headers,
     waitFor: (check) =>
       new Promise<void>((resolve) => {
         if (check(spans)) return resolve();

@@ -143,6 +143,12 @@ describe('--otlp exports the command spans', () => {
     expect(result).toEqual({ exitCode: 2, stdout: '', stderr: message });
   });
 
+  it("OTEL_EXPORTER_OTLP_HEADERS (a hosted collector's key) is sent with the export, its values URL-decoded", async () => {
+    const result = await run(['--otlp', receiver.url, 'exec', 'get_current_datetime'], { OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=s3cr%20et,x-team=tools' });
+    expect(result.exitCode).toBe(0);
+    expect(receiver.headers.at(-1)).toMatchObject({ 'x-api-key': 's3cr et', 'x-team': 'tools' });
+  });
+
   it('no spans are sent without --otlp or OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
     const result = await run(['exec', 'stdio:echo', 'message=hi']);
     expect(result.exitCode).toBe(0);
