@@ -13,6 +13,7 @@ import { withHostHint } from './cli-support/host-hint.js';
 import { Terminal } from './output/terminal.js';
 import { readVersion } from './version.js';
 import { withRunEnvironment } from './run-environment.js';
+import { startRunTrace } from './trace/start-run-trace.js';
 
 export interface RunCliOptions {
   env?: NodeJS.ProcessEnv;
@@ -105,7 +106,13 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       process.on('SIGHUP', onSignal);
+      let finishTrace: ((exitCode: number) => Promise<string | undefined>) | undefined;
       try {
+        const started = await startRunTrace({ traceParent: globals.traceParent, otlp: globals.otlp, env, commandName: commandNameOf(argv, program), warn: (message) => terminal.warn(message) });
+        finishTrace = started.finish;
+        terminal.verbose(
+          `trace ${started.trace.traceId} (${started.trace.source === 'new' ? 'new' : `continued from ${started.trace.source}`}${started.trace.recorder ? ', spans exported over OTLP' : ''})`,
+        );
         exitCode = await action(cli);
       } catch (error) {
         exitCode = await reportError(await withHostHint(cli, error), terminal, globals.json);
@@ -117,6 +124,9 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
         await runCleanups();
         // Interrupted: toolrun's exit must not cut the servers' shutdown short (its exit hook SIGKILLs).
         if (signalShutdown) await signalShutdown;
+        // The spans, once every connection is closed (their last requests ended): bounded, never the exit code.
+        const traceWarning = await finishTrace?.(signalExitCode ?? exitCode);
+        if (traceWarning) terminal.warn(traceWarning);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         process.off('SIGHUP', onSignal);
@@ -185,6 +195,14 @@ Exit codes: 0 ok · 1 tool failed · 2 usage · 3 config · 4 MCP server unreach
   for (const name of word !== undefined ? [word] : Object.keys(COMMANDS)) COMMANDS[name]!(program, run);
   for (const command of [...program.commands, ...program.commands.flatMap((parent) => parent.commands)]) command.exitOverride().showSuggestionAfterError(true);
   return program;
+}
+
+/** The command's span name: `toolrun exec`, `toolrun mcp conform`. */
+function commandNameOf(argv: string[], program: Command): string {
+  const word = commandWordOf(argv, program);
+  if (!word) return 'toolrun';
+  const sub = program.commands.find((command) => command.name() === word)?.commands.find((command) => argv.slice(argv.indexOf(word) + 1).includes(command.name()));
+  return `toolrun ${word}${sub ? ` ${sub.name()}` : ''}`;
 }
 
 async function reportError(error: unknown, terminal: Terminal, json: boolean): Promise<number> {

@@ -127,6 +127,8 @@ async function fastExec(argv: string[], env: NodeJS.ProcessEnv): Promise<number 
   }
   const args = parseFastExec(argv.slice(2));
   if (!args) return undefined;
+  // A trace to continue or spans to export: the full CLI reads, checks and hands them to the holder (SPEC §23).
+  if (env.TRACEPARENT || env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   // A builtin runs here; no holder running at all (no socket): nothing to look for, nothing loaded.
   if (!args.tool.includes(':') && !args.server && (BUILTIN_TOOL_NAMES as readonly string[]).includes(args.tool)) return undefined;
   if (!anyHolderSocket(sessionDirectoryPath(env))) return undefined;

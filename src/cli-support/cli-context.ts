@@ -17,6 +17,10 @@ export interface GlobalOptions {
   protocol?: string;
   /** `--log-level`: the least severe server log level asked for and shown (SPEC §15). */
   logLevel?: LogLevel;
+  /** `--trace-parent`: a caller's W3C traceparent to continue (SPEC §23). */
+  traceParent?: string;
+  /** `--otlp`: the OTLP/HTTP collector the command's spans go to (SPEC §23). */
+  otlp?: string;
   /** false with `--no-session`: never use a session holder (SPEC §12). */
   session: boolean;
   /** false with `--no-cache`: never use the tool index cache (SPEC §12). */

@@ -21,6 +21,8 @@ export function addGlobalOptions(program: Command): void {
     .addOption(new Option('--timeout <ms>', 'per-call timeout in ms (default 30000)').argParser(parseTimerMilliseconds))
     .addOption(new Option('--protocol <version>', `MCP protocol revision for every server: auto (default) or ${PROTOCOL_SETTINGS.slice(1).join(', ')}`).argParser(parseProtocolSetting))
     .addOption(new Option('--log-level <level>', `ask servers that log for this level and above: ${LOG_LEVELS.join(', ')} (logging/setLevel; per request in 2026-07-28)`).argParser(parseLogLevel))
+    .addOption(new Option('--trace-parent <traceparent>', "continue a caller's W3C trace (also TRACEPARENT): every request carries it in _meta and the traceparent header").helpGroup('Tracing:'))
+    .addOption(new Option('--otlp <url>', "export the command's spans over OTLP/HTTP to this collector (also OTEL_EXPORTER_OTLP_ENDPOINT)").helpGroup('Tracing:'))
     .option('--no-session', 'start servers here even when a session holder keeps them warm (toolrun session)')
     .option('--no-cache', 'do not use the caches: the tool index (which server offers a plain tool name) and the configs already found valid')
     .addOption(askBackOption('--answer <field=value>', "answer a server's elicitation field, typed by its schema (repeatable)").argParser(collect))
@@ -50,6 +52,8 @@ export function readGlobals(program: Command): GlobalOptions {
     timeout?: number;
     protocol?: string;
     logLevel?: string;
+    traceParent?: string;
+    otlp?: string;
     session?: boolean;
     cache?: boolean;
     answer?: string[];
@@ -71,6 +75,8 @@ export function readGlobals(program: Command): GlobalOptions {
     timeout: options.timeout,
     protocol: options.protocol,
     logLevel: options.logLevel as GlobalOptions['logLevel'],
+    traceParent: options.traceParent,
+    otlp: options.otlp,
     session: options.session !== false,
     cache: options.cache !== false,
     askBack: {

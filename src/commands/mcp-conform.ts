@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { parseArgWords, type ArgWord } from '../args/parse-tool-args.js';
 import { UsageError } from '../errors.js';
 import { splitCommandWords } from '../input/split-words.js';
@@ -18,6 +18,8 @@ interface ConformOptions {
   junit?: string;
   html?: string;
   deadline?: number;
+  trace?: boolean;
+  tracePort?: number;
 }
 
 /** Per request when --timeout is not given: a check waits this long for one answer. */
@@ -37,6 +39,11 @@ export function registerMcpConformCommand(mcp: Command, run: CommandRunner): voi
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
     .option('--html <file>', 'also write the report as a self-contained HTML page')
     .option('--deadline <ms>', `the whole run's time limit (default ${DEFAULT_DEADLINE_MS})`, parseTimerMilliseconds)
+    .option(
+      '--trace',
+      "also check that the server's exported spans continue toolrun's trace (an OTLP receiver runs for the check; a stdio server is started with OTEL_EXPORTER_OTLP_ENDPOINT pointing to it)",
+    )
+    .option('--trace-port <port>', 'with --trace: the port the OTLP receiver listens on, on 127.0.0.1 (default: any free port); point an HTTP server there', parseTracePort)
     .addHelpText(
       'after',
       `
@@ -48,6 +55,8 @@ Examples:
   $ toolrun --config ci.json mcp conform api --call-all --junit conform.xml
   $ toolrun --config ci.json mcp conform api --html conform.html
   $ toolrun --config ci.json --json mcp conform api | jq '.checks[] | select(.verdict != "pass")'
+  $ toolrun mcp conform --trace -- node server.js
+  $ OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4319 node server.js --http & toolrun mcp conform http://127.0.0.1:3000/mcp --trace --trace-port 4319
 
 Name the server before --call: each --call takes a tool and the key=value words after it
 (or one quoted word holding both: --call "echo message='hi there'").
@@ -76,6 +85,21 @@ async function conform(cli: CliContext, words: string[], dashed: boolean, option
   const spec = resolveServer(config, config.servers[server]!, cli.env);
   if (spec.transport === 'sse') throw new UsageError(`${server} uses the SSE transport (2024-11-05); mcp conform checks stdio and Streamable HTTP servers`);
 
+  if (options.tracePort !== undefined && !options.trace) throw new UsageError('--trace-port is for --trace; add --trace');
+  let receiver: import('../trace/otlp-receiver.js').OtlpReceiver | undefined;
+  if (options.trace) {
+    const { OtlpReceiver } = await import('../trace/otlp-receiver.js');
+    try {
+      receiver = await OtlpReceiver.start(options.tracePort ?? 0);
+    } catch (error) {
+      throw new UsageError(
+        `--trace: the OTLP receiver cannot listen on 127.0.0.1:${options.tracePort ?? 0} (${(error as { code?: string }).code ?? (error as Error).message}); choose another --trace-port`,
+      );
+    }
+    const opened = receiver;
+    cli.onExit(() => opened.close());
+    if (spec.transport !== 'stdio') cli.terminal.info(`OTLP receiver for --trace on ${receiver.url}: the server must export its spans there (OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.url})`);
+  }
   const spinner = await cli.terminal.startSpinner(`${server}: starting`);
   cli.onExit(async () => spinner?.stop());
   const { runConform } = await import('../conform/run-conform.js');
@@ -88,6 +112,7 @@ async function conform(cli: CliContext, words: string[], dashed: boolean, option
     deadlineMs: options.deadline ?? DEFAULT_DEADLINE_MS,
     graceMs: SHUTDOWN_GRACE_MS,
     signal: cli.signal,
+    trace: receiver,
     onCheck: (result) => {
       spinner?.update(`${server}: ${result.id} ${result.verdict}`);
       cli.terminal.verbose(`${result.id}: ${result.verdict} — ${result.message}`);
@@ -98,6 +123,12 @@ async function conform(cli: CliContext, words: string[], dashed: boolean, option
   const { writeConformOutputs } = await import('../cli-support/conform-outputs.js');
   await writeConformOutputs(cli, report, junitPath, htmlPath);
   return conformExitCode(report);
+}
+
+function parseTracePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new InvalidArgumentError('a port from 1 to 65535');
+  return port;
 }
 
 /**

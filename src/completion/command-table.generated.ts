@@ -64,6 +64,16 @@ export const COMMAND_TABLE: CommandNode = {
       values: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
     },
     {
+      long: '--trace-parent',
+      takesValue: true,
+      description: "continue a caller's W3C trace",
+    },
+    {
+      long: '--otlp',
+      takesValue: true,
+      description: "export the command's spans over OTLP/HTTP to this collector",
+    },
+    {
       long: '--no-session',
       takesValue: false,
       description: 'start servers here even when a session holder keeps them wa…',
@@ -1134,6 +1144,16 @@ export const COMMAND_TABLE: CommandNode = {
               long: '--deadline',
               takesValue: true,
               description: "the whole run's time limit",
+            },
+            {
+              long: '--trace',
+              takesValue: false,
+              description: "also check that the server's exported spans continue toolru…",
+            },
+            {
+              long: '--trace-port',
+              takesValue: true,
+              description: 'with --trace',
             },
             {
               long: '--help',

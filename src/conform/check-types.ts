@@ -1,5 +1,6 @@
 import type { CheckEvidence, Verdict } from './conform-types.js';
 import type { ProbeChannel, RecordedFrame } from './probe-types.js';
+import type { ExportedSpan } from '../trace/otlp-receiver.js';
 
 /** A tool call the run may make: from `--call TOOL ARGS` (given) or `--call-all` (generated from the schema). */
 export interface PlannedCall {
@@ -41,6 +42,22 @@ export interface ConformContext {
   signal: AbortSignal;
   /** What the transports saw, for the framing, purity and shutdown checks (set by the runner). */
   transport?: TransportFacts;
+  /** `--trace`: toolrun's trace and what the server exported to the run's OTLP receiver. */
+  trace?: ConformTrace;
+}
+
+/** `mcp conform --trace` (SPEC §23): the run's trace, the spans received, what was sent. */
+export interface ConformTrace {
+  traceId: string;
+  /** Waits (bounded) for the server's spans to arrive. */
+  waitForSpans(): Promise<void>;
+  spans(): ExportedSpan[];
+  /** Exports the receiver could not read, and why. */
+  refused: string[];
+  /** Over HTTP: the span ids of the POSTs' own traceparent headers (apart from the messages' _meta). */
+  headerSpans: Set<string>;
+  /** Each request toolrun sent in the run (every connection), by the span id its traceparent named. */
+  sent(): Map<string, { method: string; id: unknown }>;
 }
 
 /** What the wires of a run saw, beyond the frames. */

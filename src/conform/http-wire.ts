@@ -27,6 +27,11 @@ export class HttpWire implements ProbeWire {
   #reading = true;
   /** The POSTs of requests still being read, by request id (abortRequest closes one). */
   readonly #inFlight = new Map<number, AbortController>();
+  /**
+   * `mcp conform --trace`: the `traceparent` header of a POST, made apart from the one in its message's
+   * `_meta` (the HTTP request's own span), so a server whose MCP span follows the header is caught.
+   */
+  transportTraceparent?: () => string;
 
   constructor(spec: RemoteServerSpec) {
     const { url, headers } = remoteTarget(spec);
@@ -48,6 +53,7 @@ export class HttpWire implements ProbeWire {
       const value = source && (message.params as Record<string, unknown> | undefined)?.[source];
       if (typeof value === 'string') headers['mcp-name'] = headerSafe(value);
     }
+    if (this.transportTraceparent && (message.params as { _meta?: { traceparent?: unknown } } | undefined)?._meta?.traceparent !== undefined) headers.traceparent = this.transportTraceparent();
     const requestId = typeof message.id === 'number' && message.method !== undefined ? message.id : undefined;
     const own = new AbortController();
     if (requestId !== undefined) this.#inFlight.set(requestId, own);

@@ -1,6 +1,7 @@
 import { readVersion } from '../version.js';
 import { CLIENT_CAPABILITIES_META_KEY, modernEnvelope } from '../protocol/protocol-era.js';
 import { FrameLog } from './frame-log.js';
+import { withTraceContext, type RequestOutcome } from '../trace/run-trace.js';
 import type { ProbeAnswer, ProbeChannel, ProbeRequestOptions, RecordedFrame } from './probe-types.js';
 
 /** What a line or a body came with: its stdout line, its raw text when it is not JSON, its size. */
@@ -41,6 +42,13 @@ export interface StrayResponse {
 interface Pending {
   method: string;
   settle: (answer: ProbeAnswer) => void;
+}
+
+/** How a request's span ends (with --otlp): its result, its error, or why none came. */
+function spanOutcome(answer: ProbeAnswer): RequestOutcome {
+  if (answer.kind === 'result') return { result: answer.result };
+  if (answer.kind === 'error') return { error: answer.error };
+  return { error: { code: answer.kind === 'timeout' ? 'timeout' : 'connection_closed', message: answer.kind === 'timeout' ? `no answer within ${answer.afterMs} ms` : answer.reason } };
 }
 
 /** The ProbeChannel over any wire: ids, answers matched to requests, the era's envelope, a bounded log. */
@@ -94,7 +102,8 @@ export class WireProbeChannel implements ProbeChannel {
   start(method: string, params: Record<string, unknown> = {}, options: ProbeRequestOptions = {}): { id: number; answer: Promise<ProbeAnswer> } {
     const id = this.#nextId++;
     const version = options.protocolVersion ?? this.protocolVersion;
-    const message = { jsonrpc: '2.0', id, method, params: this.#withMeta(params, options, version) };
+    // Trace context in every request, as toolrun's client sends it (trace/run-trace.ts).
+    const { message, span } = withTraceContext({ jsonrpc: '2.0', id, method, params: this.#withMeta(params, options, version) });
     const answer = new Promise<ProbeAnswer>((resolve) => {
       if (this.fault) return resolve({ kind: 'closed', reason: this.fault });
       const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
@@ -105,12 +114,14 @@ export class WireProbeChannel implements ProbeChannel {
         // As a client SHOULD (basic/utilities/cancellation): a request given up on is cancelled, so
         // the server can stop the work (and is not judged later for work toolrun left it doing).
         void this.cancel(id, `toolrun conform gave up after ${timeoutMs} ms`);
+        span?.end(spanOutcome({ kind: 'timeout', afterMs: timeoutMs }));
         resolve({ kind: 'timeout', afterMs: timeoutMs });
       }, timeoutMs);
       this.#pending.set(id, {
         method,
         settle: (outcome) => {
           clearTimeout(timer);
+          span?.end(spanOutcome(outcome));
           this.#pending.delete(id);
           resolve(outcome);
         },

@@ -12,6 +12,10 @@ import { listAll } from './list-all.js';
 import { WireProbeChannel } from './probe-channel.js';
 import type { ConformProfile } from './profiles.js';
 import { StdioWire } from './stdio-wire.js';
+import type { OtlpReceiver } from '../trace/otlp-receiver.js';
+import { useRequestSpanIds } from '../trace/run-trace.js';
+import { formatTraceParent, parseTraceParent, randomHexId } from '../trace/trace-context.js';
+import { traceContinuationCheck } from './checks/trace-continuation.js';
 
 export interface ConformRunOptions {
   spec: ServerSpec;
@@ -28,7 +32,17 @@ export interface ConformRunOptions {
   signal?: AbortSignal;
   /** Each check's result as it is known (progress on stderr). */
   onCheck?: (result: CheckResult) => void;
+  /** `--trace`: the receiver the server exports its spans to (a stdio server is started pointed at it). */
+  trace?: OtlpReceiver;
 }
+
+/**
+ * How long the trace check waits for a first span once the other checks are done: a stdio server is
+ * started with OTEL_BSP_SCHEDULE_DELAY (the batch span processor's delay, read by every OpenTelemetry
+ * SDK) at 200 ms and has exited by then (exporting what it had); an HTTP server keeps its own
+ * settings, whose default delay is 5000 ms (OpenTelemetry "Environment Variable Specification").
+ */
+const TRACE_WAIT_MS = { stdio: 2000, http: 6000 };
 
 type Wire = StdioWire | HttpWire;
 
@@ -39,7 +53,9 @@ type Wire = StdioWire | HttpWire;
  */
 export async function runConform(options: ConformRunOptions): Promise<ConformReport> {
   const startedAt = performance.now();
-  const { spec, profile } = options;
+  const { profile } = options;
+  const spec = options.trace ? withOtlpEndpoint(options.spec, options.trace.url) : options.spec;
+  const runTrace = options.trace ? useRequestSpanIds() : undefined;
   const wires: Wire[] = [];
   const channels: WireProbeChannel[] = [];
   const report: ConformReport = {
@@ -56,8 +72,17 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
     report.durationMs = Math.round(performance.now() - startedAt);
     return report;
   };
+  // --trace over HTTP: each POST's own span id in its traceparent header, apart from the _meta one.
+  const headerSpans = new Set<string>();
   const startWire = async (): Promise<Wire> => {
     const wire = spec.transport === 'stdio' ? await StdioWire.start(spec, options.graceMs) : new HttpWire(spec);
+    if (runTrace && wire instanceof HttpWire) {
+      wire.transportTraceparent = () => {
+        const spanId = randomHexId(8);
+        headerSpans.add(spanId);
+        return formatTraceParent(runTrace.traceId, spanId, runTrace.flags);
+      };
+    }
     wires.push(wire);
     return wire;
   };
@@ -108,14 +133,52 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
       openFreshChannel: open,
       signal: options.signal ?? new AbortController().signal,
       transport: transportFacts(channels, wires, options.graceMs),
+      trace: options.trace && runTrace ? conformTrace(options.trace, runTrace.traceId, channels, headerSpans, spec.transport === 'stdio' ? TRACE_WAIT_MS.stdio : TRACE_WAIT_MS.http) : undefined,
     };
     context.calls = await planRunCalls(context, options);
     report.calls = context.calls.map(({ tool, arguments: args, generated, skipped }) => ({ tool, arguments: args, generated, ...(skipped ? { skipped } : {}) }));
-    await runChecks(withExtensionChecks(profile, context.capabilities), context, report, options);
+    // The trace check comes after the shutdown check: a server exports what it has left as it exits.
+    const checks = withExtensionChecks(profile, context.capabilities);
+    await runChecks(options.trace ? [...checks, traceContinuationCheck] : checks, context, report, options);
     return finish();
   } finally {
     await Promise.all(wires.map((wire) => wire.close().catch(() => {})));
   }
+}
+
+/**
+ * A stdio server started for --trace exports to the receiver: OTEL_EXPORTER_OTLP_ENDPOINT (and the
+ * traces-only variant, which would win over it), the OTLP exporter chosen, and a short batch delay.
+ */
+function withOtlpEndpoint(spec: ServerSpec, url: string): ServerSpec {
+  if (spec.transport !== 'stdio') return spec;
+  return {
+    ...spec,
+    env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${url}/v1/traces`, OTEL_TRACES_EXPORTER: 'otlp', OTEL_BSP_SCHEDULE_DELAY: '200' },
+  };
+}
+
+function conformTrace(receiver: OtlpReceiver, traceId: string, channels: WireProbeChannel[], headerSpans: Set<string>, waitMs: number): NonNullable<ConformContext['trace']> {
+  return {
+    traceId,
+    headerSpans,
+    waitForSpans: () => receiver.waitForSpans(waitMs),
+    spans: () => receiver.spans,
+    refused: receiver.refused,
+    sent: () => {
+      const sent = new Map<string, { method: string; id: unknown }>();
+      for (const channel of channels) {
+        for (const frame of channel.frames) {
+          const message = frame.message as { id?: unknown; method?: unknown; params?: { _meta?: { traceparent?: unknown } } };
+          const traceparent = message?.params?._meta?.traceparent;
+          if (frame.direction !== 'sent' || typeof message.method !== 'string' || typeof traceparent !== 'string') continue;
+          const parsed = parseTraceParent(traceparent);
+          if (!('invalid' in parsed)) sent.set(parsed.parentId, { method: message.method, id: message.id });
+        }
+      }
+      return sent;
+    },
+  };
 }
 
 const DEADLINE_SLACK_MS = 25;

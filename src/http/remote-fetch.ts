@@ -39,6 +39,43 @@ function requestIdsOf(body: RequestInit['body']): Array<string | number> {
   return requestsIn(body).map((request) => request.id);
 }
 
+/**
+ * A POST of MCP requests carries the trace context of its (first) request's `params._meta` as the W3C
+ * `traceparent` and `tracestate` HTTP headers too (SPEC §23; W3C Trace Context §3: the headers of an
+ * HTTP request), so an HTTP layer in front of the server (a gateway, a load balancer) continues the
+ * same trace. A header already set is kept.
+ */
+function withTraceHeaders(init: RequestInit): RequestInit {
+  if (init.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes('"traceparent"')) return init;
+  const meta = traceMetaIn(init.body);
+  if (!meta) return init;
+  const extra: Array<[string, string]> = [['traceparent', meta.traceparent]];
+  if (meta.tracestate) extra.push(['tracestate', meta.tracestate]);
+  const { headers } = init;
+  if (headers instanceof Headers) {
+    // Set in place: a DPoP proof's rebuilder is registered on this very object (per-hop-headers.ts).
+    for (const [name, value] of extra) if (!headers.has(name)) headers.set(name, value);
+    return init;
+  }
+  const entries: Array<[string, string]> = Array.isArray(headers) ? (headers as Array<[string, string]>) : Object.entries((headers ?? {}) as Record<string, string>);
+  const present = new Set(entries.map(([name]) => name.toLowerCase()));
+  return { ...init, headers: Object.fromEntries([...entries, ...extra.filter(([name]) => !present.has(name))]) };
+}
+
+function traceMetaIn(body: string): { traceparent: string; tracestate?: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const meta = (message as { params?: { _meta?: { traceparent?: unknown; tracestate?: unknown } } } | null)?.params?._meta;
+    if (typeof meta?.traceparent === 'string') return { traceparent: meta.traceparent, tracestate: typeof meta.tracestate === 'string' ? meta.tracestate : undefined };
+  }
+  return undefined;
+}
+
 /** At most this many same-origin redirects in a row: a loop is a server fault, not a wait. */
 export const MAX_REDIRECTS = 5;
 
@@ -60,6 +97,7 @@ export class CrossOriginRedirectError extends Error {
 
 /** `remoteFetch` over another base fetch (tests, or a fetch that adds tokens below it). */
 export async function fetchWithinOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit = {}): Promise<Response> {
+  init = withTraceHeaders(init);
   if (input instanceof Request) return base(input, { ...init, redirect: 'manual' });
   let url = new URL(String(input));
   let request: RequestInit = { ...init, redirect: 'manual' };

@@ -31,7 +31,7 @@ function describe(event: TimelineEvent, style: Style): string {
   const quote = (text: string) => maskThenCut(text, 201, '…');
   switch (event.kind) {
     case 'request':
-      return `${arrow(event.from)} ${event.method} #${event.id}`;
+      return `${arrow(event.from)} ${event.method} #${event.id}${event.traceparent ? style.dim(` traceparent ${quote(event.traceparent)}`) : ''}`;
     case 'response': {
       const latency = event.latency_ms === undefined ? '' : style.dim(` (${event.latency_ms.toFixed(1)} ms)`);
       const what = `${arrow(event.from)} #${event.id}${event.method ? ` ${event.method}` : ''}`;

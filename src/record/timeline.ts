@@ -5,7 +5,8 @@ import { recordedBytes, recordingReader, type RecordedLine, type RecordingHeader
 
 /** One thing that happened in a recorded session, in the order it happened. */
 export type TimelineEvent =
-  | { t: number; kind: 'request'; from: 'client' | 'server'; id: string | number; method: string }
+  /** `traceparent`: the W3C trace context the request carried in `params._meta`, as recorded (SPEC §23). */
+  | { t: number; kind: 'request'; from: 'client' | 'server'; id: string | number; method: string; traceparent?: string }
   | { t: number; kind: 'response'; from: 'client' | 'server'; id: string | number; method?: string; latency_ms?: number; error?: { code?: number; message?: string }; era_probe?: true }
   | { t: number; kind: 'notification'; from: 'client' | 'server'; method: string }
   | { t: number; kind: 'stderr'; text: string; line: number }
@@ -55,7 +56,7 @@ function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<
       return;
     }
   }
-  let message: { id?: string | number; method?: string; error?: { code?: number; message?: string } };
+  let message: { id?: string | number; method?: string; error?: { code?: number; message?: string }; params?: { _meta?: { traceparent?: unknown } } };
   try {
     message = JSON.parse(text) as typeof message;
   } catch {
@@ -65,7 +66,8 @@ function addEntry(entry: RecordedLine, events: TimelineEvent[], pending: Record<
   const hasId = message.id !== undefined && message.id !== null;
   if (message.method && hasId) {
     pending[from].set(String(message.id), { t, method: message.method });
-    events.push({ t, kind: 'request', from, id: message.id!, method: message.method });
+    const traceparent = message.params?._meta?.traceparent;
+    events.push({ t, kind: 'request', from, id: message.id!, method: message.method, ...(typeof traceparent === 'string' ? { traceparent: traceparent.slice(0, 128) } : {}) });
   } else if (message.method) events.push({ t, kind: 'notification', from, method: message.method });
   else if (hasId) {
     // A response answers a request from the other side.

@@ -1,3 +1,4 @@
+import { traceContextToHand } from '../trace/run-trace.js';
 import { connect, type Socket } from 'node:net';
 import { messageReader, type HolderEvent, type HolderOp, type HolderReply } from './holder-protocol.js';
 import { ToolrunError, type ErrorKind } from '../errors.js';
@@ -73,7 +74,8 @@ export class HolderClient {
     const reply = new Promise<HolderReply>((resolve, reject) => {
       if (this.#closed) return reject(this.#closed);
       this.#pending.set(id, { resolve, reject, onEvent });
-      this.#socket.write(`${JSON.stringify({ ...fields, id, op })}\n`);
+      // The command's trace context: what the holder sends on its behalf continues it (SPEC §23).
+      this.#socket.write(`${JSON.stringify({ ...fields, ...traceContextToHand(), id, op })}\n`);
     });
     return { id, reply };
   }

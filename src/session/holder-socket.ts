@@ -1,3 +1,4 @@
+import { traceHandedOver, withServedTrace } from '../trace/run-trace.js';
 import type { Socket } from 'node:net';
 import { describeThrown, ToolrunError } from '../errors.js';
 import type { RequestContext } from './holder-ops.js';
@@ -99,7 +100,8 @@ export function serveHolderSocket(socket: Socket, serving: SocketServing): void 
         }),
     };
     try {
-      const result = await serving.dispatch(request, context);
+      // Its requests to servers carry the command's trace context, not the holder's (SPEC §23).
+      const result = await withServedTrace(traceHandedOver(request), () => serving.dispatch(request, context));
       write({ ...result, id: request.id, done: true, ok: true });
     } catch (error) {
       const code = (error as { code?: unknown }).code;

@@ -11,6 +11,7 @@ import { ROOT } from '../helpers/run-toolrun.js';
  */
 const LAYERS: string[][] = [
   ['errors.ts', 'version.ts', 'lazy-crypto.ts', 'run-environment.ts', 'secrets', 'protocol', 'input', 'files', 'http', 'text'],
+  ['trace'],
   ['process'],
   ['scan'],
   ['record'],

@@ -45,7 +45,18 @@ function captureStream(): { stream: NodeJS.WriteStream; text: () => string } {
 
 export async function runInProcess(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<InProcessResult> {
   const runCli = await loadRunCli();
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TOOLRUN_CONFIG: undefined, XDG_CACHE_HOME: testCacheHome(), ...options.env };
+  // A trace context or an OTLP collector of the machine running the tests is not the test's (docs/tracing.md).
+  const noTracing = { TRACEPARENT: undefined, TRACESTATE: undefined, OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    CI: undefined,
+    TOOLRUN_CONFIG: undefined,
+    ...noTracing,
+    XDG_CACHE_HOME: testCacheHome(),
+    ...options.env,
+  };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   const stdout = captureStream();
   const stderr = captureStream();

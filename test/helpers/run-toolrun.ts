@@ -20,6 +20,11 @@ export function runToolrun(args: string[], options: Options & { env?: Record<str
     FORCE_COLOR: undefined,
     CI: undefined,
     TOOLRUN_CONFIG: undefined,
+    // A trace context or an OTLP collector of the machine running the tests is not the test's (docs/tracing.md).
+    TRACEPARENT: undefined,
+    TRACESTATE: undefined,
+    OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
     XDG_CACHE_HOME: testCacheHome(),
     ...options.env,
   };

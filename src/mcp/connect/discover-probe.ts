@@ -3,6 +3,7 @@ import type { NegotiatingTransport } from '../transports/negotiating-transport.j
 import { LATEST_MODERN_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, modernEnvelope, UNSUPPORTED_PROTOCOL_VERSION_CODE } from '../../protocol/protocol-era.js';
 import { MessageTooLargeError } from '../../http/capped-body.js';
 import { remoteFetch } from '../../http/remote-fetch.js';
+import { httpTarget, withTraceContext } from '../../trace/run-trace.js';
 
 /** What a server made of `server/discover`, and so which era it speaks. */
 export type ProbeOutcome =
@@ -52,15 +53,23 @@ export async function probeStdio(transport: NegotiatingTransport, signal: AbortS
  */
 export async function probeHttp(url: URL, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch = remoteFetch): Promise<ProbeOutcome> {
   const ask = async (version: string): Promise<{ message: unknown; status: number }> => {
-    const body = { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(version, readVersion()) } };
+    const traced = withTraceContext(
+      { jsonrpc: '2.0', id: 'toolrun-discover-http', method: 'server/discover', params: { _meta: modernEnvelope(version, readVersion()) } },
+      { protocolVersion: version, network: httpTarget(url) },
+    );
+    const body = traced.message;
     const response = await fetchFn(url, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, 'mcp-method': 'server/discover' },
       body: JSON.stringify(body),
       signal,
     });
-    const message = await readJsonRpcAnswer(response);
+    const message = await readJsonRpcAnswer(response).catch((error: unknown) => {
+      traced.span?.end({ error: { code: 'transport_error', message: String((error as Error)?.message ?? error) } });
+      throw error;
+    });
     if (!message) await response.body?.cancel().catch(() => {});
+    traced.span?.end(message ?? { error: { code: String(response.status), message: `HTTP ${response.status}` } });
     return { message, status: response.status };
   };
   let answer = await ask(LATEST_MODERN_VERSION);

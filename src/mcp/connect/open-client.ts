@@ -4,6 +4,7 @@ import { eraOfVersion, LEGACY_PROTOCOL_VERSIONS, type EraChoice, type ProtocolEr
 import { readVersion } from '../../version.js';
 import { modernVersionsOfRefusal, probeHttp, probeStdio, PROBE_SILENCE_MS, type ProbeOutcome } from './discover-probe.js';
 import { legacyClient, type McpClient } from '../mcp-client.js';
+import { httpTarget } from '../../trace/run-trace.js';
 import { NegotiatingTransport } from '../transports/negotiating-transport.js';
 import { createModernHttpTransport, remoteTarget } from '../transports/remote-transport.js';
 import { remoteAuth } from '../../auth/remote-auth.js';
@@ -48,6 +49,8 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
   const { setting, chosenBy } = spec.protocol;
   const fixedBy = chosenBy === 'flag' ? '--protocol' : `"protocol" in the entry of '${spec.name}'`;
   const negotiating = new NegotiatingTransport(transport);
+  const remoteUrl = kind === 'stdio' ? undefined : new URL((spec as RemoteServerSpec).url);
+  negotiating.networkTarget = remoteUrl ? httpTarget(remoteUrl) : { transport: 'pipe' };
   if (kind === 'sse' || (setting !== 'auto' && eraOfVersion(setting) === 'legacy')) {
     if (setting !== 'auto' && eraOfVersion(setting) === 'modern') throw new ProtocolEraError(`protocol ${setting} is not spoken over the SSE transport; use "type": "http"`);
     if (setting !== 'auto') negotiating.initializeVersion = setting;
@@ -94,6 +97,7 @@ export async function openClient(spec: ServerSpec, transport: Transport, kind: '
     probed: true,
   };
   const modernTransport = remote ? new NegotiatingTransport(await createModernHttpTransport(remote, spec as RemoteServerSpec)) : negotiating;
+  if (remote) modernTransport.networkTarget = httpTarget(remote.url);
   const { connectModernClient } = await (modernClientModule ?? import('../modern-client.js'));
   return connectModernClient(spec.name, modernTransport, outcome.discover, choice, options);
 }

@@ -1,5 +1,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { PROTOCOL_VERSION_META_KEY } from '../../protocol/protocol-era.js';
+import { withTraceContext, type NetworkTarget, type RequestOutcome, type RequestSpan } from '../../trace/run-trace.js';
 
 const PROBE_ID_PREFIX = 'toolrun-discover-';
 
@@ -38,10 +40,15 @@ export class NegotiatingTransport implements Transport {
   /** Set once the inner transport closed (the server exited): a probe sent now or pending can never be answered. */
   #closed: Error | undefined;
   readonly #probeFailures = new Set<(error: Error) => void>();
+  /** Where requests go, for their spans (set by openClient). */
+  networkTarget: NetworkTarget | undefined;
+  /** The span of each request sent and not yet answered (with --otlp), by id. */
+  readonly #spans = new Map<string | number, RequestSpan>();
 
   constructor(readonly inner: Transport) {
     inner.onmessage = (message) => {
       const id = (message as { id?: unknown }).id;
+      if (id !== undefined && !('method' in message)) this.#endSpan(id as string | number, message as RequestOutcome);
       if (typeof id === 'string' && id.startsWith(PROBE_ID_PREFIX)) {
         this.#probes.get(id)?.(message);
         return;
@@ -67,6 +74,7 @@ export class NegotiatingTransport implements Transport {
       // A server that exits ends the probe at once, not after the probe's silence (issue #19 item 1):
       // the attempt then reports the exit, with the stderr that says why.
       this.#closed ??= Object.assign(new Error('Connection closed'), { code: -32000 });
+      for (const id of [...this.#spans.keys()]) this.#endSpan(id, { error: { code: 'connection_closed', message: 'Connection closed' } });
       for (const fail of this.#probeFailures) fail(this.#closed);
       this.#probeFailures.clear();
       this.onclose?.();
@@ -90,7 +98,25 @@ export class NegotiatingTransport implements Transport {
     const call = message as { id?: string | number; method?: string; params?: { _meta?: { progressToken?: unknown } } };
     const token = call.params?._meta?.progressToken;
     if (call.method === 'tools/call' && call.id !== undefined && typeof token === 'string' && this.#progress.has(token)) this.#watchedCalls.set(call.id, token);
-    return this.inner.send(message, options);
+    return this.inner.send(this.#traced(message), options);
+  }
+
+  /** The message with trace context in its `_meta` (every request toolrun sends: trace/run-trace.ts); its span kept until answered. */
+  #traced(message: JSONRPCMessage): JSONRPCMessage {
+    // 2026-07-28 names the revision in every request's _meta (the v2 client sets it); the 2025 family negotiated it once.
+    const declared = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    const version = typeof declared === 'string' ? declared : (this.negotiatedVersion ?? (this.inner as { protocolVersion?: string }).protocolVersion);
+    const traced = withTraceContext(message, { sessionId: this.inner.sessionId, protocolVersion: version, network: this.networkTarget });
+    const id = (message as { id?: string | number }).id;
+    if (traced.span && id !== undefined) this.#spans.set(id, traced.span);
+    return traced.message;
+  }
+
+  #endSpan(id: string | number, outcome: RequestOutcome): void {
+    const span = this.#spans.get(id);
+    if (!span) return;
+    this.#spans.delete(id);
+    span.end(outcome);
   }
 
   close(): Promise<void> {
@@ -154,7 +180,7 @@ export class NegotiatingTransport implements Transport {
         settle();
         resolve(message);
       });
-      this.inner.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
+      this.inner.send(this.#traced({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage)).catch((error: unknown) => {
         settle();
         reject(error);
       });
