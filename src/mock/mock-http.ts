@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { bearerHeader, bearerMatches, isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-request.js';
+import { listenForMcp } from '../http/listen-mcp.js';
 import { SessionTable } from '../http/session-table.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Faults } from './faults.js';
@@ -119,22 +120,5 @@ export function serveMockOverHttp(
     return { handle: (message: unknown) => session.handle(message), requests: 0, pending };
   }
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : listen.port;
-      const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
-      resolve({
-        server,
-        url: `http://${host}:${port}/mcp`,
-        close: async () => {
-          await sessions.closeAll();
-          const closed = new Promise<void>((done) => server.close(() => done()));
-          server.closeAllConnections();
-          await closed;
-        },
-      });
-    });
-  });
+  return listenForMcp(server, listen, sessions).then((listening) => ({ server, ...listening }));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { bearerHeader, bearerMatches, isLoopbackOrigin, readBoundedBody, sendJson } from '../http/incoming-request.js';
+import { listenForMcp } from '../http/listen-mcp.js';
 import { SessionTable } from '../http/session-table.js';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -90,25 +91,7 @@ export function serveOverHttp(
     if (!transport.sessionId) await transport.close().catch(() => {});
   }
 
-  return new Promise((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => {
-      const address = http.address();
-      const port = typeof address === 'object' && address ? address.port : options.port;
-      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      resolve({
-        http,
-        url: `http://${host}:${port}/mcp`,
-        close: async () => {
-          await sessions.closeAll();
-          // Connections first: close() waits for every open one, and a client that sent half a request would hold it for minutes.
-          const closed = new Promise<void>((done) => http.close(() => done()));
-          http.closeAllConnections();
-          await closed;
-        },
-      });
-    });
-  });
+  return listenForMcp(http, options, sessions).then((listening) => ({ http, ...listening }));
 }
 
 function formatMegabytes(bytes: number): string {
