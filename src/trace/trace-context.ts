@@ -47,7 +47,10 @@ export function formatTraceParent(traceId: string, spanId: string, flags: string
  */
 export function randomHexId(bytes: 8 | 16): string {
   let hex = '';
-  while (hex.length < bytes * 2) hex += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (hex.length < bytes * 2)
+    hex += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   hex = hex.slice(0, bytes * 2);
   return /^0+$/.test(hex) ? `${hex.slice(0, -1)}1` : hex;
 }
