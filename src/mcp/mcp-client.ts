@@ -13,6 +13,11 @@ export interface McpRequestOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** tools/call: how a call that runs as a task is driven (SPEC §15; tasks/task-call.ts). */
   task?: TaskCallOptions;
+  /**
+   * tools/call: the trace context to send instead of the command's, in `_meta` (serve continues its
+   * client's trace upstream: trace/incoming-trace.ts). A request that carries one keeps it (run-trace.ts).
+   */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 /** A server notification toolrun shows: log messages (`notifications/message`). */
@@ -140,12 +145,13 @@ export function sdkOptions(options: McpRequestOptions | undefined) {
 }
 
 /** Runs a request with a progress token of toolrun's when a progress handler is given. */
-export async function withProgress<T>(transport: NegotiatingTransport, options: McpRequestOptions | undefined, run: (meta: { _meta?: { progressToken: string } }) => Promise<T>): Promise<T> {
+export async function withProgress<T>(transport: NegotiatingTransport, options: McpRequestOptions | undefined, run: (meta: { _meta?: Record<string, unknown> }) => Promise<T>): Promise<T> {
   const onProgress = options?.onProgress;
-  if (!onProgress) return run({});
+  const trace = options?.traceContext;
+  if (!onProgress) return run(trace ? { _meta: { ...trace } } : {});
   const watch = transport.watchProgress(onProgress);
   try {
-    return await run({ _meta: { progressToken: watch.token } });
+    return await run({ _meta: { ...trace, progressToken: watch.token } });
   } finally {
     watch.dispose();
   }

@@ -72,7 +72,10 @@ export async function connectModernClient(
     const watch = transport.watchProgress(options?.onProgress ?? (() => {}));
     try {
       const toolDefinition = definitions.get(name) as never;
-      return (await client.callTool(withLogLevel({ name, arguments: args, _meta: { progressToken: watch.token } }), { ...requestOptions(options), toolDefinition })) as unknown as CallToolResult;
+      return (await client.callTool(withLogLevel({ name, arguments: args, _meta: { ...options?.traceContext, progressToken: watch.token } }), {
+        ...requestOptions(options),
+        toolDefinition,
+      })) as unknown as CallToolResult;
     } catch (error) {
       // The tasks extension: the server answered with a task (resultType "task"), to be followed.
       const created = readTask(watch.createdTask());

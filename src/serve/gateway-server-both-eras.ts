@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
+import { incomingTrace } from '../trace/incoming-trace.js';
 import { progressRelay } from './progress-relay.js';
 import { capQueuedOutput, MAX_QUEUED_OUTPUT_BYTES } from './queued-output.js';
 import { rpcError } from './rpc-error.js';
@@ -10,14 +11,14 @@ import type { Gateway, GatewaySession } from './serve-gateway.js';
 type V2Context = {
   mcpReq: {
     signal: AbortSignal;
-    _meta?: { progressToken?: string | number };
+    _meta?: { progressToken?: string | number; traceparent?: unknown; tracestate?: unknown };
     notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
     elicitInput: (params: never) => Promise<ElicitResult>;
     requestSampling: (params: never) => Promise<unknown>;
     send: (request: { method: string; params?: Record<string, unknown> }) => Promise<unknown>;
   };
 };
-type Params = Record<string, unknown> & { cursor?: unknown; _meta?: { progressToken?: string | number } };
+type Params = Record<string, unknown> & { cursor?: unknown; _meta?: { progressToken?: string | number; traceparent?: unknown; tracestate?: unknown } };
 
 /**
  * `toolrun serve` over stdio, in both protocol eras (SPEC §20), with the v2 SDK's server side: its
@@ -121,7 +122,8 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
     const { onProgress, flushed } = progressRelay(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
     current = ctx;
     try {
-      const result = await gateway.callTool(session, params.name, (params.arguments ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, onProgress });
+      const traceContext = incomingTrace(params._meta ?? ctx.mcpReq._meta);
+      const result = await gateway.callTool(session, params.name, (params.arguments ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, onProgress, traceContext });
       await flushed();
       return result;
     } finally {
@@ -138,7 +140,7 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   });
   handle('resources/read', async (params, ctx) => {
     if (typeof params.uri !== 'string') throw rpcError(-32602, 'Invalid params for resources/read: uri: expected a string');
-    return gateway.lists.readResource(params.uri, ctx.mcpReq.signal);
+    return gateway.lists.readResource(params.uri, ctx.mcpReq.signal, incomingTrace(params._meta ?? ctx.mcpReq._meta));
   });
   handle('prompts/list', async (params) => {
     onePage(params);
@@ -146,7 +148,7 @@ function makeServer(gateway: Gateway, info: { name: string; version: string }): 
   });
   handle('prompts/get', async (params, ctx) => {
     if (typeof params.name !== 'string') throw rpcError(-32602, 'Invalid params for prompts/get: name: expected a string');
-    return gateway.lists.getPrompt(params.name, params.arguments as Record<string, unknown> | undefined, ctx.mcpReq.signal);
+    return gateway.lists.getPrompt(params.name, params.arguments as Record<string, unknown> | undefined, ctx.mcpReq.signal, incomingTrace(params._meta ?? ctx.mcpReq._meta));
   });
   answerMalformedParamsWithInvalidParams(server);
   gateway.sessions.add(session);

@@ -13,6 +13,7 @@ import {
   type CreateMessageResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerMalformedParamsWithInvalidParams } from './invalid-params.js';
+import { incomingTrace } from '../trace/incoming-trace.js';
 import { progressRelay } from './progress-relay.js';
 import { rpcError } from './rpc-error.js';
 import type { Gateway, GatewaySession } from './serve-gateway.js';
@@ -62,7 +63,11 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
     const call = { requestId: extra.requestId };
     current = call;
     try {
-      const result = await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { signal: extra.signal, onProgress });
+      const result = await gateway.callTool(session, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, {
+        signal: extra.signal,
+        onProgress,
+        traceContext: incomingTrace(request.params._meta),
+      });
       await flushed();
       return result;
     } finally {
@@ -77,12 +82,15 @@ export function createGatewayServer(gateway: Gateway, info: { name: string; vers
     onePage(request.params);
     return { resourceTemplates: await gateway.lists.listResourceTemplates() };
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await gateway.lists.readResource(request.params.uri, extra.signal)) as never);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await gateway.lists.readResource(request.params.uri, extra.signal, incomingTrace(request.params._meta))) as never);
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
     onePage(request.params);
     return { prompts: await gateway.lists.listPrompts() };
   });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => (await gateway.lists.getPrompt(request.params.name, request.params.arguments, extra.signal)) as never);
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    async (request, extra) => (await gateway.lists.getPrompt(request.params.name, request.params.arguments, extra.signal, incomingTrace(request.params._meta))) as never,
+  );
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     await gateway.setLogLevel(request.params.level);
     return {};

@@ -186,7 +186,7 @@ export class Gateway {
     session: GatewaySession,
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void },
+    options: { signal: AbortSignal; onProgress?: (progress: { progress: number; total?: number; message?: string }) => void; traceContext?: { traceparent: string; tracestate?: string } },
   ): Promise<CallToolResult> {
     // A call that comes before the upstreams started at launch are connected (a client may call without listing).
     if (!this.#tools.some((tool) => tool.name === name)) await this.#ready;
@@ -207,7 +207,9 @@ export class Gateway {
     this.#asking.set(server, [...(this.#asking.get(server) ?? []), entry]);
     try {
       // The config's secrets (an env value with a secret's name, a header, a token) never reach the client, in a result either.
-      return maskKnownSecretsDeep(await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress })) as CallToolResult;
+      return maskKnownSecretsDeep(
+        await connection.client.callTool(tool, args, { signal: options.signal, timeout: this.options.timeoutMs, onProgress: options.onProgress, traceContext: options.traceContext }),
+      ) as CallToolResult;
     } catch (error) {
       throw upstreamError(server, connection, error);
     } finally {

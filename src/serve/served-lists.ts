@@ -80,7 +80,7 @@ export class ServedLists {
    * A resource's server: the one that listed the URI, else those with a template it fits. A URI no
    * server lists or templates is not sent anywhere: -32002, as the spec has a server say it.
    */
-  async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async readResource(uri: string, signal: AbortSignal, traceContext?: { traceparent: string; tracestate?: string }): Promise<Record<string, unknown>> {
     await this.upstreams.ready;
     const named = fromUpstreamUri(uri);
     if (named && !this.upstreams.options.servers.includes(named.server)) throw rpcError(-32002, `Resource not found: ${uri}`, { uri });
@@ -92,10 +92,9 @@ export class ServedLists {
     for (const server of owners) {
       const connection = await this.upstreams.connection(server);
       try {
-        const result = maskKnownSecretsDeep(await connection.client.request('resources/read', { uri: named?.uri ?? uri }, { signal, timeout: this.upstreams.options.timeoutMs })) as Record<
-          string,
-          unknown
-        >;
+        const result = maskKnownSecretsDeep(
+          await connection.client.request('resources/read', { uri: named?.uri ?? uri, ...(traceContext ? { _meta: traceContext } : {}) }, { signal, timeout: this.upstreams.options.timeoutMs }),
+        ) as Record<string, unknown>;
         // The contents name the URI the client asked for.
         if (named && Array.isArray(result.contents))
           return { ...result, contents: result.contents.map((content: Record<string, unknown>) => (content.uri === named.uri ? { ...content, uri } : content)) };
@@ -108,14 +107,18 @@ export class ServedLists {
     throw rpcError(-32002, `Resource not found: ${uri}`, { uri });
   }
 
-  async getPrompt(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async getPrompt(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal, traceContext?: { traceparent: string; tracestate?: string }): Promise<Record<string, unknown>> {
     await this.upstreams.ready;
     const split = splitServedName(name, this.upstreams.options.servers, this.upstreams.options.separator);
     if (!split) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     const connection = await this.upstreams.connection(split.server);
     try {
       return maskKnownSecretsDeep(
-        await connection.client.request('prompts/get', { name: split.name, ...(args ? { arguments: args } : {}) }, { signal, timeout: this.upstreams.options.timeoutMs }),
+        await connection.client.request(
+          'prompts/get',
+          { name: split.name, ...(args ? { arguments: args } : {}), ...(traceContext ? { _meta: traceContext } : {}) },
+          { signal, timeout: this.upstreams.options.timeoutMs },
+        ),
       ) as Record<string, unknown>;
     } catch (error) {
       throw upstreamError(split.server, connection, error);

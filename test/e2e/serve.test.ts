@@ -481,3 +481,44 @@ describe('issue 48 item 8: an upstream whose entry has an unset ${VAR}', () => {
     });
   });
 });
+
+// Trace context through the gateway: serve's upstream request is the next hop of its client's call, so
+// it carries the traceparent the client sent (semantic conventions for MCP: a server span continues
+// params._meta's context). Before, serve sent a trace of its own and every trace broke at serve.
+describe("serve continues its client's trace upstream", () => {
+  const CALLER = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  it('tools/call and prompts/get over stdio and HTTP carry the client traceparent; a call without one carries a valid trace of serve', { timeout: 60_000 }, async () => {
+    const log = join(tempDir(), 'trace.jsonl');
+    const traced = writeTempConfig({ mcpServers: { t: fixtureServer('trace-server.js', { env: { TRACE_LOG: log } }) } });
+    const seen = () =>
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { method: string; meta: { traceparent?: string; tracestate?: string } })
+        .filter((entry) => entry.method === 'tools/call' || entry.method === 'prompts/get');
+    const stdio = new Client({ name: 'traced', version: '1' });
+    open.add(stdio);
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', traced, 'serve'], env, stderr: 'ignore' }));
+    await stdio.callTool({ name: 't__echo', arguments: { message: 'hi' }, _meta: { traceparent: CALLER, tracestate: 'vendor=1' } });
+    await stdio.callTool({ name: 't__echo', arguments: { message: 'hi' } });
+    const child = spawn(process.execPath, [BIN, '--config', traced, 'serve', '--http', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const http = new Client({ name: 'traced-http', version: '1' });
+      open.add(http);
+      await http.connect(new StreamableHTTPClientTransport(new URL(await servedUrl(child))));
+      await http.callTool({ name: 't__echo', arguments: { message: 'hi' }, _meta: { traceparent: CALLER } });
+      await http.getPrompt({ name: 't__broken', _meta: { traceparent: CALLER } }).catch(() => undefined);
+      await http.close();
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const [first, second, third, fourth] = seen().map((entry) => entry.meta);
+    expect(first).toEqual({ traceparent: CALLER, tracestate: 'vendor=1' });
+    expect(second!.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(second!.traceparent!.split('-')[1]).not.toBe(CALLER.split('-')[1]);
+    expect(third!.traceparent).toBe(CALLER);
+    expect(fourth!.traceparent).toBe(CALLER);
+  });
+});
