@@ -52,8 +52,9 @@ export class OtlpReceiver {
         if (size > MAX_EXPORT_BYTES) return void res.writeHead(413).end();
         const type = String(req.headers['content-type'] ?? '');
         try {
-          let body = Buffer.concat(chunks);
-          if (String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') body = gunzipSync(body);
+          let body: Buffer = Buffer.concat(chunks);
+          // A server under test may be hostile: 16 MB of gzip can hold gigabytes (a gzip bomb), so what it inflates to is bounded too.
+          if (String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') body = inflateBounded(body);
           const spans = type.includes('json') ? spansOfJson(JSON.parse(body.toString('utf8'))) : spansOfProtobuf(body);
           receiver.spans.push(...spans.slice(0, Math.max(0, MAX_SPANS - receiver.spans.length)));
           res.writeHead(200, { 'content-type': type.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(type.includes('json') ? '{}' : '');
@@ -197,4 +198,14 @@ function spansOfProtobuf(body: Buffer): ExportedSpan[] {
     }
   }
   return spans;
+}
+
+/** A gzipped export inflated, at most MAX_EXPORT_BYTES of it; past that an Error says so. */
+function inflateBounded(body: Buffer): Buffer {
+  try {
+    return gunzipSync(body, { maxOutputLength: MAX_EXPORT_BYTES });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`a gzipped export inflates past ${MAX_EXPORT_BYTES} bytes: refused`, { cause: error });
+    throw error;
+  }
 }
