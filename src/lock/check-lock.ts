@@ -68,6 +68,19 @@ function identityChanges(server: string, before: LockedServer, after: LockedServ
       reason: 'the server is started another way (command, args or URL changed): other code may run',
     });
   }
+  // Unknown on one side (npx ran it from the project or a global install) is not a change.
+  if (sameJson(before.launch, after.launch) && before.package?.resolved && after.package?.resolved && before.package.resolved !== after.package.resolved) {
+    changes.push({
+      server,
+      kind: 'changed',
+      what: 'launch',
+      path: `${server}/package.resolved`,
+      breaking: false,
+      before: before.package.resolved,
+      after: after.package.resolved,
+      reason: `${after.package.runner} resolved ${after.package.name} to ${after.package.resolved}, pinned ${before.package.resolved}: a new release runs; pin the version, or approve it with toolrun lock --update ${server}`,
+    });
+  }
   if (before.server.name !== after.server.name) {
     changes.push({
       server,

@@ -16,8 +16,11 @@ export interface LockFile {
 export interface LockedServer {
   /** How it is started: command and args (secrets masked), or its URL (secrets masked). */
   launch: { command: string; args: string[] } | { url: string };
-  /** A package-runner launch (`npx`, `uvx`, `pnpm dlx`, `bunx`): the package, and its version when the launch names an exact one. */
-  package?: { runner: string; spec: string; name: string; version?: string };
+  /**
+   * A package-runner launch (`npx`, `uvx`, `pnpm dlx`, `bunx`): the package, its version when the
+   * launch names an exact one, and (npx) the version npx installed, read from its cache.
+   */
+  package?: { runner: string; spec: string; name: string; version?: string; resolved?: string };
   /** A `docker run` launch: the image as written, and its digest when the launch names one (`image@sha256:…`). */
   image?: { ref: string; digest?: string };
   /** serverInfo as the server reported it at the handshake: the version its package resolved to. */

@@ -72,6 +72,24 @@ describe('checkLock', () => {
     const local = (version: string) => ({ a: buildLockedServer(api('a', [], { serverInfo: { name: 'a', version } }), []) });
     expect(checkLock(local('1'), local('2')).changes.map((change) => change.path)).toEqual(['a/server.version']);
   });
+
+  it('a package npx resolved to another release is a change', () => {
+    const npx = (resolved: string) => ({
+      a: buildLockedServer(api('a', [], { launch: { command: 'npx', args: ['-y', 'pkg'] }, package: { runner: 'npx', spec: 'pkg', name: 'pkg', resolved } }), []),
+    });
+    expect(checkLock(npx('1.0.0'), npx('1.1.0')).changes).toEqual([
+      {
+        server: 'a',
+        kind: 'changed',
+        what: 'launch',
+        path: 'a/package.resolved',
+        breaking: false,
+        before: '1.0.0',
+        after: '1.1.0',
+        reason: 'npx resolved pkg to 1.1.0, pinned 1.0.0: a new release runs; pin the version, or approve it with toolrun lock --update a',
+      },
+    ]);
+  });
 });
 
 describe('launch identity', () => {

@@ -13,6 +13,7 @@ import { buildLock, buildLockedServer, formatLock } from '../../lock/build-lock.
 import { checkLock, type LockCheck } from '../../lock/check-lock.js';
 import { launchIdentity, unpinnedLaunch } from '../../lock/launch-identity.js';
 import { trustFindings } from '../../lock/lock-findings.js';
+import { npxResolvedVersion } from '../../lock/npx-resolved.js';
 import type { LockedServer, LockFile, ServerApi } from '../../lock/lock-types.js';
 import { BadLockError, parseLock } from '../../lock/read-lock.js';
 import { compareText } from '../../snapshot/build-snapshot.js';
@@ -185,12 +186,23 @@ async function collectApis(cli: CliContext, config: ToolrunConfig, names: string
         throw error instanceof ListFailedError ? mcpRequestError(connection, error.method, error.cause) : error;
       });
       const info = connection.serverInfo;
+      const entry = config.servers[name]!;
+      const identity = launchIdentity(entry);
+      if (identity.package?.runner === 'npx' && entry.transport === 'stdio') {
+        const resolved = npxResolvedVersion(identity.package.spec, identity.package.name, { ...cli.env, ...withoutVariables(entry.env) });
+        if (resolved) identity.package.resolved = resolved;
+      }
       return {
         name,
-        ...launchIdentity(config.servers[name]!),
+        ...identity,
         serverInfo: { name: info?.name ?? name, ...(typeof info?.version === 'string' ? { version: info.version } : {}) },
         snapshot,
       };
     }),
   );
+}
+
+/** An entry's env values that hold no `${VAR}` (those are expanded only when the server starts). */
+function withoutVariables(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => !value.includes('${')));
 }
