@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { ROOT } from '../helpers/run-toolrun.js';
+import { expectValidJunit } from '../helpers/junit-schemas.js';
 import { fixtureHome } from '../helpers/host-fixtures.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -112,6 +113,7 @@ describe('toolrun lock', () => {
       warnings: [],
     });
     expect(readFileSync(junit, 'utf8')).toContain('<testcase classname="toolrun.lock" name="notes" time="0.000">');
+    expectValidJunit(junit);
     const report = JSON.parse(readFileSync(sarif, 'utf8'));
     expect(report.runs[0].results).toMatchObject([
       { ruleId: 'lock/tool-renamed', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'toolrun.lock' }, region: { startLine: 3 } } }] },
@@ -220,5 +222,36 @@ describe('toolrun lock', () => {
     expect(lock.servers.memory.tools.map((tool: { key: string }) => tool.key)).toContain('read_graph');
     expect(lock.servers.everything.tools.map((tool: { key: string }) => tool.key)).toContain('echo');
     expect(await runCleanInProcess(['--config', backward, 'lock', '--check', '--file', 'one.lock'], { cwd: dir })).toMatchObject({ exitCode: 0, stdout: 'no changes (one.lock → 3 servers now)' });
+  });
+
+  it("pins a server's skills by their files' digests; a skill edited on the server is a change", { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const pinned = writeTempConfig({ mcpServers: { skills: fixtureServer('skills-server.js') } });
+    const edited = writeTempConfig({ mcpServers: { skills: fixtureServer('skills-server.js', { env: { MODE: 'edited' } }) } });
+    expect(await runCleanInProcess(['--config', pinned, 'lock'], { cwd: dir })).toMatchObject({ exitCode: 0 });
+    const lock = JSON.parse(readFileSync(join(dir, 'toolrun.lock'), 'utf8'));
+    const skill = lock.servers.skills.skills.find((item: { key: string }) => item.key.includes('git-workflow'));
+    expect(skill.definition.resources[0].digest).toMatch(/^sha256:/);
+    const check = await runCleanInProcess(['--config', edited, 'lock', '--check'], { cwd: dir });
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toBe(
+      [
+        'BREAKING  skills/skills["skill://acme/billing/refunds/SKILL.md"].resources["skill://acme/billing/refunds/examples/email.md"] — file content changed: a host that approved the old files must ask again (skills.mdx#verification-on-read)',
+        'BREAKING  skills/skills["skill://git-workflow/SKILL.md"].resources["skill://git-workflow/SKILL.md"] — file content changed: a host that approved the old files must ask again (skills.mdx#verification-on-read)',
+        'BREAKING  skills/skills["skill://git-workflow/SKILL.md"].frontmatter.allowed-tools — allowed-tools changed: the skill asks for other tool permissions on the host, which a user must approve again',
+        '3 breaking changes, 0 others (toolrun.lock → 1 server now)',
+      ].join('\n'),
+    );
+  });
+
+  it('--check in GitHub Actions annotates each change at its server in the lock', async () => {
+    const project = rugProject();
+    expect((await project.run(['lock'])).exitCode).toBe(0);
+    project.rug('notes', 'rename');
+    const result = await runCleanInProcess(['--config', project.config, 'lock', '--check'], { cwd: project.dir, env: { GITHUB_ACTIONS: 'true' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      "::error file=toolrun.lock,line=3,title=toolrun lock%3A notes::notes/tools.send_note — renamed to 'post_note', definition unchanged: calls by the old name fail, and the model sees it under a name no one approved",
+    );
   });
 });
