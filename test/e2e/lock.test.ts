@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { expectValidJunit } from '../helpers/junit-schemas.js';
+import { startV2HttpServer } from '../helpers/http-fixture.js';
 import { fixtureHome } from '../helpers/host-fixtures.js';
 import { fixtureServer, SERVER_EVERYTHING, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -253,5 +254,28 @@ describe('toolrun lock', () => {
     expect(result.stderr).toBe(
       "::error file=toolrun.lock,line=3,title=toolrun lock%3A notes::notes/tools.send_note — renamed to 'post_note', definition unchanged: calls by the old name fail, and the model sees it under a name no one approved",
     );
+  });
+
+  it('pins a remote server by its URL, and --check of it is exit 0', async () => {
+    const server = await startV2HttpServer();
+    try {
+      const dir = tempDir();
+      const config = writeTempConfig({ mcpServers: { remote: { url: server.url } } });
+      expect(await runCleanInProcess(['--config', config, 'lock'], { cwd: dir })).toMatchObject({ exitCode: 0 });
+      const lock = JSON.parse(readFileSync(join(dir, 'toolrun.lock'), 'utf8'));
+      expect(lock.servers.remote.launch).toEqual({ url: server.url });
+      expect(lock.servers.remote.tools.length).toBeGreaterThan(0);
+      expect(await runCleanInProcess(['--config', config, 'lock', '--check'], { cwd: dir })).toMatchObject({ exitCode: 0, stdout: 'no changes (toolrun.lock → 1 server now)', stderr: '' });
+      const json = await runCleanInProcess(['--config', config, '--json', 'lock'], { cwd: dir });
+      expect(json.exitCode).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual({
+        file: join(dir, 'toolrun.lock'),
+        servers: {
+          remote: { tools: lock.servers.remote.tools.length, prompts: lock.servers.remote.prompts.length, resourceTemplates: lock.servers.remote.resourceTemplates.length, skills: 0, findings: 0 },
+        },
+      });
+    } finally {
+      await server.stop();
+    }
   });
 });
