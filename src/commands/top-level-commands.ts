@@ -17,6 +17,7 @@ import { registerServeCommand } from './serve.js';
 import { registerShellCommand } from './shell.js';
 import { registerValidateCommand } from './validate.js';
 import { registerSkillsCommand } from './skills.js';
+import { registerLockCommand } from './lock.js';
 
 type Register = (program: Command, run: CommandRunner) => unknown;
 
@@ -40,6 +41,7 @@ export const COMMANDS: Record<string, Register> = {
   shell: registerShellCommand,
   serve: registerServeCommand,
   hosts: registerHostsCommand,
+  lock: registerLockCommand,
   auth: registerAuthCommands,
   completion: registerCompletionCommand,
 };

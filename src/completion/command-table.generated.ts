@@ -1596,6 +1596,53 @@ export const COMMAND_TABLE: CommandNode = {
       ],
     },
     {
+      name: 'lock',
+      description: "pin each server's identity and a hash of every tool, prompt…",
+      options: [
+        {
+          long: '--file',
+          takesValue: true,
+          description: 'the lock file',
+          kind: 'file',
+        },
+        {
+          long: '--check',
+          takesValue: false,
+          description: 'compare the servers now with the lock',
+        },
+        {
+          long: '--update',
+          takesValue: false,
+          description: 're-pin only the servers named, keeping the other entries of…',
+        },
+        {
+          long: '--junit',
+          takesValue: true,
+          description: 'write the check as JUnit XML too',
+          kind: 'file',
+        },
+        {
+          long: '--sarif',
+          takesValue: true,
+          description: "write the check's changes as SARIF 2.1.0 too",
+        },
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [
+        {
+          name: 'server',
+          variadic: true,
+          kind: 'server',
+        },
+      ],
+      commands: [],
+    },
+    {
       name: 'auth',
       description: 'log in to remote MCP servers behind OAuth, see what is stor…',
       options: [
