@@ -22,7 +22,10 @@ import type { CommandNode } from './command-tree.js';
 
 export const COMMAND_TABLE: CommandNode = ${JSON.stringify(actual, null, 2)};
 `;
-      writeFileSync(join(ROOT, 'src/completion/command-table.generated.ts'), text);
+      // Written as the repository's formatter lays it out, so a regenerated table is not a 2,400-line diff.
+      const prettier = await import('prettier');
+      const path = join(ROOT, 'src/completion/command-table.generated.ts');
+      writeFileSync(path, await prettier.format(text, { ...(await prettier.resolveConfig(path)), filepath: path }));
     }
     expect(COMMAND_TABLE).toEqual(actual);
   });
