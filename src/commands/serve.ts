@@ -16,6 +16,7 @@ interface ServeOptions {
   deny?: string[];
   separator: string;
   tokenEnv?: string;
+  lock?: string | true;
 }
 
 /** `toolrun serve` (SPEC §20): the registry, local tools and the config's (or --host's) servers, as one MCP server. */
@@ -29,6 +30,7 @@ export function registerServeCommand(program: Command, run: CommandRunner): void
     .option('--deny <glob...>', 'never serve these tools: hidden from tools/list, refused by tools/call')
     .option('--separator <text>', 'between a server and its tool, prompt or resource name', '__')
     .option('--token-env <var>', 'over HTTP: require "Authorization: Bearer $VAR" on every request (401 without it)')
+    .option('--lock [file]', 'serve only the tools toolrun.lock (or FILE) pins, as pinned: a tool added or changed since is hidden and a call to it refused')
     .addHelpText(
       'after',
       `
@@ -37,6 +39,7 @@ Examples:
   $ toolrun serve everything --deny "everything__trigger-*"
   $ MCP_TOKEN=s3cret toolrun serve --http 8931 --token-env MCP_TOKEN
   $ toolrun --host cursor serve --http 0
+  $ toolrun lock && toolrun serve --lock                          # a rewritten or new tool is not served
 
 As a host's one server: "command": "toolrun", "args": ["--config", "/abs/toolrun.config.json", "serve"].
 Tools are SERVER__TOOL (local tools keep their names); prompts and resource names get the same prefix.
@@ -88,6 +91,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
       `server name '${clashing}' holds the separator '${options.separator}', so its tools and another server's could be served under the same name: give a --separator no server name holds (e.g. --separator ${separatorNoneHolds(servers)}), or rename the server`,
     );
 
+  const lock = options.lock === undefined ? undefined : await lockFilter(cli, options.lock === true ? 'toolrun.lock' : options.lock);
   // A server's question goes to the client whose call it is in; none in flight: nobody to ask. (The
   // gateway is made after openTools, whose askBack needs it: hence the holder.)
   const made: { gateway?: InstanceType<typeof Gateway> } = {};
@@ -107,6 +111,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
     },
   });
   const gateway = (made.gateway = new Gateway(opened, {
+    lock,
     servers,
     separator: options.separator,
     filter: nameFilter(options.tools ?? [], options.deny ?? []),
@@ -148,4 +153,10 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   cli.terminal.info(`toolrun serve: ${gateway.tools().length} tools on ${http.url}${token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
   return 0;
+}
+
+/** `--lock [FILE]`: the lock read now (a missing or bad one is exit 2 before anything starts), as a filter. */
+async function lockFilter(cli: CliContext, file: string): Promise<import('../lock/enforce.js').LockFilter> {
+  const [{ readLockFile }, { LockFilter }, { resolve }] = await Promise.all([import('./support/lock-run.js'), import('../lock/enforce.js'), import('node:path')]);
+  return new LockFilter(readLockFile(resolve(cli.cwd, file), file), file);
 }

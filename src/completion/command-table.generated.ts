@@ -1473,6 +1473,11 @@ export const COMMAND_TABLE: CommandNode = {
           description: 'over HTTP',
         },
         {
+          long: '--lock',
+          takesValue: true,
+          description: 'serve only the tools toolrun.lock',
+        },
+        {
           long: '--help',
           short: '-h',
           takesValue: false,

@@ -1,3 +1,4 @@
+import type { LockFilter } from '../lock/enforce.js';
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
 import { isConnectionLost } from '../mcp/connection-lost.js';
@@ -43,6 +44,8 @@ export interface GatewayOptions {
   timeoutMs?: number;
   /** Says something on stderr (a resource URI two upstreams list). */
   warn?: (message: string) => void;
+  /** `serve --lock`: only the tools the lock pins, as pinned, are served (lock/enforce.ts). */
+  lock?: LockFilter;
 }
 
 export class Gateway {
@@ -52,6 +55,9 @@ export class Gateway {
   readonly #connecting = new Map<string, Promise<ConnectFailure[]>>();
   readonly #watched = new WeakSet<ServerConnection>();
   #tools: ServedTool[] = [];
+  /** `--lock`: the served names held back, with why (for the error a call to one gets), and those already said on stderr. */
+  readonly #heldBack = new Map<string, string>();
+  readonly #saidHeldBack = new Set<string>();
 
   constructor(
     readonly parts: GatewayParts,
@@ -119,7 +125,25 @@ export class Gateway {
       if (status?.status !== 'connected') continue;
       for (const tool of status.connection.tools) {
         const name = servedName(server, tool.name, separator);
-        if (isServed(name, filter)) served.push({ name, definition: { ...tool, name }, target: { kind: 'mcp', server, tool: tool.name } });
+        if (!isServed(name, filter)) continue;
+        const refusal = this.options.lock?.refusal(server, tool as never);
+        if (refusal) {
+          this.#heldBack.set(name, refusal);
+          // Said once: per server when the lock does not pin it at all, else per tool and reason.
+          const pinned = this.options.lock!.pins(server);
+          const said = pinned ? `${name}\0${refusal}` : server;
+          if (!this.#saidHeldBack.has(said)) {
+            this.#saidHeldBack.add(said);
+            this.options.warn?.(
+              pinned
+                ? `not serving ${name}: ${refusal}; review it, then re-pin with: toolrun lock --update ${server}`
+                : `not serving ${server}'s tools: ${refusal}; pin it with: toolrun lock ${server}`,
+            );
+          }
+          continue;
+        }
+        this.#heldBack.delete(name);
+        served.push({ name, definition: { ...tool, name }, target: { kind: 'mcp', server, tool: tool.name } });
       }
     }
     this.#tools = served;
@@ -198,6 +222,8 @@ export class Gateway {
       await this.connection(owner.server).catch(() => undefined);
       served = this.#tools.find((tool) => tool.name === name);
     }
+    const heldBack = served ? undefined : this.#heldBack.get(name);
+    if (heldBack) throw rpcError(ErrorCode.InvalidParams, `Tool ${name} is not served (toolrun serve --lock): ${heldBack}`);
     if (!served) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     if (served.target.kind === 'local') return this.#callLocal(served.target.name, args, options);
     const { server, tool } = served.target;

@@ -522,3 +522,47 @@ describe("serve continues its client's trace upstream", () => {
     expect(fourth!.traceparent).toBe(CALLER);
   });
 });
+
+// Issue 50 item 3: serve --lock serves what the lock pins, as pinned. A server that rewrote a tool's
+// description, widened its schema, added or renamed a tool after toolrun.lock was written is served
+// without those tools, and a call to one is refused with the reason.
+describe('serve --lock hides what changed since toolrun.lock', () => {
+  it('each rug pull (added, description, schema, rename) is hidden and refused; unchanged tools are served; no lock file is exit 2', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const rugFile = join(dir, 'notes.rug');
+    const rugConfig = writeTempConfig({ mcpServers: { notes: fixtureServer('rug-server.js', { env: { RUG_FILE: rugFile } }) } });
+    expect((await runInProcess(['--config', rugConfig, 'lock'], { cwd: dir })).exitCode).toBe(0);
+    const served = async (mode: string) => {
+      writeFileSync(rugFile, mode);
+      const client = new Client({ name: 'locked', version: '1' });
+      open.add(client);
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', rugConfig, 'serve', '--lock'], env, cwd: dir, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await client.connect(transport);
+      const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+      return { client, names, stderr: () => stderr };
+    };
+    const clean = await served('none');
+    expect(clean.names).toEqual(['echo', 'get_current_datetime', 'math_eval', 'notes__read_notes', 'notes__send_note']);
+    await clean.client.close();
+    for (const [mode, hidden, reason] of [
+      ['description', 'notes__read_notes', "tool 'read_notes' of 'notes' changed since toolrun.lock was written"],
+      ['schema', 'notes__read_notes', "tool 'read_notes' of 'notes' changed since toolrun.lock was written"],
+      ['added', 'notes__export_notes', "tool 'export_notes' was added to 'notes' since toolrun.lock was written"],
+      ['rename', 'notes__post_note', "tool 'post_note' was added to 'notes' since toolrun.lock was written"],
+    ] as const) {
+      const { client, names, stderr } = await served(mode);
+      expect(names, mode).not.toContain(hidden);
+      expect(names, mode).toContain('math_eval');
+      const refused = (await client.callTool({ name: hidden, arguments: { folder: 'inbox' } }).catch((error: unknown) => error)) as { code?: number; message?: string };
+      expect(refused.code, mode).toBe(-32602);
+      expect(refused.message, mode).toContain(`Tool ${hidden} is not served (toolrun serve --lock): ${reason}`);
+      expect(stderr(), mode).toContain(`not serving ${hidden}: ${reason}`);
+      await client.close();
+    }
+    const missing = await runInProcess(['--config', rugConfig, 'serve', '--lock', 'nope.lock'], { cwd: dir });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toBe('✖ nope.lock: no such file; pin the servers first with: toolrun lock');
+  });
+});

@@ -47,7 +47,8 @@ export async function runLock(cli: CliContext, words: string[], options: LockOpt
   return options.check ? checkCommand(cli, config, words, existing!, { file, shown, ...paths }) : writeCommand(cli, config, words, existing, target, shown);
 }
 
-function readLockFile(path: string, shown: string): LockFile {
+/** The lock at `path` (`shown` as the user gave it), or a UsageError naming what is wrong and the fix. */
+export function readLockFile(path: string, shown: string): LockFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
