@@ -14,8 +14,9 @@ import type { ConformProfile } from './profiles.js';
 import { StdioWire } from './stdio-wire.js';
 import type { OtlpReceiver } from '../trace/otlp-receiver.js';
 import { useRequestSpanIds } from '../trace/run-trace.js';
-import { formatTraceParent, parseTraceParent, randomHexId } from '../trace/trace-context.js';
+import { formatTraceParent, randomHexId } from '../trace/trace-context.js';
 import { traceContinuationCheck } from './checks/trace-continuation.js';
+import { conformTrace, withOtlpEndpoint } from './conform-trace.js';
 
 export interface ConformRunOptions {
   spec: ServerSpec;
@@ -144,41 +145,6 @@ export async function runConform(options: ConformRunOptions): Promise<ConformRep
   } finally {
     await Promise.all(wires.map((wire) => wire.close().catch(() => {})));
   }
-}
-
-/**
- * A stdio server started for --trace exports to the receiver: OTEL_EXPORTER_OTLP_ENDPOINT (and the
- * traces-only variant, which would win over it), the OTLP exporter chosen, and a short batch delay.
- */
-function withOtlpEndpoint(spec: ServerSpec, url: string): ServerSpec {
-  if (spec.transport !== 'stdio') return spec;
-  return {
-    ...spec,
-    env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${url}/v1/traces`, OTEL_TRACES_EXPORTER: 'otlp', OTEL_BSP_SCHEDULE_DELAY: '200' },
-  };
-}
-
-function conformTrace(receiver: OtlpReceiver, traceId: string, channels: WireProbeChannel[], headerSpans: Set<string>, waitMs: number): NonNullable<ConformContext['trace']> {
-  return {
-    traceId,
-    headerSpans,
-    waitForSpans: () => receiver.waitForSpans(waitMs),
-    spans: () => receiver.spans,
-    refused: receiver.refused,
-    sent: () => {
-      const sent = new Map<string, { method: string; id: unknown }>();
-      for (const channel of channels) {
-        for (const frame of channel.frames) {
-          const message = frame.message as { id?: unknown; method?: unknown; params?: { _meta?: { traceparent?: unknown } } };
-          const traceparent = message?.params?._meta?.traceparent;
-          if (frame.direction !== 'sent' || typeof message.method !== 'string' || typeof traceparent !== 'string') continue;
-          const parsed = parseTraceParent(traceparent);
-          if (!('invalid' in parsed)) sent.set(parsed.parentId, { method: message.method, id: message.id });
-        }
-      }
-      return sent;
-    },
-  };
 }
 
 const DEADLINE_SLACK_MS = 25;

@@ -1,5 +1,3 @@
-import { lstatSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { ExitCode, ToolrunError, UsageError } from '../../errors.js';
@@ -13,8 +11,7 @@ import type { ConnectFailure } from '../../mcp/connect/connect-failure.js';
 import type { ServerConnection } from '../../mcp/server-connection.js';
 import { formatBytes } from '../../output/format-result.js';
 import { formatTable } from '../../output/format-tool-list.js';
-import { foreignFolderReason } from '../../files/foreign-folder.js';
-import { describeKind } from '../../files/write-file-safely.js';
+import { decodeSegment, makeFoldersUnder, safeSegment } from '../../files/make-folders-under.js';
 import { describeFailures, shellServers } from './connected-servers.js';
 import { openTools } from './open-tools.js';
 import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills/find-skill.js';
@@ -376,43 +373,4 @@ export async function runSkillsRead(cli: CliContext, address: string, file: stri
   }
   reportProblems(cli, row);
   return exitCode([row], false, [], cli);
-}
-
-/**
- * DIR (created as exec -o creates its folder) and the folders below it, one at a time: each must be
- * a folder, not a symbolic link nor another user's (a link planted at DIR/SERVER would otherwise take
- * every file elsewhere: mkdir -p follows it), so nothing is ever created or written outside DIR.
- */
-async function makeFoldersUnder(root: string, segments: string[]): Promise<void> {
-  const refuse = (folder: string, why: string) => new ToolrunError('tool_error', `cannot write under ${folder}: ${why}`);
-  await mkdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw refuse(root, error.message);
-  });
-  const foreign = foreignFolderReason(root);
-  if (foreign) throw refuse(root, foreign);
-  let folder = root;
-  for (const segment of segments) {
-    folder = join(folder, segment);
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw refuse(folder, error.message);
-    });
-    const stats = lstatSync(folder);
-    if (!stats.isDirectory() || stats.isSymbolicLink()) throw refuse(folder, `it is ${describeKind(stats)}, not a folder (toolrun writes a skill's files only into folders)`);
-    const theirs = foreignFolderReason(folder);
-    if (theirs) throw refuse(folder, theirs);
-  }
-}
-
-const decodeSegment = (segment: string) => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-};
-
-/** A path segment from a server, made safe to be a file name: never empty, `.` or `..`, no separator or NUL. */
-function safeSegment(segment: string): string {
-  const cleaned = segment.replace(/[/\\\0]/g, '_');
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `_${cleaned}_` : cleaned;
 }
