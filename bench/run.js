@@ -527,6 +527,15 @@ const benchmarks = [
     unit: 'ms',
   },
   {
+    // SPEC §24: the lock adds ≤ 0.1 ms p50 per message; a listed tool's call through mcp tap --lock vs mcp tap.
+    name: 'mcp tap --lock: added latency per tools/call round trip (p50, vs tap without a lock)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('tap-lock-roundtrip.mjs', import.meta.url)), '1000']],
+    read: (report) => report.added_p50_ms,
+    target: 0.1,
+    unit: 'ms',
+  },
+  {
     // 200 MB of 1 kB JSON-RPC lines through tap (forwarded, every line scanned) vs a direct pipe.
     name: 'mcp tap: 200 MB through the proxy (throughput vs a direct pipe)',
     kind: 'throughput',

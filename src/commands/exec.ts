@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseArgWords } from '../args/parse-tool-args.js';
-import { ToolrunError, describeThrown } from '../errors.js';
+import { ToolrunError, UsageError, describeThrown } from '../errors.js';
+import { takeOptionalFile } from '../cli-support/optional-file-option.js';
 import { printExecOutcome, shapeOutcome, type ExecOutcome } from '../cli-support/exec-output.js';
 import type { ToolEnvelope } from '../executor/envelope.js';
 import { showProgress, type CallProgress } from '../cli-support/show-progress.js';
@@ -19,6 +20,7 @@ interface ExecOptions extends ToolArgumentOptions {
   outputDir?: string;
   task?: boolean;
   wait?: boolean;
+  locked?: string | true;
 }
 
 /**
@@ -37,11 +39,27 @@ async function holdRemoteTask(cli: CliContext, config: ToolrunConfig, server: st
   return true;
 }
 
+/**
+ * exec --locked (SPEC §24): the server's tool runs only when the lock pins its server and its
+ * definition as the server lists it now (what a model would have been told); else exit 2 naming what
+ * changed. toolrun's own tools are not the lock's business.
+ */
+function assertLocked(lock: import('../lock/enforce.js').LockFilter, opened: Awaited<ReturnType<typeof openTools>>, server: string, name: string): void {
+  const status = opened.registry.servers.get(server);
+  const listed = status?.status === 'connected' ? status.connection.tools.find((tool) => tool.name === name) : undefined;
+  const why = listed ? lock.refusal(server, listed) : lock.refusalOfName(server, name);
+  if (why === undefined) return;
+  const fix = lock.pins(server) ? `review it, then re-pin with: toolrun lock --update ${server}` : `pin it with: toolrun lock ${server}`;
+  throw new ToolrunError('not_found', `Tool '${server}:${name}' is not run (exec --locked): ${why}; ${fix}`);
+}
+
 export function registerExecCommand(program: Command, run: CommandRunner): void {
   program
     .command('exec')
     .description('validate arguments, run a tool, print its result')
-    .argument('<tool>', 'tool name, or SERVER:TOOL')
+    .usage('[options] <tool> [args...]')
+    // Optional to commander only so that `--locked TOOL` can give the tool back (optional-file-option.ts).
+    .argument('[tool]', 'tool name, or SERVER:TOOL')
     .argument('[args...]', 'key=value (typed by the schema) or key:=json')
     .option('--args <json>', 'arguments as JSON, @file.json, or - for stdin (key=value words are merged over it)')
     .option('--server <name>', 'use the tool of this MCP server, and start only that server')
@@ -51,6 +69,7 @@ export function registerExecCommand(program: Command, run: CommandRunner): void 
     .option('-o, --output-dir <dir>', 'write images, audio and binary resources of the result to files in DIR and print their paths')
     .option('--task', "run the call as a task (a tool whose execution.taskSupport is 'optional'); followed to its end")
     .option('--no-wait', "start the call as a task and print its id (see 'toolrun tasks get|cancel')")
+    .option('--locked [file]', "run a server's tool only as toolrun.lock (or FILE) pins it: one added or changed since is refused (exit 2) with what changed")
     .addHelpText(
       'after',
       `
@@ -65,12 +84,16 @@ Examples:
   $ toolrun exec everything:get-tiny-image -o images/   # prints images/get-tiny-image-2.png
   $ toolrun exec everything:simulate-research-query topic=tides   # a task: its status on stderr, then the report
   $ toolrun exec --no-wait jobs:build ref=main   # prints the task id; then toolrun tasks get ID --server jobs
+  $ toolrun lock && toolrun exec --locked notes:read_notes folder=inbox   # refused if read_notes changed since
 
 On a remote (HTTP) server, --no-wait SERVER:TOOL keeps the MCP session on a session holder (its tasks
 may live in that session); it exits after 10 min idle, or with: toolrun session stop`,
     )
-    .action((toolName: string, words: string[], options: ExecOptions) =>
+    .action((typedName: string | undefined, typedWords: string[], options: ExecOptions) =>
       run(async (cli) => {
+        const locked = takeOptionalFile(options.locked, cli.cwd, 'toolrun.lock');
+        const [toolName, ...words] = [locked.word, typedName, ...typedWords].filter((word) => word !== undefined);
+        if (toolName === undefined) throw new UsageError("missing required argument 'tool'");
         const startedAt = process.hrtime.bigint();
         let envelope: ToolEnvelope | undefined;
         let outcome: ExecOutcome;
@@ -80,11 +103,14 @@ may live in that session); it exits after 10 min idle, or with: toolrun session 
           const parsedWords = parseArgWords(words);
           // Read once (it may be stdin), for whichever path runs the call.
           const baseArgs = await readBaseArguments(cli, options.args);
+          // Read before any server starts: a missing or bad lock is exit 2 with nothing started.
+          const lock = locked.file === undefined ? undefined : (await import('../lock/enforce.js')).openLockFilter(cli.cwd, locked.file);
           const config = await loadCliConfig(cli);
           // A session holder keeping the server warm runs an MCP tool's call (SPEC §12); else it runs here, cold.
           // A task call is not the holder's `exec` (it follows no task); --no-wait on HTTP holds the session below.
+          // Nor is a locked one: the definition checked must be the one listed by the connection that runs the call.
           const taskCall = options.task === true || options.wait === false;
-          if (!taskCall && cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
+          if (!taskCall && !lock && cli.globals.session && Object.keys(config.servers).length > 0 && (target.server || !isLocalTool(config, target.name))) {
             progress = await showProgress(cli, target.server ? `${target.server}:${target.name}` : target.name);
             const { execThroughHolder } = await import('../session/warm-exec.js');
             envelope = await execThroughHolder(cli, config, { name: target.name, server: target.server, words: parsedWords, baseArgs, validate: options.validate, onProgress: progress.onProgress });
@@ -94,6 +120,7 @@ may live in that session); it exits after 10 min idle, or with: toolrun session 
             const held = options.wait === false && target.server ? await holdRemoteTask(cli, config, target.server) : undefined;
             const opened = await openTools(cli, { likelyTool: target.server ? undefined : target.name, config, useSession: held !== undefined });
             const tool = await resolveTool(opened, target.name, target.server);
+            if (lock && tool.server) assertLocked(lock, opened, tool.server, tool.definition.name);
             if (options.wait === false && !held && tool.server && 'url' in config.servers[tool.server]!)
               cli.terminal.warn(
                 `the MCP session with '${tool.server}' ends with this command: a server that keeps its tasks in the session (as server-everything does) will not find this task with 'tasks get'${target.server ? '' : `; name the server (${tool.server}:${target.name}) to keep the session on a session holder`}`,

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ExitCode, UsageError } from '../errors.js';
-import type { CommandRunner } from '../cli-support/cli-context.js';
+import type { CliContext, CommandRunner } from '../cli-support/cli-context.js';
 import { resolveStdioTarget } from '../cli-support/stdio-target.js';
+import { takeOptionalFile } from '../cli-support/optional-file-option.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
 
 interface TapCommandOptions {
@@ -11,6 +12,7 @@ interface TapCommandOptions {
   wrap?: string;
   unwrap?: string;
   force?: boolean;
+  lock?: string | true;
 }
 
 /** `toolrun mcp tap` (SPEC §11): watch a server inside a real host, live. */
@@ -18,10 +20,13 @@ export function registerMcpTapCommand(mcp: Command, run: CommandRunner): void {
   mcp
     .command('tap')
     .description("a stdio proxy to put in a host's config in place of a server's command: forwards both ways byte for byte, reports polluting stdout lines on stderr, records the session")
-    .argument('<server-or-command...>', "a configured server, or -- COMMAND [ARGS...]; with --wrap/--unwrap, a server of that host's config")
+    .usage('[options] <server-or-command...>')
+    // Optional to commander only so that `--lock SERVER` can give the server back (optional-file-option.ts).
+    .argument('[server-or-command...]', "a configured server, or -- COMMAND [ARGS...]; with --wrap/--unwrap, a server of that host's config")
     .option('--record <file>', 'record the session to FILE (the format of check-stdout --save; mcp show reads it)')
     .option('--guard', "drop the server's stdout lines that are not JSON-RPC (each reported), so a polluting server works in a strict host")
     .option('--name <name>', 'the name in messages and the recording (default: the server name or the command)')
+    .option('--lock [file]', 'only the tools toolrun.lock (or FILE) pins, as pinned, reach the host: one added or changed since is taken out of tools/list and a call to it refused (JSON-RPC -32602)')
     .option('--wrap <host[:scope]>', "rewrite SERVER's entry in that host's config to run through the tap (a backup beside the file first); with --record/--guard/--name, those too")
     .option('--unwrap <host[:scope]>', "put SERVER's entry back as it was before --wrap, byte for byte")
     .option('--force', '--unwrap: put the entry back even though it was edited since the wrap; --wrap: replace a stale backup')
@@ -42,10 +47,15 @@ It ends when the host closes stdin, and takes the server (and what it started) w
 absolute paths of node and toolrun so the host needs neither on its PATH; --unwrap undoes it:
   $ toolrun mcp tap --wrap claude-desktop filesystem --record /tmp/fs.rec
   $ toolrun mcp tap --wrap cursor:project github
+  $ toolrun --host claude-desktop lock && toolrun mcp tap --wrap claude-desktop filesystem --lock
   $ toolrun mcp tap --unwrap claude-desktop filesystem`,
     )
-    .action((words: string[], options: TapCommandOptions, command: Command) =>
+    .action((typedWords: string[], typedOptions: TapCommandOptions, command: Command) =>
       run(async (cli) => {
+        const { file: lockFile, word } = takeOptionalFile(typedOptions.lock, cli.cwd, 'toolrun.lock');
+        const words = word === undefined ? typedWords : [word, ...typedWords];
+        const options = { ...typedOptions, lock: lockFile };
+        if (words.length === 0) throw new UsageError("missing required argument 'server-or-command'");
         if (options.wrap !== undefined || options.unwrap !== undefined) return (await import('./support/mcp-tap-wrap.js')).runTapWrap(cli, words, options, rawArgsOf(command).includes('--'));
         if (options.force) throw new UsageError('--force goes with --wrap or --unwrap');
         // `-- COMMAND…` is a command to run; a single word without `--` is a server of the config.
@@ -57,6 +67,8 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
           import('../scan/pollution-pattern.js'),
           import('../cli-support/explain-write-error.js'),
         ]);
+        // The lock is read before the server starts: a missing or bad one is exit 2 with nothing started.
+        const lock = lockFile === undefined ? undefined : await tapLockGate(cli, lockFile, target.name);
         let recording: InstanceType<typeof RecordingWriter> | undefined;
         if (options.record) {
           try {
@@ -72,6 +84,7 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
           ...target,
           guard: options.guard === true,
           recording,
+          lock,
           signal: cli.signal,
           host: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
           onSpawnError: (error) => cli.terminal.error(`✖ [tap ${target.name}] ${error.message}`),
@@ -98,6 +111,12 @@ absolute paths of node and toolrun so the host needs neither on its PATH; --unwr
         return ExitCode.OK;
       }),
     );
+}
+
+/** `--lock [FILE]`: the lock as a gate for this server's messages; what it holds back is said on stderr, each once. */
+async function tapLockGate(cli: CliContext, file: string, server: string) {
+  const [{ openLockFilter }, { TapLockGate }] = await Promise.all([import('../lock/enforce.js'), import('../tap/lock-gate.js')]);
+  return new TapLockGate(openLockFilter(cli.cwd, file), server, (message) => cli.terminal.warn(`[tap ${server}] ${message}`));
 }
 
 /** The command line as typed: commander keeps it on the root command only. */

@@ -9,6 +9,7 @@ import { loadCliConfig } from '../cli-support/load-cli-config.js';
 import { hostStateOf } from '../hosts/refused-servers.js';
 import { assertServerExists } from '../cli-support/assert-server-exists.js';
 import { isGatedFailure, openTools } from './support/open-tools.js';
+import { takeOptionalFile } from '../cli-support/optional-file-option.js';
 
 interface ServeOptions {
   http?: string;
@@ -46,7 +47,13 @@ Tools are SERVER__TOOL (local tools keep their names); prompts and resource name
 The servers' headers, tokens and env stay in toolrun: a client sees names and results, never them.
 Exit codes: 0 the client closed stdin · 2 bad usage · 3 config · 130 Ctrl-C (143 SIGTERM), every upstream ended first`,
     )
-    .action((servers: string[], options: ServeOptions) => run((cli) => serve(cli, servers, options)));
+    .action((servers: string[], options: ServeOptions) =>
+      run((cli) => {
+        // `serve --lock notes`: notes is a server, not a lock file (optional-file-option.ts).
+        const { file, word } = takeOptionalFile(options.lock, cli.cwd, 'toolrun.lock');
+        return serve(cli, word === undefined ? servers : [word, ...servers], { ...options, lock: file });
+      }),
+    );
 }
 
 /**
@@ -91,7 +98,7 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
       `server name '${clashing}' holds the separator '${options.separator}', so its tools and another server's could be served under the same name: give a --separator no server name holds (e.g. --separator ${separatorNoneHolds(servers)}), or rename the server`,
     );
 
-  const lock = options.lock === undefined ? undefined : await lockFilter(cli, options.lock === true ? 'toolrun.lock' : options.lock);
+  const lock = options.lock === undefined ? undefined : (await import('../lock/enforce.js')).openLockFilter(cli.cwd, options.lock === true ? 'toolrun.lock' : options.lock);
   // A server's question goes to the client whose call it is in; none in flight: nobody to ask. (The
   // gateway is made after openTools, whose askBack needs it: hence the holder.)
   const made: { gateway?: InstanceType<typeof Gateway> } = {};
@@ -153,10 +160,4 @@ async function serve(cli: CliContext, names: string[], options: ServeOptions): P
   cli.terminal.info(`toolrun serve: ${gateway.tools().length} tools on ${http.url}${token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((done) => cli.signal.addEventListener('abort', () => done(), { once: true }));
   return 0;
-}
-
-/** `--lock [FILE]`: the lock read now (a missing or bad one is exit 2 before anything starts), as a filter. */
-async function lockFilter(cli: CliContext, file: string): Promise<import('../lock/enforce.js').LockFilter> {
-  const [{ readLockFile }, { LockFilter }, { resolve }] = await Promise.all([import('./support/lock-run.js'), import('../lock/enforce.js'), import('node:path')]);
-  return new LockFilter(readLockFile(resolve(cli.cwd, file), file), file);
 }

@@ -215,6 +215,11 @@ export const COMMAND_TABLE: CommandNode = {
           description: 'start the call as a task and print its id',
         },
         {
+          long: '--locked',
+          takesValue: true,
+          description: "run a server's tool only as toolrun.lock",
+        },
+        {
           long: '--help',
           short: '-h',
           takesValue: false,
@@ -1044,6 +1049,11 @@ export const COMMAND_TABLE: CommandNode = {
               long: '--name',
               takesValue: true,
               description: 'the name in messages and the recording',
+            },
+            {
+              long: '--lock',
+              takesValue: true,
+              description: 'only the tools toolrun.lock',
             },
             {
               long: '--wrap',

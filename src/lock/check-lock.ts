@@ -81,6 +81,18 @@ function identityChanges(server: string, before: LockedServer, after: LockedServ
       reason: `${after.package.runner} resolved ${after.package.name} to ${after.package.resolved}, pinned ${before.package.resolved}: a new release runs; pin the version, or approve it with toolrun lock --update ${server}`,
     });
   }
+  if (sameJson(before.launch, after.launch) && before.image?.resolved && after.image?.resolved && before.image.resolved !== after.image.resolved) {
+    changes.push({
+      server,
+      kind: 'changed',
+      what: 'launch',
+      path: `${server}/image.resolved`,
+      breaking: false,
+      before: before.image.resolved,
+      after: after.image.resolved,
+      reason: `${after.image.ref} is now the image ${after.image.resolved}, pinned ${before.image.resolved}: another image runs; pin it by digest, or approve it with toolrun lock --update ${server}`,
+    });
+  }
   if (before.server.name !== after.server.name) {
     changes.push({
       server,

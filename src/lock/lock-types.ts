@@ -21,8 +21,11 @@ export interface LockedServer {
    * launch names an exact one, and (npx) the version npx installed, read from its cache.
    */
   package?: { runner: string; spec: string; name: string; version?: string; resolved?: string };
-  /** A `docker run` launch: the image as written, and its digest when the launch names one (`image@sha256:…`). */
-  image?: { ref: string; digest?: string };
+  /**
+   * A `docker run` launch: the image as written, its digest when the launch names one
+   * (`image@sha256:…`), and the digest the engine resolved it to (`resolved`, docker-resolved.ts).
+   */
+  image?: { ref: string; digest?: string; resolved?: string };
   /** serverInfo as the server reported it at the handshake: the version its package resolved to. */
   server: { name: string; version?: string };
   tools: LockedItem[];

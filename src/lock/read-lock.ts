@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../errors.js';
 import { LOCKED_SECTIONS, type LockFile } from './lock-types.js';
 
 /** A lock file that cannot be used: its message names what is wrong and how to make a good one. */
@@ -37,4 +39,24 @@ export function parseLock(text: string): LockFile {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The lock at `path` (`shown` as the user gave it), or a UsageError naming what is wrong and the fix. */
+export function readLockFile(path: string, shown: string): LockFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${shown}: no such file; pin the servers first with: toolrun lock`);
+    if (code === 'EISDIR') throw new UsageError(`${shown} is a folder, not a lock file`);
+    if (code === 'EACCES') throw new UsageError(`${shown}: not readable (permission denied)`);
+    throw error;
+  }
+  try {
+    return parseLock(text);
+  } catch (error) {
+    if (error instanceof BadLockError) throw new UsageError(`${shown}: ${error.message}`);
+    throw error;
+  }
 }

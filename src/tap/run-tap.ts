@@ -4,6 +4,7 @@ import { PATIENT_GRACE_MS, ServerProcess, SpawnError } from '../process/server-p
 import type { RecordingWriter } from '../record/recording.js';
 import { classifyLine } from '../scan/classify-line.js';
 import type { FindingKind } from '../scan/finding-kinds.js';
+import type { TapLockGate } from './lock-gate.js';
 
 export interface TapOptions {
   name: string;
@@ -14,6 +15,8 @@ export interface TapOptions {
   /** Drop stdout lines that are not JSON-RPC (reported), so a polluting server works in a strict host. */
   guard: boolean;
   recording?: RecordingWriter;
+  /** --lock: tools not pinned as they are are taken out of list answers and their calls refused (lock-gate.ts). */
+  lock?: TapLockGate;
   /** A polluting stdout line: `dropped` with --guard. */
   onPollution: (line: RawLine, kinds: FindingKind[], dropped: boolean) => void;
   /** The server could not be started (command not found…). */
@@ -54,27 +57,41 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
     return server.shutdown();
   };
 
-  // Host → server, unchanged.
-  host.stdin.on('data', (chunk: Buffer) => {
+  // Host → server, unchanged; with --lock, line by line, a refused call answered here instead.
+  const send = (chunk: Buffer) => {
     recording?.write('send', chunk);
     if (!server.stdin.write(chunk)) {
       host.stdin.pause();
       server.stdin.once('drain', () => host.stdin.resume());
     }
+  };
+  const { lock } = options;
+  const hostLines =
+    lock &&
+    new LineSplitter((line) => {
+      const verdict = lock.fromHost(line.bytes);
+      if (verdict.forward) send(line.terminated ? Buffer.concat([verdict.forward, NEWLINE]) : verdict.forward);
+      if (verdict.answer) write(Buffer.concat([verdict.answer, NEWLINE]));
+    }, Number.MAX_SAFE_INTEGER);
+  host.stdin.on('data', (chunk: Buffer) => (hostLines ? hostLines.push(chunk) : send(chunk)));
+  host.stdin.once('end', () => {
+    hostLines?.end();
+    void shutdown();
   });
-  host.stdin.once('end', () => void shutdown());
 
-  // Server → host: scanned line by line; forwarded as they came, or (--guard) only its messages.
-  // With --guard whole lines are forwarded, so none is cut at the scanner's usual 10 MB.
+  // Server → host: scanned line by line; forwarded as they came, or (--guard) only its messages, or
+  // (--lock) each line as the gate leaves it. Then whole lines are forwarded, none cut at the scanner's usual 10 MB.
+  const byLine = options.guard || lock !== undefined;
   const splitter = new LineSplitter(
     (line) => {
       const verdict = classifyLine(line.bytes, line.terminated, line.oversize);
-      if (options.guard) {
-        if (verdict.isMessage) write(line.terminated ? Buffer.concat([line.bytes, NEWLINE]) : line.bytes);
+      if (byLine && (verdict.isMessage || !options.guard)) {
+        const bytes = lock ? lock.fromServer(line.bytes, verdict.value) : line.bytes;
+        write(line.terminated ? Buffer.concat([bytes, NEWLINE]) : bytes);
       }
       if (!verdict.isMessage || verdict.kinds.length > 0) options.onPollution(line, verdict.kinds, options.guard && !verdict.isMessage);
     },
-    options.guard ? Number.MAX_SAFE_INTEGER : undefined,
+    byLine ? Number.MAX_SAFE_INTEGER : undefined,
   );
   const write = (chunk: Buffer) => {
     if (!host.stdout.write(chunk)) {
@@ -84,7 +101,7 @@ export async function runTap(options: TapOptions): Promise<TapOutcome> {
   };
   server.stdout.on('data', (chunk: Buffer) => {
     recording?.write('recv', chunk);
-    if (!options.guard) write(chunk);
+    if (!byLine) write(chunk);
     splitter.push(chunk);
   });
   server.stdout.once('end', () => splitter.end());

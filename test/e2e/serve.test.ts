@@ -536,7 +536,7 @@ describe('serve --lock hides what changed since toolrun.lock', () => {
       writeFileSync(rugFile, mode);
       const client = new Client({ name: 'locked', version: '1' });
       open.add(client);
-      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', rugConfig, 'serve', '--lock'], env, cwd: dir, stderr: 'pipe' });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--config', rugConfig, 'serve', '--lock', 'notes'], env, cwd: dir, stderr: 'pipe' });
       let stderr = '';
       transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       await client.connect(transport);

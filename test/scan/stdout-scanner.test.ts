@@ -114,7 +114,7 @@ describe('classifyLine', () => {
       { jsonrpc: '2.0', id: 1, result: {} },
       { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } },
     ])
-      expect(classify(JSON.stringify(message))).toEqual({ isMessage: true, kinds: [] });
+      expect(classify(JSON.stringify(message))).toEqual({ isMessage: true, kinds: [], value: message });
   });
 
   it('rejects JSON that is not JSON-RPC 2.0', () => {

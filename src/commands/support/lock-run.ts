@@ -14,8 +14,9 @@ import { checkLock, type LockCheck } from '../../lock/check-lock.js';
 import { launchIdentity, unpinnedLaunch } from '../../lock/launch-identity.js';
 import { trustFindings } from '../../lock/lock-findings.js';
 import { npxResolvedVersion } from '../../lock/npx-resolved.js';
+import { dockerResolvedDigest } from '../../lock/docker-resolved.js';
 import type { LockedServer, LockFile, ServerApi } from '../../lock/lock-types.js';
-import { BadLockError, parseLock } from '../../lock/read-lock.js';
+import { readLockFile } from '../../lock/read-lock.js';
 import { compareText } from '../../snapshot/build-snapshot.js';
 import { describeFailures } from './connected-servers.js';
 import { openTools } from './open-tools.js';
@@ -45,26 +46,6 @@ export async function runLock(cli: CliContext, words: string[], options: LockOpt
   const existing = options.check || options.update ? readLockFile(file, shown) : undefined;
   const config = await loadCliConfig(cli);
   return options.check ? checkCommand(cli, config, words, existing!, { file, shown, ...paths }) : writeCommand(cli, config, words, existing, target, shown);
-}
-
-/** The lock at `path` (`shown` as the user gave it), or a UsageError naming what is wrong and the fix. */
-export function readLockFile(path: string, shown: string): LockFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`${shown}: no such file; pin the servers first with: toolrun lock`);
-    if (code === 'EISDIR') throw new UsageError(`${shown} is a folder, not a lock file`);
-    if (code === 'EACCES') throw new UsageError(`${shown}: not readable (permission denied)`);
-    throw error;
-  }
-  try {
-    return parseLock(text);
-  } catch (error) {
-    if (error instanceof BadLockError) throw new UsageError(`${shown}: ${error.message}`);
-    throw error;
-  }
 }
 
 /** The servers a run is about: the ones named (each must be configured), else every configured one the host would start. */
@@ -192,6 +173,10 @@ async function collectApis(cli: CliContext, config: ToolrunConfig, names: string
       if (identity.package?.runner === 'npx' && entry.transport === 'stdio') {
         const resolved = npxResolvedVersion(identity.package.spec, identity.package.name, { ...cli.env, ...withoutVariables(entry.env) });
         if (resolved) identity.package.resolved = resolved;
+      }
+      if (identity.image && entry.transport === 'stdio') {
+        const resolved = await dockerResolvedDigest(entry.command, identity.image.ref, { ...cli.env, ...withoutVariables(entry.env) });
+        if (resolved) identity.image.resolved = resolved;
       }
       return {
         name,

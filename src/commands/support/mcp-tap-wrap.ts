@@ -12,6 +12,7 @@ export interface TapWrapOptions {
   record?: string;
   guard?: boolean;
   name?: string;
+  lock?: string;
 }
 
 /**
@@ -24,12 +25,12 @@ export async function runTapWrap(cli: CliContext, words: string[], options: TapW
   if (options.wrap !== undefined && options.unwrap !== undefined) throw new UsageError('--wrap and --unwrap go one at a time');
   if (dashed || words.length !== 1) throw new UsageError(`${option} takes one server of the host's config: toolrun mcp tap ${option} HOST[:SCOPE] SERVER`);
   if (cli.globals.host !== undefined || cli.globals.config !== undefined) throw new UsageError(`${option} names the host itself: drop --host / --config`);
-  if (options.unwrap !== undefined && (options.record !== undefined || options.guard || options.name !== undefined))
-    throw new UsageError('--record, --guard and --name go with --wrap: they become part of the command the host runs');
+  if (options.unwrap !== undefined && (options.record !== undefined || options.guard || options.name !== undefined || options.lock !== undefined))
+    throw new UsageError('--record, --guard, --name and --lock go with --wrap: they become part of the command the host runs');
   const [{ parseHostOption }, { wrapHostServer, unwrapHostServer }] = await Promise.all([import('../../hosts/host-config.js'), import('../../hosts/wrap-host-server.js')]);
   const { host, scope } = parseHostOption((options.wrap ?? options.unwrap)!, option);
   const target = { host, scope, server: words[0]!, env: cli.env, cwd: cli.cwd, force: options.force === true };
-  const outcome = options.wrap !== undefined ? await wrapHostServer(target, tapPrefix(cli, target.server, options)) : await unwrapHostServer(target);
+  const outcome = options.wrap !== undefined ? await wrapHostServer(target, await tapPrefix(cli, target.server, options)) : await unwrapHostServer(target);
   if (outcome.replacedBackup) cli.terminal.warn(`replaced the backup of an earlier wrap at ${outcome.backup} (--force)`);
   if (cli.globals.json) await cli.terminal.resultJson(describe(outcome));
   else await cli.terminal.result(sentence(outcome));
@@ -41,13 +42,27 @@ export async function runTapWrap(cli: CliContext, words: string[], options: TapW
  * own bin/toolrun.js, so the host (with its own PATH, often without toolrun or the right node on
  * it) starts the same toolrun. A relative --record is made absolute too: the host's folder is not ours.
  */
-function tapPrefix(cli: CliContext, server: string, options: TapWrapOptions): string[] {
+async function tapPrefix(cli: CliContext, server: string, options: TapWrapOptions): Promise<string[]> {
   // bin/toolrun.js, beside dist/ in the package.
   const bin = bundleFile('../bin/toolrun.js');
   if (!existsSync(bin)) throw new UsageError(`cannot find toolrun's bin/toolrun.js (looked at ${bin}); --wrap writes its absolute path into the host's config`);
   const record = options.record === undefined ? undefined : resolve(cli.cwd, options.record);
   if (record !== undefined && !isFolder(dirname(record))) throw new UsageError(`--record ${options.record}: the folder ${dirname(record)} does not exist`);
-  return [process.execPath, bin, 'mcp', 'tap', '--name', options.name ?? server, ...(record ? ['--record', record] : []), ...(options.guard ? ['--guard'] : [])];
+  const name = options.name ?? server;
+  const lock = options.lock === undefined ? undefined : await lockFor(cli, options.lock, name);
+  return [process.execPath, bin, 'mcp', 'tap', '--name', name, ...(record ? ['--record', record] : []), ...(options.guard ? ['--guard'] : []), ...(lock ? ['--lock', lock] : [])];
+}
+
+/**
+ * --wrap --lock FILE: the lock's absolute path (the host starts the tap in a folder of its own), read
+ * now so that a missing or bad lock is exit 2 here rather than a host whose server shows no tools; a
+ * lock that does not pin the server is said too (the tap would serve none of its tools).
+ */
+async function lockFor(cli: CliContext, file: string, server: string): Promise<string> {
+  const { openLockFilter } = await import('../../lock/enforce.js');
+  const filter = openLockFilter(cli.cwd, file);
+  if (!filter.pins(server)) cli.terminal.warn(`${file} does not pin '${server}': the host will see none of its tools until you pin it (toolrun --host HOST lock ${server}, then --update to re-pin)`);
+  return resolve(cli.cwd, file);
 }
 
 function isFolder(path: string): boolean {
