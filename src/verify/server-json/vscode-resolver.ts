@@ -185,3 +185,15 @@ function processArguments(argumentsList: readonly ServerJsonArgument[], at: stri
 export function placeholdersOf(input: InputWithVariables): string[] {
   return [...(input.value ?? '').matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
 }
+
+/**
+ * The whole of getMcpServerConfigurationFromManifest: a remote when asked for one (remotes[0]),
+ * else the package of `packageType`, else the first package; none → VS Code's own error.
+ */
+export function composeManifestAsVsCode(manifest: { packages?: ServerJsonPackage[]; remotes?: ServerJsonTransport[] }, packageType: string): VsCodeComposition {
+  if (packageType === 'remote' && manifest.remotes?.length) return composeRemoteAsVsCode(manifest.remotes[0], 'remotes[0]');
+  const index = Math.max(0, manifest.packages?.findIndex((pkg) => pkg.registryType === packageType) ?? -1);
+  const serverPackage = manifest.packages?.[index];
+  if (!serverPackage) throw new Error('No server package found');
+  return composePackageAsVsCode(serverPackage, `packages[${index}]`);
+}
