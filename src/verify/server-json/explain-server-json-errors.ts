@@ -95,7 +95,13 @@ function describe(error: ErrorObject, pointer: string, snakeCase: boolean): Prob
       return [{ pointer, message: `${at}: ${quote(data)} is not a valid ${String(params.format)}: give an absolute URL or the form the schema names` }];
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const hint = snakeCase || !extra.includes('_') ? 'remove it or check its spelling' : 'snake_case is the 2025-07-09 schema\'s spelling: write it camelCase or set "$schema" to 2025-07-09';
+      const snake = fieldName(true)(extra);
+      const hint =
+        snakeCase && snake !== extra
+          ? `the 2025-07-09 schema spells it ${snake}: rename it, or set "$schema" to a newer (camelCase) schema`
+          : !snakeCase && extra.includes('_')
+            ? 'snake_case is the 2025-07-09 schema\'s spelling: write it camelCase or set "$schema" to 2025-07-09'
+            : 'remove it or check its spelling';
       return [{ pointer: `${pointer}/${extra}`, message: `${jsonPath(`${pointer}/${extra}`)} is not a field the schema allows: ${hint}` }];
     }
     default:

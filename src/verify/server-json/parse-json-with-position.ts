@@ -13,6 +13,11 @@ export function parseJsonWithPosition(text: string): ParsedJson {
     const first = errors[0];
     const offset = first?.offset ?? 0;
     const before = text.slice(0, offset).split('\n');
-    return { ok: false, line: before.length, column: before[before.length - 1].length + 1, message: first ? printParseErrorCode(first.error) : (error as Error).message };
+    return { ok: false, line: before.length, column: before[before.length - 1].length + 1, message: first ? words(printParseErrorCode(first.error)) : (error as Error).message };
   }
+}
+
+/** `PropertyNameExpected` → `property name expected`. */
+function words(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
