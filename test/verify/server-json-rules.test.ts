@@ -53,6 +53,15 @@ describe("mcp-publisher's offline rules (fixtures/verify/server-json/publisher-r
     expect(report.entries[2].launch).toBeUndefined();
   });
 
+  it('a registryType no host installs: a file error, and no entry to launch', () => {
+    const text = JSON.stringify({ name: 'com.example/xy', description: 'd', version: '1.0.0', packages: [{ registryType: 'cargo', identifier: 'x', version: '1.0.0', transport: { type: 'stdio' } }] });
+    const report = verifyServerJson(text, 'server.json', { inputs: {} });
+    expect(report.entries).toEqual([]);
+    expect(report.findings.filter((finding) => finding.level === 'error').map((finding) => finding.message)).toEqual([
+      "packages[0].registryType 'cargo' is not one hosts install: use npm, pypi, oci, nuget or mcpb",
+    ]);
+  });
+
   it('version ranges as the registry detects them, and exact versions left alone', () => {
     for (const range of ['^1.2.3', '~1.2', '>=1.0.0', '1.x', '1.2.*', '1.2.3 - 2.0.0', '1.2 || 1.3']) expect(looksLikeVersionRange(range)).toBe(true);
     for (const exact of ['1.2.3', '0.4.0-beta', 'v2.0.0', '2025.1.1', '']) expect(looksLikeVersionRange(exact)).toBe(false);
@@ -67,7 +76,7 @@ describe("mcp-publisher's offline rules (fixtures/verify/server-json/publisher-r
       'schema: name: "io.github.a/b/c" does not match ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$: use reverse-DNS namespace, one slash, then the name (io.github.owner/server)',
     ]);
     expect(named('io.github./server')).toEqual([
-      "server-json/invalid-server-name: name 'io.github./server': namespace and name must start and end with a letter or digit (dots, hyphens inside; underscores too in the name): rename it",
+      "server-json/invalid-server-name: name 'io.github./server': namespace and name must each be 2 characters or more, start and end with a letter or digit (dots, hyphens inside; underscores too in the name): rename it",
     ]);
   });
 });
@@ -107,7 +116,7 @@ describe('what a host does with it (fixtures/verify/server-json/host-divergence.
   it('an unanswered optional prompt is composed empty, with a warning', () => {
     const text = JSON.stringify({
       $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
-      name: 'com.example/x',
+      name: 'com.example/xy',
       description: 'd',
       version: '1.0.0',
       packages: [{ registryType: 'npm', identifier: 'x', version: '1.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'REGION', description: 'Region' }] }],

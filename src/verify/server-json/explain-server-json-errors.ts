@@ -5,6 +5,7 @@
  * the branch whose `type` the value carries, not as every branch's complaint.
  */
 import type { Ajv, ErrorObject } from 'ajv';
+import { maskSecrets } from '../../secrets/mask-secrets.js';
 import type { VerifyFinding } from '../verify-types.js';
 
 interface Problem {
@@ -127,8 +128,9 @@ export function jsonPath(pointer: string): string {
     .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
 }
 
+/** The value found, short, and masked when it looks like a secret (a finding is printed as it is). */
 function quote(data: unknown): string {
-  const text = JSON.stringify(data) ?? String(data);
+  const text = maskSecrets(JSON.stringify(data) ?? String(data));
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 

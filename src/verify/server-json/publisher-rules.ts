@@ -35,7 +35,11 @@ export function checkPublisherRules(server: ServerJson): VerifyFinding[] {
     if (slashes === 0) error('invalid-server-name', 'name', `name '${name}' has no namespace: write it as reverse-DNS namespace/name (io.github.owner/server)`);
     else if (slashes > 1) error('invalid-server-name', 'name', `name '${name}' has ${slashes} slashes: use exactly one, between namespace and name`);
     else if (!SERVER_NAME.test(name))
-      error('invalid-server-name', 'name', `name '${name}': namespace and name must start and end with a letter or digit (dots, hyphens inside; underscores too in the name): rename it`);
+      error(
+        'invalid-server-name',
+        'name',
+        `name '${name}': namespace and name must each be 2 characters or more, start and end with a letter or digit (dots, hyphens inside; underscores too in the name): rename it`,
+      );
   }
   checkVersion(server.version, 'version', error);
   (server.packages ?? []).forEach((pkg, index) => checkPackage(pkg, `packages[${index}]`, error));
