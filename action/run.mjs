@@ -2,7 +2,8 @@
 // The one script of action.yml (the repository's GitHub Action): builds toolrun in its own checkout, runs
 // `toolrun mcp conform --junit FILE -- SERVER`, then `toolrun mcp diff -- SNAPSHOT SERVER` when a snapshot
 // is given, then `toolrun test --junit FILE -- TESTS` when test files are given, then `toolrun mcp lint
-// --sarif FILE` (of the snapshot, else the server) when `lint` is given, and fails the step if any failed. The action passes its inputs as environment
+// --sarif FILE` (of the snapshot, else the server) when `lint` is given, then `toolrun mcp verify --junit
+// FILE -- FILES` when `verify` is given, and fails the step if any failed. The action passes its inputs as environment
 // variables (never spliced into a shell line: a server name or a call comes from the workflow's
 // author and may hold quotes, `$(…)` or `;`), and every command here is spawned with an argument
 // array and no shell. test/e2e/github-action.test.ts runs this file exactly that way.
@@ -47,7 +48,15 @@ function main() {
     lint = run(toolrun, inputs.snapshot ? [...lintArgs, `--snapshot=${inputs.snapshot}`] : [...lintArgs, '--', inputs.server]);
   }
 
-  const verdict = verdictOf([conform, diff, tests, lint]);
+  // server.json files and .mcpb bundles (toolrun mcp verify), after `--`; --launch only when asked (it installs packages).
+  let verify;
+  if (inputs.verify.length > 0) {
+    const verifyArgs = [...global, 'mcp', 'verify', '--junit', inputs.verifyJunit];
+    if (inputs.verifyLaunch) verifyArgs.push('--launch');
+    verify = run(toolrun, [...verifyArgs, '--', ...inputs.verify]);
+  }
+
+  const verdict = verdictOf([conform, diff, tests, lint, verify]);
   writeOutputs({
     junit: inputs.server ? inputs.junit : '',
     verdict,
@@ -57,15 +66,18 @@ function main() {
     'tests-exit-code': tests === undefined ? '' : String(tests),
     'lint-sarif': lint === undefined ? '' : inputs.lintSarif,
     'lint-exit-code': lint === undefined ? '' : String(lint),
+    'verify-junit': verify === undefined ? '' : inputs.verifyJunit,
+    'verify-exit-code': verify === undefined ? '' : String(verify),
   });
   const parts = [];
   if (conform !== undefined) parts.push(`conform ${describe(conform)}`);
   if (diff !== undefined) parts.push(`diff against ${inputs.snapshot} ${diff === 1 ? 'found a breaking change' : describe(diff)}`);
   if (tests !== undefined) parts.push(`tests ${describe(tests)}`);
   if (lint !== undefined) parts.push(`lint ${describe(lint)}`);
-  const junits = [inputs.server ? inputs.junit : undefined, tests === undefined ? undefined : inputs.testsJunit].filter(Boolean).join(', ');
+  if (verify !== undefined) parts.push(`verify ${describe(verify)}`);
+  const junits = [inputs.server ? inputs.junit : undefined, tests === undefined ? undefined : inputs.testsJunit, verify === undefined ? undefined : inputs.verifyJunit].filter(Boolean).join(', ');
   report(`toolrun: ${parts.join('; ')} (verdict: ${verdict}, JUnit: ${junits})`, verdict !== 'pass');
-  process.exitCode = [conform, diff, tests, lint].find((code) => code !== undefined && code !== 0) ?? 0;
+  process.exitCode = [conform, diff, tests, lint, verify].find((code) => code !== undefined && code !== 0) ?? 0;
 }
 
 function readInputs() {
@@ -77,7 +89,15 @@ function readInputs() {
     .filter(Boolean);
   const snapshot = oneLineInput('snapshot', env.TOOLRUN_ACTION_SNAPSHOT);
   const lint = oneLineInput('lint', env.TOOLRUN_ACTION_LINT).replace(/\s+/g, '');
-  if (!server && tests.length === 0 && !(lint && snapshot)) usage('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
+  // server.json files, .mcpb bundles or folders holding them, one per line, for toolrun mcp verify.
+  const verify = (env.TOOLRUN_ACTION_VERIFY ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  const verifyLaunch = oneLineInput('verify-launch', env.TOOLRUN_ACTION_VERIFY_LAUNCH).toLowerCase();
+  if (!['', 'true', 'false'].includes(verifyLaunch)) usage(`the \`verify-launch\` input must be true or false, not "${env.TOOLRUN_ACTION_VERIFY_LAUNCH}"`);
+  if (!server && tests.length === 0 && !(lint && snapshot) && verify.length === 0)
+    usage('the `server` input (a server name of your config, a URL, or a command), the `tests` input (test files) or the `verify` input (server.json or .mcpb files) is required');
   if (lint && !server && !snapshot) usage('the `lint` input lints the `snapshot` file or the `server`: give one of them');
   if (lint && !/^[\w@.,-]+$/.test(lint)) usage(`the \`lint\` input takes targets such as openai,gemini or all, not "${lint}"`);
   const lintMaxTokens = oneLineInput('lint-max-tokens', env.TOOLRUN_ACTION_LINT_MAX_TOKENS);
@@ -103,6 +123,9 @@ function readInputs() {
     calls,
     tests,
     testsJunit: oneLineInput('tests-junit', env.TOOLRUN_ACTION_TESTS_JUNIT) || 'toolrun-tests.xml',
+    verify,
+    verifyLaunch: verifyLaunch === 'true',
+    verifyJunit: oneLineInput('verify-junit', env.TOOLRUN_ACTION_VERIFY_JUNIT) || 'toolrun-verify.xml',
   };
 }
 

@@ -1,6 +1,7 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { ExitCode, ToolrunError, UsageError } from '../errors.js';
 import type { CommandRunner } from '../cli-support/cli-context.js';
+import { collectNameValue } from '../cli-support/name-value-option.js';
 import { connectServersFor, describeFailures } from './support/connected-servers.js';
 import { mcpRequestError } from '../cli-support/mcp-request-error.js';
 import { toolrunCommand } from '../text/quote-shell-word.js';
@@ -24,7 +25,7 @@ export function registerCompleteCommand(program: Command, run: CommandRunner): v
     .argument('<name>', 'the prompt name, or the resource template (its URI template, as resources --templates shows it)')
     .argument('<arg>', 'the argument to complete')
     .argument('[prefix]', 'what is typed so far (default: nothing)', '')
-    .option('--context <name=value>', 'an argument already chosen, for servers whose completions depend on it (repeatable)', collectContext, {})
+    .option('--context <name=value>', 'an argument already chosen, for servers whose completions depend on it (repeatable)', collectNameValue, {})
     .addHelpText(
       'after',
       `
@@ -64,13 +65,6 @@ Examples:
         return ExitCode.OK;
       }),
     );
-}
-
-/** `--context name=value`, repeatable: the arguments already chosen (MCP `context.arguments`). */
-function collectContext(word: string, previous: Record<string, string>): Record<string, string> {
-  const at = word.indexOf('=');
-  if (at <= 0) throw new InvalidArgumentError(`'${word}' is not name=value`);
-  return { ...previous, [word.slice(0, at)]: word.slice(at + 1) };
 }
 
 function readCompletion(value: unknown, server: string): Completion {

@@ -12,6 +12,7 @@ import { registerMcpReplayCommand } from './mcp-replay.js';
 import { registerMcpShowCommand } from './mcp-show.js';
 import { registerMcpSnapshotCommand } from './mcp-snapshot.js';
 import { registerMcpTapCommand } from './mcp-tap.js';
+import { registerMcpVerifyCommand } from './mcp-verify.js';
 
 /** `toolrun mcp …`: commands about the MCP servers themselves. */
 export function registerMcpCommands(program: Command, run: CommandRunner): Command {
@@ -39,5 +40,6 @@ Examples:
   registerMcpLintCommand(mcp, run);
   registerMcpMockCommand(mcp, run);
   registerMcpAppsCommand(mcp, run);
+  registerMcpVerifyCommand(mcp, run);
   return mcp;
 }

@@ -1352,6 +1352,57 @@ export const COMMAND_TABLE: CommandNode = {
           ],
           commands: [],
         },
+        {
+          name: 'verify',
+          description: 'check a server.json',
+          options: [
+            {
+              long: '--launch',
+              takesValue: false,
+              description: 'start each package as a host would',
+            },
+            {
+              long: '--input',
+              takesValue: true,
+              description: "a value for one of the server.json's {placeholders} or vari…",
+            },
+            {
+              long: '--user-config',
+              takesValue: true,
+              description: "a value for one of the bundle's user_config settings",
+            },
+            {
+              long: '--platform',
+              takesValue: true,
+              description: "expand the bundle's platform_overrides for this platform",
+            },
+            {
+              long: '--junit',
+              takesValue: true,
+              description: 'also write a JUnit XML report',
+              kind: 'file',
+            },
+            {
+              long: '--sarif',
+              takesValue: true,
+              description: 'also write a SARIF 2.1.0 report',
+            },
+            {
+              long: '--help',
+              short: '-h',
+              takesValue: false,
+              description: 'show help',
+            },
+          ],
+          args: [
+            {
+              name: 'file-or-folder',
+              variadic: true,
+              kind: 'none',
+            },
+          ],
+          commands: [],
+        },
       ],
     },
     {

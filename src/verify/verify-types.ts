@@ -19,8 +19,7 @@ export interface VerifyFinding {
 
 /** The process or URL a host would start for an entry, with the environment it would give it. */
 export type ComposedLaunch =
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { transport: 'streamable-http' | 'sse'; url: string; headers: Record<string, string> };
+  { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string } | { transport: 'streamable-http' | 'sse'; url: string; headers: Record<string, string> };
 
 export type EntryKind = 'npm' | 'pypi' | 'oci' | 'nuget' | 'mcpb' | 'remote';
 

@@ -84,6 +84,9 @@ describe('action.yml', () => {
       'snapshot',
       'tests',
       'tests-junit',
+      'verify',
+      'verify-junit',
+      'verify-launch',
     ]);
     // Not required by GitHub: `tests` alone is a run too; the script refuses neither given (below).
     expect(action.inputs.server!.required).toBe(false);
@@ -97,7 +100,23 @@ describe('action.yml', () => {
     // No expression inside the shell line (script injection); every input but node-version reaches the script.
     expect(step.run).not.toContain('${{');
     const passed = Object.values(step.env!).map((value) => /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1]);
-    expect(passed.sort()).toEqual(['call-all', 'calls', 'config', 'junit', 'lint', 'lint-max-tokens', 'lint-sarif', 'profile', 'server', 'snapshot', 'tests', 'tests-junit']);
+    expect(passed.sort()).toEqual([
+      'call-all',
+      'calls',
+      'config',
+      'junit',
+      'lint',
+      'lint-max-tokens',
+      'lint-sarif',
+      'profile',
+      'server',
+      'snapshot',
+      'tests',
+      'tests-junit',
+      'verify',
+      'verify-junit',
+      'verify-launch',
+    ]);
     const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
     for (const name of Object.keys(step.env!)) expect(script).toContain(`env.${name}`);
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.toolrun.outputs.${name} }}`);
@@ -136,6 +155,8 @@ describe('the action script, run as the action runs it', () => {
       'tests-exit-code': '',
       'lint-sarif': '',
       'lint-exit-code': '',
+      'verify-junit': '',
+      'verify-exit-code': '',
     });
     expect(existsSync(join(run.cwd, 'toolrun-conform.xml'))).toBe(true);
     expect(run.stdout).toBe('fake toolrun conform');
@@ -174,6 +195,18 @@ describe('the action script, run as the action runs it', () => {
     const both = await runAction({ server: 'everything', tests: 'a.toolrun.yaml', 'tests-junit': 'tests.xml' });
     expect(both.runs.map((argv) => (argv[0] === 'test' ? 'test' : argv.slice(0, 2).join(' ')))).toEqual(['mcp conform', 'test']);
     expect(both.outputs).toMatchObject({ verdict: 'pass', 'conform-exit-code': '0', 'tests-exit-code': '0', 'tests-junit': 'tests.xml' });
+  });
+
+  it('verifies server.json files and bundles (toolrun mcp verify) after --, --launch only when asked, their JUnit as an output', async () => {
+    const alone = await runAction({ verify: 'server.json\n# a comment\ndist/x.mcpb' }, { FAKE_VERIFY_EXIT: '1' });
+    expect(alone.runs).toEqual([['mcp', 'verify', '--junit', 'toolrun-verify.xml', '--', 'server.json', 'dist/x.mcpb']]);
+    expect(alone.exitCode).toBe(1);
+    expect(alone.outputs).toMatchObject({ verdict: 'fail', 'verify-exit-code': '1', 'verify-junit': 'toolrun-verify.xml', 'conform-exit-code': '' });
+    expect(alone.stderr).toContain('toolrun: verify failed (exit 1) (verdict: fail, JUnit: toolrun-verify.xml)');
+    const launched = await runAction({ verify: '--config=evil.json', 'verify-launch': 'true', 'verify-junit': 'v.xml' });
+    expect(launched.runs).toEqual([['mcp', 'verify', '--junit', 'v.xml', '--launch', '--', '--config=evil.json']]);
+    expect(launched.outputs).toMatchObject({ verdict: 'pass', 'verify-exit-code': '0', 'verify-junit': 'v.xml' });
+    expect((await runAction({ verify: 'server.json', 'verify-launch': 'yes' })).stderr).toContain('the `verify-launch` input must be true or false, not "yes"');
   });
 
   it('fails on a breaking API change alone', async () => {
@@ -229,7 +262,9 @@ describe('the action script, run as the action runs it', () => {
     const missing = await runAction({ server: '  ' });
     expect(missing.exitCode).toBe(2);
     expect(missing.runs).toEqual([]);
-    expect(missing.stderr).toContain('the `server` input (a server name of your config, a URL, or a command) or the `tests` input (test files) is required');
+    expect(missing.stderr).toContain(
+      'the `server` input (a server name of your config, a URL, or a command), the `tests` input (test files) or the `verify` input (server.json or .mcpb files) is required',
+    );
     const callAll = await runAction({ server: 'everything', 'call-all': 'yes' });
     expect(callAll.exitCode).toBe(2);
     expect(callAll.stderr).toContain('the `call-all` input must be true or false, not "yes"');

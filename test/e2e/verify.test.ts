@@ -1,0 +1,127 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PACKAGE, npxEnvironment, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.js';
+import { expectValidJunit } from '../helpers/junit-schemas.js';
+import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
+import { ROOT } from '../helpers/run-toolrun.js';
+import { tempDir } from '../helpers/temp-config.js';
+
+// SPEC §25, issue 51: `toolrun mcp verify` on server.json files — the registry's own examples, the
+// exact launch a host composes, --launch against a registry on loopback (fake-registry.ts).
+
+const EXAMPLES = join(ROOT, 'fixtures', 'verify', 'registry-examples');
+
+function serverJson(packages: unknown[], extra: Record<string, unknown> = {}): string {
+  const dir = tempDir();
+  const file = join(dir, 'server.json');
+  const document = {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+    name: 'io.github.toolrun/fixture',
+    description: "toolrun's fixture server",
+    version: '1.0.0',
+    packages,
+    ...extra,
+  };
+  writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  return file;
+}
+
+const npm = (version: string, extra: Record<string, unknown> = {}) => ({ registryType: 'npm', identifier: FIXTURE_PACKAGE, version, transport: { type: 'stdio' }, ...extra });
+
+describe('mcp verify server.json (offline)', () => {
+  it('passes every valid example of the registry and fails every invalid one, naming the field', async () => {
+    for (const name of readdirSync(join(EXAMPLES, 'valid'))) {
+      const result = await runInProcess(['mcp', 'verify', join(EXAMPLES, 'valid', name)]);
+      expect(result.exitCode, name).toBe(0);
+    }
+    const expected: Record<string, string> = {
+      'bad-name-pattern.json': 'name',
+      'description-too-long.json': 'description',
+      'missing-name.json': 'name',
+      'package-version-latest.json': 'packages[0].version',
+      'positional-argument-missing-value.json': 'packages[0].packageArguments[0]',
+    };
+    expect(readdirSync(join(EXAMPLES, 'invalid')).sort()).toEqual(Object.keys(expected).sort());
+    for (const [name, field] of Object.entries(expected)) {
+      const result = await runInProcess(['--json', 'mcp', 'verify', join(EXAMPLES, 'invalid', name)]);
+      expect(result.exitCode, name).toBe(1);
+      const report = JSON.parse(result.stdout) as { ok: boolean; reports: { findings: { level: string; path: string }[] }[] };
+      expect(report.ok, name).toBe(false);
+      expect(
+        report.reports[0]!.findings.filter((finding) => finding.level === 'error').map((finding) => finding.path),
+        name,
+      ).toContain(field);
+    }
+  });
+
+  it('prints the command a host composes, exactly, with the environment masked where secret; a required input is an error only with --launch', async () => {
+    const file = serverJson([
+      npm('1.0.0', {
+        runtimeArguments: [{ type: 'named', name: '--prefer-offline' }],
+        packageArguments: [{ type: 'named', name: '--root', value: '/data' }],
+        environmentVariables: [
+          { name: 'NOTES_TOKEN', description: 'the token', isRequired: true, isSecret: true },
+          { name: 'NOTES_MODE', default: 'read' },
+        ],
+      }),
+    ]);
+    const offline = await runInProcess(['mcp', 'verify', file]);
+    expect(offline.exitCode).toBe(0);
+    expect(offline.stdout).toContain(`$ npx --prefer-offline ${FIXTURE_PACKAGE}@1.0.0 --root /data`);
+    expect(offline.stdout).toContain('env NOTES_MODE=read');
+    expect(offline.stdout).toContain(
+      'warning packages[0].environmentVariables[0]: packages[0].environmentVariables[0] (NOTES_TOKEN) is required and has no default: give it with --input NOTES_TOKEN=',
+    );
+    const given = await runInProcess(['mcp', 'verify', file, '--input', 'NOTES_TOKEN=s3cr3t-value-123']);
+    expect(given.exitCode).toBe(0);
+    expect(given.stdout).toContain('env NOTES_TOKEN=');
+    expect(given.stdout).not.toContain('s3cr3t-value-123');
+  });
+
+  it('writes JUnit and SARIF; a missing file is exit 2', async () => {
+    const dir = tempDir();
+    const junit = join(dir, 'verify.xml');
+    const sarif = join(dir, 'verify.sarif');
+    const result = await runInProcess(['mcp', 'verify', join(EXAMPLES, 'invalid', 'package-version-latest.json'), join(EXAMPLES, 'valid', 'minimal.json'), '--junit', junit, '--sarif', sarif]);
+    expect(result.exitCode).toBe(1);
+    expectValidJunit(junit);
+    expect(readFileSync(junit, 'utf8')).toContain("packages[0].version: 'latest' is not allowed");
+    const log = JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: { ruleId: string; level: string }[] }[] };
+    expect(log.runs[0]!.results).toContainEqual(expect.objectContaining({ ruleId: 'schema', level: 'error' }));
+    expect(await runInProcess(['mcp', 'verify', join(dir, 'nope.json')])).toMatchObject({ exitCode: 2, stderr: `✖ ${join(dir, 'nope.json')}: no such file or folder` });
+    expect((await runInProcess(['mcp', 'verify', dir])).stderr).toBe(`✖ ${dir}: no server.json, manifest.json or .mcpb in this folder`);
+  });
+});
+
+describe('mcp verify --launch', () => {
+  let registry: FakeRegistry;
+  beforeAll(async () => {
+    registry = await startFakeRegistry();
+  }, 60_000);
+  afterAll(() => registry?.close());
+
+  it(
+    'starts each npm package as VS Code composes it: the published one answers (handshake, lint, conform: this fixture breaks some rules), an unpublished version fails with npm’s own words',
+    { timeout: 120_000 },
+    async () => {
+      const file = serverJson([npm('1.0.0'), npm('1.9.9')]);
+      const env = npxEnvironment(registry, tempDir());
+      const result = await runCleanInProcess(['--json', 'mcp', 'verify', file, '--launch'], { env });
+      expect(result.exitCode).toBe(1);
+      const entries = (JSON.parse(result.stdout) as { reports: { entries: { id: string; launched: Record<string, unknown> }[] }[] }).reports[0]!.entries;
+      expect(entries[0]!.launched, JSON.stringify(entries[0]!.launched)).toMatchObject({
+        handshake: true,
+        serverInfo: { name: FIXTURE_PACKAGE, version: '1.0.0' },
+        tools: 1,
+        lint: { errors: 0, warnings: 0 },
+      });
+      // The fixture answers methods it does not offer and accepts any revision: conform's verdict is the entry's.
+      const conform = entries[0]!.launched.conform as { passed: number; failed: number };
+      expect(conform.passed).toBeGreaterThan(0);
+      expect(conform.failed).toBeGreaterThan(0);
+      expect(entries[1]!.launched).toMatchObject({ handshake: false });
+      expect(String(entries[1]!.launched.error)).toMatch(/1\.9\.9|no matching version|ETARGET/i);
+    },
+  );
+});
