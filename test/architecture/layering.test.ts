@@ -25,7 +25,7 @@ const LAYERS: string[][] = [
   ['mcp', 'sampling'],
   ['assembly'],
   ['extensions'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'lock', 'mock', 'serve'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'lock', 'mock', 'serve', 'verify'],
   ['output'],
   ['cli-support'],
   ['completion'],

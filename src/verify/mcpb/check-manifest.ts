@@ -40,7 +40,7 @@ export async function checkManifest(folder: string, options: { platform: NodeJS.
   const result = toolkit.MANIFEST_SCHEMAS[manifestVersion].safeParse(raw);
   if (!result.success) {
     const issues = result.error.issues as ManifestIssue[];
-    return { manifestVersion, fileFindings: issues.map((issue) => schemaFinding(issue, manifestVersion)), findings: [] };
+    return { manifestVersion, fileFindings: issues.flatMap(oneIssuePerKey).map((issue) => schemaFinding(issue, manifestVersion)), findings: [] };
   }
   const manifest = result.data as McpbManifestAny;
   return { manifest, manifestVersion, fileFindings: [], findings: [...missingFiles(manifest, folder), ...platformFindings(manifest, options.platform)] };
@@ -62,6 +62,12 @@ function unknownVersion(raw: unknown, known: string[]): VerifyFinding {
   const versions = known.join(', ');
   if (given === undefined) return error('mcpb/manifest', 'manifest.json:manifest_version', `manifest_version is missing: add "manifest_version": "${known.at(-1)}" (the toolkit knows ${versions})`);
   return error('mcpb/manifest', 'manifest.json:manifest_version', `manifest_version ${JSON.stringify(given)} is not one the bundle toolkit knows (${versions}): set one of them`);
+}
+
+/** zod reports all unknown keys of an object in one issue; each gets its own finding, at its own path. */
+function oneIssuePerKey(issue: ManifestIssue): ManifestIssue[] {
+  if (issue.code !== 'unrecognized_keys' || !issue.keys) return [issue];
+  return issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], keys: undefined }));
 }
 
 function schemaFinding(issue: ManifestIssue, manifestVersion: string): VerifyFinding {

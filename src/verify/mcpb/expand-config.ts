@@ -94,7 +94,8 @@ function withPlatformOverride(manifest: McpbManifestAny, platform: NodeJS.Platfo
 function unexpanded(launch: ComposedLaunch & { transport: 'stdio' }): VerifyFinding[] {
   const places: [string, string][] = [
     ['command', launch.command],
-    ...launch.args.map((arg, index): [string, string] => [`args[${index}]`, arg]),
+    // The composed args, not the manifest's: an array user_config may have changed their count.
+    ...launch.args.map((arg): [string, string] => ['args', arg]),
     ...Object.entries(launch.env).map(([name, value]): [string, string] => [`env.${name}`, value]),
   ];
   return places.flatMap(([field, value]) =>

@@ -9,6 +9,7 @@ export interface ManifestIssue {
   message: string;
   expected?: unknown;
   received?: unknown;
+  /** unrecognized_keys: the keys; check-manifest gives each its own issue, its key last in `path`. */
   keys?: string[];
   options?: unknown[];
 }
@@ -25,10 +26,8 @@ export function describeManifestIssue(issue: ManifestIssue, manifestVersion: str
     case 'invalid_type':
       if (issue.received === 'undefined') return `${where} is missing: add it (${String(issue.expected)}), it is required in manifest_version ${manifestVersion}`;
       return `${where} is ${String(issue.received)}, should be ${String(issue.expected)}: change its value to a ${String(issue.expected)}`;
-    case 'unrecognized_keys': {
-      const keys = (issue.keys ?? []).map((key) => (field === '' ? key : `${field}.${key}`));
-      return `${keys.join(', ')} ${keys.length === 1 ? 'is not a field' : 'are not fields'} of manifest_version ${manifestVersion}: remove ${keys.length === 1 ? 'it' : 'them'}, or move to a manifest_version that has ${keys.length === 1 ? 'it' : 'them'}`;
-    }
+    case 'unrecognized_keys':
+      return `${where} is not a field of manifest_version ${manifestVersion}: remove it, or set a manifest_version that has it`;
     case 'invalid_enum_value':
       return `${where} is ${JSON.stringify(issue.received)}: use one of ${(issue.options ?? []).map((option) => JSON.stringify(option)).join(', ')}`;
     case 'invalid_literal':

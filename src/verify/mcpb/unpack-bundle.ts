@@ -105,24 +105,38 @@ function unsafeName(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Files written at once. The memory server's bundle (3.9 MB, 2,385 files, 12.7 MB unpacked) unpacked
+ * in 1.5-2.5 s one file at a time and 1.0-1.2 s sixteen at a time, on a loaded 2-core machine
+ * (inflating is 0.1 s of it; the rest is the file system).
+ */
+const PARALLEL_WRITES = 16;
+
 async function writeEntries(zip: Buffer, entries: ZipEntry[], folder: string): Promise<VerifyFinding[]> {
-  for (const entry of entries) {
-    const target = resolve(folder, entry.name);
-    // unsafeName already refused these; resolving again guards against a case it did not foresee.
-    if (target !== folder && !target.startsWith(folder + sep))
-      return [finding('mcpb/unsafe-entry', `entry "${entry.name}" lands outside the bundle's folder: rebuild the bundle with \`mcpb pack\``, entry.name)];
-    if (entry.isDirectory) {
-      await mkdir(target, { recursive: true });
-      continue;
+  const targets = entries.map((entry) => ({ entry, target: resolve(folder, entry.name) }));
+  // unsafeName already refused these; resolving again guards against a case it did not foresee.
+  const outside = targets.find(({ target }) => target !== folder && !target.startsWith(folder + sep));
+  if (outside) return [finding('mcpb/unsafe-entry', `entry "${outside.entry.name}" lands outside the bundle's folder: rebuild the bundle with \`mcpb pack\``, outside.entry.name)];
+  const folders = new Set(targets.map(({ entry, target }) => (entry.isDirectory ? target : dirname(target))));
+  for (const path of [...folders].sort()) await mkdir(path, { recursive: true });
+  const files = targets.filter(({ entry }) => !entry.isDirectory);
+  const problems: VerifyFinding[] = [];
+  let next = 0;
+  const writeNext = async (): Promise<void> => {
+    while (next < files.length && problems.length === 0) {
+      const { entry, target } = files[next++]!;
+      const content = readEntry(zip, entry);
+      if (typeof content === 'string') {
+        problems.push(finding('mcpb/not-a-zip', `entry "${entry.name}" ${content}: rebuild the bundle with \`mcpb pack\``, entry.name));
+        return;
+      }
+      await writeFile(target, content);
+      // The toolkit's pack stores Unix modes and its unpack restores them: a binary server needs its x bit.
+      if (entry.unixMode !== undefined) await chmod(target, entry.unixMode);
     }
-    const content = readEntry(zip, entry);
-    if (typeof content === 'string') return [finding('mcpb/not-a-zip', `entry "${entry.name}" ${content}: rebuild the bundle with \`mcpb pack\``, entry.name)];
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content);
-    // The toolkit's pack stores Unix modes and its unpack restores them: a binary server needs its x bit.
-    if (entry.unixMode !== undefined) await chmod(target, entry.unixMode);
-  }
-  return [];
+  };
+  await Promise.all(Array.from({ length: PARALLEL_WRITES }, writeNext));
+  return problems.slice(0, 1);
 }
 
 function readEntry(zip: Buffer, entry: ZipEntry): Buffer | string {
