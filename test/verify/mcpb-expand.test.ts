@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { McpbManifestAny } from '@anthropic-ai/mcpb/browser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkManifest } from '../../src/verify/mcpb/check-manifest.js';
 import { COMPOSED_AS, expandLaunch } from '../../src/verify/mcpb/expand-config.js';
 import { FIXTURES } from '../helpers/run-toolrun.js';
@@ -101,5 +101,40 @@ describe('expandLaunch', () => {
     const linux = await expandLaunch(manifest, { folder, userConfig: {}, platform: 'linux', home: '/home/ada' });
     expect(linux.launch).toEqual({ transport: 'stdio', command: `${folder}/bin/server`, args: ['--log', '/home/ada/server.log'], env: { MODE: 'default', KEEP: 'yes' } });
     expect(linux.findings).toEqual([]);
+  });
+
+  it('runs python and uv commands as written, and names a variable the host does not define', async () => {
+    const manifest = {
+      manifest_version: '0.4',
+      name: 'py',
+      version: '1.0.0',
+      description: 'A Python bundle',
+      author: { name: 'toolrun' },
+      server: { type: 'python', entry_point: 'server/main.py', mcp_config: { command: 'python', args: ['${__dirname}/server/main.py', '--cache=${CACHE}'], env: { PYTHONPATH: '${__dirname}/lib' } } },
+    } as McpbManifestAny;
+    const expanded = await expandLaunch(manifest, { folder: '/b', userConfig: {}, platform: 'linux' });
+    expect(expanded.launch).toEqual({ transport: 'stdio', command: 'python', args: ['/b/server/main.py', '--cache=${CACHE}'], env: { PYTHONPATH: '/b/lib' } });
+    expect(expanded.findings.map(({ level, path, message }) => [level, path, message])).toEqual([
+      [
+        'warning',
+        'manifest.json:server.mcp_config.args',
+        '${CACHE} in args is not a variable the host defines and stays as written: use __dirname, HOME, DESKTOP, DOCUMENTS, DOWNLOADS, pathSeparator, / or user_config.X',
+      ],
+    ]);
+  });
+
+  it('says a list inside a string stays as written, as the toolkit leaves it', async () => {
+    const { folder, manifest } = await manifestOf('dirs-array');
+    const joined = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['--dirs=${user_config.dirs}'] } } } as McpbManifestAny;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const expanded = await expandLaunch(joined, { folder, userConfig: { dirs: '/a:/b' }, platform: 'linux' });
+      expect(expanded.launch?.transport === 'stdio' && expanded.launch.args).toEqual(['--dirs=${user_config.dirs}']);
+      expect(expanded.findings.at(-1)!.message).toBe('${user_config.dirs} in args is a list (multiple) inside a string, which stays as written: make "${user_config.dirs}" an argument of its own');
+      // The toolkit says so on the console itself (replaceVariables), which toolrun cannot turn off.
+      expect(warn.mock.calls[0]![0]).toBe('Cannot replace user_config.dirs with array value in string context: "--dirs=${user_config.dirs}"');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { posix, win32 } from 'node:path';
 import type { McpbManifestAny } from '@anthropic-ai/mcpb/browser';
 import type { ComposedLaunch, VerifyFinding } from '../verify-types.js';
 import { loadBundleToolkit } from './load-toolkit.js';
-import { userConfigValues } from './user-config-values.js';
+import { userConfigValues, type UserConfigValue } from './user-config-values.js';
 
 /**
  * The launch Claude Desktop composes for a bundle: the toolkit's own getMcpConfigForManifest
@@ -74,8 +74,11 @@ export async function expandLaunch(manifest: McpbManifestAny, options: ExpandOpt
       message: `"node" runs as ${process.execPath} (Node ${process.version}), the Node running toolrun; Claude Desktop uses its built-in Node: check the bundle under that version too if they differ`,
     });
   }
+  // python, uv and binary commands run as written, from the PATH toolrun runs with. UNCONFIRMED: how
+  // Claude Desktop finds python, and whether it runs a uv bundle itself (MANIFEST.md: for uv "mcp_config
+  // is optional (host manages execution)", while the 0.4 schema still requires mcp_config).
   const launch: ComposedLaunch = { transport: 'stdio', command, args: config.args ?? [], env: config.env ?? {} };
-  return { launch, findings: [...findings, ...unexpanded(launch)], composedAs: COMPOSED_AS };
+  return { launch, findings: [...findings, ...unexpanded(launch, values.values)], composedAs: COMPOSED_AS };
 }
 
 /**
@@ -91,7 +94,7 @@ function withPlatformOverride(manifest: McpbManifestAny, platform: NodeJS.Platfo
 }
 
 /** A `${…}` left in the launch: the toolkit keeps a variable it has no value for as written. */
-function unexpanded(launch: ComposedLaunch & { transport: 'stdio' }): VerifyFinding[] {
+function unexpanded(launch: ComposedLaunch & { transport: 'stdio' }, values: Record<string, UserConfigValue>): VerifyFinding[] {
   const places: [string, string][] = [
     ['command', launch.command],
     // The composed args, not the manifest's: an array user_config may have changed their count.
@@ -103,7 +106,16 @@ function unexpanded(launch: ComposedLaunch & { transport: 'stdio' }): VerifyFind
       level: 'warning' as const,
       rule: 'mcpb/unexpanded-variable',
       path: `manifest.json:server.mcp_config.${field}`,
-      message: `\${${match[1]}} in ${field} has no value and stays as written: ${match[1]!.startsWith('user_config.') ? `give it (--user-config ${match[1]!.slice('user_config.'.length)}=VALUE) or a default in the manifest` : 'use a variable the host defines (__dirname, HOME, DESKTOP, DOCUMENTS, DOWNLOADS, pathSeparator, /, user_config.X)'}`,
+      message: `\${${match[1]}} in ${field} ${whyUnexpanded(match[1]!, values)}`,
     })),
   );
+}
+
+function whyUnexpanded(variable: string, values: Record<string, UserConfigValue>): string {
+  if (!variable.startsWith('user_config.')) return 'is not a variable the host defines and stays as written: use __dirname, HOME, DESKTOP, DOCUMENTS, DOWNLOADS, pathSeparator, / or user_config.X';
+  const key = variable.slice('user_config.'.length);
+  // replaceVariables expands a list only where it is a whole argument; inside a string it keeps it
+  // (and the toolkit prints "Cannot replace … with array value in string context" to the console).
+  if (Array.isArray(values[key])) return `is a list (multiple) inside a string, which stays as written: make "\${${variable}}" an argument of its own`;
+  return `has no value and stays as written: give it (--user-config ${key}=VALUE) or a default in the manifest`;
 }
