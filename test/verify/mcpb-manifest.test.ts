@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,12 @@ describe('checkManifest', () => {
 
   it('says so when the folder has no manifest.json or it is not JSON', async () => {
     expect((await checkManifest(MANIFESTS, { platform: 'linux' })).fileFindings[0]!.message).toBe('the bundle has no manifest.json at its root: add one (`mcpb init` writes it) and pack again');
+    const zippedFolder = mkdtempSync(join(tmpdir(), 'toolrun-manifest-'));
+    mkdirSync(join(zippedFolder, 'my-server'));
+    writeFileSync(join(zippedFolder, 'my-server/manifest.json'), '{}');
+    expect((await checkManifest(zippedFolder, { platform: 'linux' })).fileFindings[0]!.message).toBe(
+      "manifest.json is in my-server/, not at the bundle's root: pack the folder's contents (`mcpb pack my-server`), not the folder",
+    );
     const folder = mkdtempSync(join(tmpdir(), 'toolrun-manifest-'));
     writeFileSync(join(folder, 'manifest.json'), '{"manifest_version": "0.3",');
     const checked = await checkManifest(folder, { platform: 'linux' });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { McpbManifestAny } from '@anthropic-ai/mcpb/browser';
@@ -26,7 +26,7 @@ const SCHEMA_SOURCE = 'https://github.com/anthropics/mcpb/blob/main/MANIFEST.md'
 
 export async function checkManifest(folder: string, options: { platform: NodeJS.Platform }): Promise<CheckedManifest> {
   const text = await readFile(join(folder, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return invalid(error('mcpb/manifest', 'manifest.json', 'the bundle has no manifest.json at its root: add one (`mcpb init` writes it) and pack again'));
+  if (text === undefined) return invalid(noManifest(folder));
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,6 +54,16 @@ function versionOf<Version extends string>(raw: unknown, known: Version[]): Vers
   if (typeof raw !== 'object' || raw === null) return undefined;
   const record = raw as Record<string, unknown>;
   return [record.manifest_version, record.dxt_version].find((value): value is Version => typeof value === 'string' && (known as string[]).includes(value));
+}
+
+/** A zip of the bundle's folder rather than of its contents puts the manifest one level down: say so. */
+function noManifest(folder: string): VerifyFinding {
+  const entries = readdirSync(folder, { withFileTypes: true });
+  const only = entries.length === 1 && entries[0]!.isDirectory() ? entries[0]!.name : undefined;
+  if (only && existsSync(join(folder, only, 'manifest.json'))) {
+    return error('mcpb/manifest', 'manifest.json', `manifest.json is in ${only}/, not at the bundle's root: pack the folder's contents (\`mcpb pack ${only}\`), not the folder`);
+  }
+  return error('mcpb/manifest', 'manifest.json', 'the bundle has no manifest.json at its root: add one (`mcpb init` writes it) and pack again');
 }
 
 function unknownVersion(raw: unknown, known: string[]): VerifyFinding {
