@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PACKAGE, npxEnvironment, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.js';
 import { expectValidJunit } from '../helpers/junit-schemas.js';
 import { runCleanInProcess, runInProcess } from '../helpers/run-in-process.js';
+import { runClean } from '../helpers/processes.js';
 import { ROOT } from '../helpers/run-toolrun.js';
+import { packMemoryBundle } from '../helpers/mcpb-bundles.js';
 import { tempDir } from '../helpers/temp-config.js';
 
 // SPEC §25, issue 51: `toolrun mcp verify` on server.json files — the registry's own examples, the
@@ -124,4 +127,40 @@ describe('mcp verify --launch', () => {
       expect(String(entries[1]!.launched.error)).toMatch(/1\.9\.9|no matching version|ETARGET/i);
     },
   );
+});
+
+describe('mcp verify .mcpb', () => {
+  it('a bundle the toolkit packed from server-memory launches as Claude Desktop composes it; without its node_modules it fails with the import error', { timeout: 120_000 }, async () => {
+    const bundle = await packMemoryBundle(true);
+    const launched = await runInProcess(['mcp', 'verify', bundle, '--launch']);
+    expect(launched.exitCode, launched.stdout).toBe(0);
+    expect(launched.stdout).toContain('(as claude-desktop composes it)');
+    expect(launched.stdout).toMatch(/launched \([\d.]+ s\): handshake ok \(memory-server [^,]+, [\d-]+\) · 9 tools · conform \d+ pass, 0 fail/);
+    // The built binary: its exit runs the cleanup of the unpacked folder, and nothing it started is left running.
+    const broken = await runClean(['mcp', 'verify', await packMemoryBundle(false), '--launch']);
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stdout).toContain('launch failed');
+    expect(broken.stdout).toContain("Cannot find package '@modelcontextprotocol/sdk'");
+    // The unpacked folder is gone with the command.
+    expect(broken.stdout).toMatch(/\$ \S+ (\S+)\/dist\/index\.js/);
+    expect(existsSync(/\$ \S+ (\S+)\/dist\/index\.js/.exec(broken.stdout)![1]!)).toBe(false);
+  });
+
+  it("a server.json's mcpb package is checked against the bundle beside it: fileSha256 must match", { timeout: 60_000 }, async () => {
+    const bundle = await packMemoryBundle(true);
+    const sha = createHash('sha256').update(readFileSync(bundle)).digest('hex');
+    const mcpb = (fileSha256: string) => ({ registryType: 'mcpb', identifier: 'https://github.com/toolrun/fixture/releases/download/v1.0.0/memory.mcpb', fileSha256, transport: { type: 'stdio' } });
+    const good = serverJson([mcpb(sha)]);
+    copyFileSync(bundle, join(good, '..', 'memory.mcpb'));
+    const passed = await runInProcess(['--json', 'mcp', 'verify', good]);
+    expect(passed.exitCode, passed.stdout).toBe(0);
+    const entry = (JSON.parse(passed.stdout) as { reports: { entries: { launch?: { command: string }; composedAs?: { host: string } }[] }[] }).reports[0]!.entries[0]!;
+    expect(entry.composedAs?.host).toBe('claude-desktop');
+    expect(entry.launch?.command).toBe(process.execPath);
+    const bad = serverJson([mcpb('0'.repeat(64))]);
+    copyFileSync(bundle, join(bad, '..', 'memory.mcpb'));
+    const failed = await runInProcess(['mcp', 'verify', bad]);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toContain('[mcpb/sha256]');
+  });
 });

@@ -11,6 +11,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const CONFORM_DEADLINE_MS = 120_000;
 const SHUTDOWN_GRACE_MS = 2000;
 const STDERR_LINES_SHOWN = 8;
+/** A line that says what failed (`Error [ERR_MODULE_NOT_FOUND]: Cannot find package …`, `ModuleNotFoundError: …`), not a stack frame. */
+const ERROR_LINE = /\b(error|cannot|not found|exception|traceback)\b/i;
+const STACK_FRAME = /^\s+(at |File ")/;
 
 /**
  * `mcp verify --launch`: each entry's composed launch started as a host would start it (the same
@@ -34,12 +37,15 @@ async function launchOne(cli: CliContext, name: string, launch: ComposedLaunch):
   const status = opened.registry.servers.get(name);
   if (failures.length > 0 || status?.status !== 'connected') {
     const failure = failures[0];
-    const lines = failure ? [...failure.stderrErrorLines, ...failure.stderrLines.filter((line) => !failure.stderrErrorLines.includes(line))] : [];
+    // The lines that say what went wrong (a server's own import error) first, then the last ones.
+    const all = [...(failure?.stderrErrorLines ?? []), ...(failure?.stderrLines ?? [])];
+    const errorLines = [...new Set(all.filter((line) => ERROR_LINE.test(line) && !STACK_FRAME.test(line)))].slice(0, STDERR_LINES_SHOWN / 2);
+    const lastLines = (failure?.stderrLines ?? []).filter((line) => !errorLines.includes(line)).slice(-(STDERR_LINES_SHOWN - errorLines.length));
     return {
       handshake: false,
       durationMs: Math.round(performance.now() - startedAt),
       error: failure?.reason ?? 'it did not answer initialize',
-      stderrTail: lines.slice(-STDERR_LINES_SHOWN).map((line) => maskThenCut(line, 300)),
+      stderrTail: [...errorLines, ...lastLines].map((line) => maskThenCut(line, 300)),
     };
   }
   const connection: ServerConnection = status.connection;
