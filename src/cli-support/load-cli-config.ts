@@ -14,7 +14,7 @@ export async function loadCliConfig(cli: CliContext): Promise<ToolrunConfig> {
     cwd: cli.cwd,
     validConfigs: cli.globals.cache ? validConfigMemo(cli.env, (note) => cli.terminal.verbose(note)) : undefined,
   });
-  return applyCliFlags(cli, config);
+  return applyCliFlags(cli, await resolvePackaged(config, cli.env));
 }
 
 /** `--host NAME[:SCOPE]`: the host's servers as the config (SPEC §13); with `--config` too, a usage error. */
@@ -26,6 +26,16 @@ export async function loadCliHostConfig(cli: CliContext): Promise<ToolrunConfig>
     terminalEnv: cli.globals.terminalEnv,
   });
   for (const note of config.hostNotes ?? []) cli.terminal.warn(note);
+  return config;
+}
+
+/**
+ * `{"bundle": …}` and `{"serverJson": …}` entries made into the launch they compose (SPEC §25). The
+ * verify code is loaded only for a config that has one.
+ */
+export async function resolvePackaged(config: ToolrunConfig, env: NodeJS.ProcessEnv): Promise<ToolrunConfig> {
+  if (!Object.values(config.servers).some((entry) => entry.transport === 'stdio' && entry.packaged)) return config;
+  await (await import('../verify/packaged-servers.js')).resolvePackagedServers(config, env);
   return config;
 }
 

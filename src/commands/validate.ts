@@ -3,10 +3,10 @@ import { parseArgWords } from '../args/parse-tool-args.js';
 import { defaultConfig } from '../config/build-config.js';
 import { findConfigPath, type ConfigLocation } from '../config/find-config-path.js';
 import { readConfigFile } from '../config/load-config.js';
-import { ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
+import { ConfigError, ExitCode, ToolrunError, exitCodeForKind } from '../errors.js';
 import { toJson } from '../output/terminal.js';
 import type { CommandRunner, CliContext } from '../cli-support/cli-context.js';
-import { applyCliFlags, loadCliHostConfig } from '../cli-support/load-cli-config.js';
+import { applyCliFlags, loadCliHostConfig, resolvePackaged } from '../cli-support/load-cli-config.js';
 import { openTools } from './support/open-tools.js';
 import { resolveTool } from './support/resolve-tool.js';
 import { buildArguments, splitToolName, type ToolArgumentOptions } from '../cli-support/tool-arguments.js';
@@ -70,6 +70,11 @@ async function validateConfig(cli: CliContext, offline: boolean): Promise<number
         ? { config: defaultConfig(cli.cwd), problems: [] }
         : await readConfigFile(location);
   if (cli.globals.host !== undefined) location.path = config.path;
+  if (problems.length === 0)
+    await resolvePackaged(config, cli.env).catch((error: unknown) => {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push({ path: error.jsonPath ?? '', message: error.detail });
+    });
   problems.push(...checkConfigDeeply(config, cli.env));
   if (problems.length === 0) problems.push(...(await checkInternalHandlers(config)));
   const serverNames = Object.keys(config.servers);

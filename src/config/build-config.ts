@@ -9,7 +9,9 @@ import {
   DEFAULT_TIMEOUT_MS,
   type ConfiguredTool,
   type OAuthSettings,
+  type PackagedSource,
   type RawServerConfig,
+  type RawStdioServer,
   type ToolImplementation,
   type ToolrunConfig,
 } from './config-types.js';
@@ -79,6 +81,7 @@ function buildServer(name: string, entry: Json, baseDir: string): RawServerConfi
     connectTimeoutMs: entry.connectTimeoutMs as number | undefined,
     protocol: entry.protocol as string | undefined,
   };
+  if (typeof entry.bundle === 'string' || typeof entry.serverJson === 'string') return { ...packagedServer(entry, baseDir), ...common };
   if ((type !== undefined && REMOTE_TYPES.has(type)) || (type === undefined && entry.url !== undefined)) {
     const transport = type === 'sse' ? 'sse' : type === undefined ? 'auto' : 'http';
     const oauth = isObject(entry.oauth) ? ({ ...entry.oauth } as OAuthSettings) : undefined;
@@ -93,6 +96,29 @@ function buildServer(name: string, entry: Json, baseDir: string): RawServerConfi
     ...(typeof entry.envFile === 'string' && { envFile: entry.envFile }),
     installTimeoutMs: entry.installTimeoutMs as number | undefined,
     ...common,
+  };
+}
+
+/** A `bundle` or `serverJson` entry: its source kept, its launch composed later (packaged-servers.ts). */
+function packagedServer(entry: Json, baseDir: string): Omit<RawStdioServer, 'name'> {
+  const packaged: PackagedSource =
+    typeof entry.bundle === 'string'
+      ? { kind: 'bundle', path: resolve(baseDir, entry.bundle), userConfig: { ...(entry.userConfig as Record<string, string | string[]> | undefined) } }
+      : {
+          kind: 'serverJson',
+          path: resolve(baseDir, entry.serverJson as string),
+          ...(typeof entry.package === 'number' ? { package: entry.package } : {}),
+          ...(typeof entry.remote === 'number' ? { remote: entry.remote } : {}),
+          inputs: { ...(entry.inputs as Record<string, string> | undefined) },
+        };
+  return {
+    transport: 'stdio',
+    command: '',
+    args: [],
+    env: { ...(entry.env as Record<string, string> | undefined) },
+    cwd: baseDir,
+    installTimeoutMs: entry.installTimeoutMs as number | undefined,
+    packaged,
   };
 }
 

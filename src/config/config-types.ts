@@ -26,6 +26,11 @@ export interface RawStdioServer {
   protocol?: string;
   /** Why this entry must not be started (`--host`: the host would not start it, or toolrun cannot): a "not started" failure when it is used. */
   refused?: ServerRefusal;
+  /**
+   * `{"bundle": …}` or `{"serverJson": …}`: the launch is composed from that file when the config is
+   * loaded for a command (src/verify/packaged-servers.ts); until then `command` is empty.
+   */
+  packaged?: PackagedSource;
   /** `--host` (without `--terminal-env`): started as that host starts it, its environment and PATH (SPEC §13). */
   launch?: HostLaunch;
   /** `--host` and an entry without a cwd: the folder your terminal's way starts it in (cwd is then the host's folder). */
@@ -99,6 +104,10 @@ export interface RawRemoteServer {
   /** Why this entry must not be started (`--host`): a "not started" failure when it is used. */
   refused?: ServerRefusal;
 }
+
+/** Where a packaged entry's launch comes from: paths absolute (resolved against the config's folder), values unexpanded. */
+export type PackagedSource =
+  { kind: 'bundle'; path: string; userConfig: Record<string, string | string[]> } | { kind: 'serverJson'; path: string; package?: number; remote?: number; inputs: Record<string, string> };
 
 export type RawServerConfig = (RawStdioServer | RawRemoteServer) & { origin?: EntryOrigin };
 

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { loadConfig } from '../config/load-config.js';
+import { resolvePackaged } from '../cli-support/load-cli-config.js';
 import { ToolrunError } from '../errors.js';
 import { connectServers } from '../assembly/connect-servers.js';
 import type { ConnectFailure } from '../mcp/connect/connect-failure.js';
@@ -54,7 +55,7 @@ export interface HolderReady {
 export async function runHolder(options: HolderOptions): Promise<void> {
   const config = options.host
     ? await (await import('../hosts/host-config.js')).loadHostConfig(options.host, options.env, options.cwd, { terminalEnv: options.terminalEnv })
-    : await loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
+    : await resolvePackaged(await loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd }), options.env);
   if (options.protocol && options.protocol !== 'auto') config.protocolFlag = options.protocol;
   const names = options.servers.length > 0 ? options.servers : Object.keys(config.servers);
   const files = sessionFiles(sessionDirectory(options.env), sessionKey(config, options.env));

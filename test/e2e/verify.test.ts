@@ -164,3 +164,51 @@ describe('mcp verify .mcpb', () => {
     expect(failed.stdout).toContain('[mcpb/sha256]');
   });
 });
+
+describe('config entries that name a bundle or a server.json package', () => {
+  it('{"bundle": …} starts the bundle as Claude Desktop composes it, unpacked once into the cache; every command sees it', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    copyFileSync(await packMemoryBundle(true), join(dir, 'memory.mcpb'));
+    writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ mcpServers: { memory: { bundle: 'memory.mcpb' } } }));
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    const run = (args: string[]) => runCleanInProcess(args, { cwd: dir, env });
+    expect(await run(['exec', 'memory:read_graph'])).toMatchObject({ exitCode: 0 });
+    const [digest] = readdirSync(join(dir, 'cache', 'toolrun', 'bundles'));
+    expect(digest).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(dir, 'memory.mcpb')))
+        .digest('hex'),
+    );
+    expect((await run(['--json', 'list', '--server', 'memory'])).exitCode).toBe(0);
+    expect(await run(['validate', '--offline'])).toMatchObject({ exitCode: 0 });
+    writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ mcpServers: { memory: { bundle: 'gone.mcpb' } } }));
+    expect(await run(['list'])).toMatchObject({
+      exitCode: 3,
+      stderr: `✖ ${join(dir, 'toolrun.config.json')}: mcpServers.memory.bundle: ${join(dir, 'gone.mcpb')}: no such file; give the path of a .mcpb or an unpacked bundle, relative to the config file`,
+    });
+  });
+
+  it('{"serverJson": …, "package": N} starts that package as VS Code composes it; a required input it lacks is exit 3 naming "inputs"', { timeout: 120_000 }, async () => {
+    const registry = await startFakeRegistry();
+    try {
+      const file = serverJson([npm('1.0.0', { environmentVariables: [{ name: 'FX_TOKEN', description: 'token', isRequired: true, isSecret: true }] })]);
+      const dir = join(file, '..');
+      const config = (entry: Record<string, unknown>) => writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ mcpServers: { fx: { serverJson: 'server.json', ...entry } } }));
+      const env = { ...npxEnvironment(registry, tempDir()), npm_config_yes: 'true', FX_TOKEN: 'from-env' };
+      config({ package: 0 });
+      const missing = await runCleanInProcess(['list'], { cwd: dir, env });
+      expect(missing.exitCode).toBe(3);
+      expect(missing.stderr).toContain(
+        'mcpServers.fx.serverJson: packages[0].environmentVariables[0] (FX_TOKEN) is required and has no default: give it in the entry\'s "inputs", e.g. "inputs": {"FX_TOKEN": "${FX_TOKEN}"}',
+      );
+      config({ package: 0, inputs: { FX_TOKEN: '${FX_TOKEN}' } });
+      const listed = await runCleanInProcess(['--json', 'list', '--server', 'fx'], { cwd: dir, env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).tools.map((tool: { server: string }) => tool.server)).toEqual(['fx']);
+      config({ package: 3, inputs: { FX_TOKEN: 'x' } });
+      expect((await runCleanInProcess(['list'], { cwd: dir, env })).stderr).toContain('has no packages[3]: packages[0]');
+    } finally {
+      await registry.close();
+    }
+  });
+});

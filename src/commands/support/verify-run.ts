@@ -4,6 +4,7 @@ import type { CliContext } from '../../cli-support/cli-context.js';
 import { writeOutputFile } from '../../cli-support/write-output-file.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { reportFailed, type VerifyEntry, type VerifyReport } from '../../verify/verify-types.js';
+import { bundleFileName } from '../../verify/packaged-servers.js';
 
 /** `mcp verify`'s options, as commander gives them. */
 export interface VerifyOptions {
@@ -118,14 +119,6 @@ async function useLocalBundles(report: VerifyReport, text: string, path: string,
     const sha = typeof pkg.fileSha256 === 'string' ? pkg.fileSha256 : typeof pkg.file_sha256 === 'string' ? pkg.file_sha256 : undefined;
     const bundle = await verifyBundle(local, sha);
     mergeBundle(entry, bundle, local);
-  }
-}
-
-function bundleFileName(identifier: string): string {
-  try {
-    return basename(new URL(identifier).pathname);
-  } catch {
-    return basename(identifier);
   }
 }
 
