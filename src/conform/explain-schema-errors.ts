@@ -5,6 +5,7 @@
  * is one problem, not the 13 Ajv reports against image, audio, resource… as well).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isPointerWithin, valueAtPointer } from '../schema/json-pointer.js';
 import { schemaNodeAt, type McpSchema } from './mcp-schemas.js';
 import { maskThenCut } from '../secrets/mask-secrets.js';
 
@@ -31,8 +32,8 @@ function explainErrors(schema: McpSchema, errors: ErrorObject[], value: unknown,
     }
     // Ajv reports each branch's errors right before the union's own: drop them, and say what the
     // branch the value meant found instead.
-    while (problems.length > 0 && isWithin(problems[problems.length - 1].at, at)) problems.pop();
-    problems.push(...explainBranch(schema, error, valueAt(value, error.instancePath), at));
+    while (problems.length > 0 && isPointerWithin(problems[problems.length - 1].at, at)) problems.pop();
+    problems.push(...explainBranch(schema, error, valueAtPointer(value, error.instancePath), at));
   }
   const seen = new Set<string>();
   return problems.filter((problem) => {
@@ -111,19 +112,6 @@ function got(data: unknown): string {
     return ` (got ${text.length > 40 ? `${maskThenCut(text, 39)}…"` : text})`;
   }
   return Array.isArray(data) ? ' (got an array)' : typeof data === 'object' ? ' (got an object)' : '';
-}
-
-function isWithin(path: string, parent: string): boolean {
-  return path === parent || path.startsWith(`${parent}/`);
-}
-
-function valueAt(value: unknown, pointer: string): unknown {
-  let node = value;
-  for (const part of pointer.split('/').slice(1)) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
 }
 
 /** `/tools/3/inputSchema` under `result` → `result.tools[3].inputSchema` (the evidence path). */

@@ -29,8 +29,18 @@ export const MEMORY_MANIFEST = {
   compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=18' } },
 };
 
-/** Packs the memory server into a .mcpb in a new temporary folder; `withDependencies: false` leaves node_modules out. */
-export async function packMemoryBundle(withDependencies: boolean): Promise<string> {
+const packed = new Map<boolean, Promise<string>>();
+
+/**
+ * The memory server packed into a .mcpb (`withDependencies: false` leaves node_modules out), once per
+ * test file: packing takes ~2 s, and the bundle is only read (a test that changes it copies it first).
+ */
+export function packMemoryBundle(withDependencies: boolean): Promise<string> {
+  if (!packed.has(withDependencies)) packed.set(withDependencies, packMemoryBundleAnew(withDependencies));
+  return packed.get(withDependencies)!;
+}
+
+async function packMemoryBundleAnew(withDependencies: boolean): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'toolrun-mcpb-pack-'));
   const folder = join(work, 'server-memory');
   mkdirSync(folder);

@@ -5,6 +5,7 @@
  * the branch whose `type` the value carries, not as every branch's complaint.
  */
 import type { Ajv, ErrorObject } from 'ajv';
+import { isPointerWithin, valueAtPointer } from '../../schema/json-pointer.js';
 import { maskSecrets } from '../../secrets/mask-secrets.js';
 import type { VerifyFinding } from '../verify-types.js';
 
@@ -29,8 +30,8 @@ function explain(ajv: Ajv, schemaUrl: string, errors: ErrorObject[], document: u
       continue;
     }
     // Ajv lists each branch's errors right before the union's own: drop them, then say the meant branch's.
-    while (problems.length > 0 && within(problems[problems.length - 1].pointer, pointer)) problems.pop();
-    problems.push(...explainUnion(ajv, schemaUrl, error, valueAt(document, error.instancePath), pointer, snakeCase));
+    while (problems.length > 0 && isPointerWithin(problems[problems.length - 1].pointer, pointer)) problems.pop();
+    problems.push(...explainUnion(ajv, schemaUrl, error, valueAtPointer(document, error.instancePath), pointer, snakeCase));
   }
   return problems;
 }
@@ -136,17 +137,4 @@ function quote(data: unknown): string {
 
 function kindOf(data: unknown): string {
   return data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'an object' : `${typeof data} ${quote(data)}`;
-}
-
-function within(path: string, parent: string): boolean {
-  return path === parent || path.startsWith(`${parent}/`);
-}
-
-function valueAt(value: unknown, pointer: string): unknown {
-  let current = value;
-  for (const segment of pointer.split('/').slice(1)) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return current;
 }
