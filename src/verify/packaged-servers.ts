@@ -6,6 +6,7 @@ import { buildConfig } from '../config/build-config.js';
 import type { PackagedSource, RawServerConfig, ToolrunConfig } from '../config/config-types.js';
 import { ConfigError } from '../errors.js';
 import type { ComposedLaunch, VerifyFinding } from './verify-types.js';
+import { answerNpxInstall } from './answer-npx-install.js';
 
 /** Marks a bundle unpacked whole into the cache: a folder without it is a copy cut short, made again. */
 const COMPLETE_MARK = '.toolrun-unpacked';
@@ -23,7 +24,7 @@ const COMPLETE_MARK = '.toolrun-unpacked';
 export async function resolvePackagedServers(config: ToolrunConfig, env: NodeJS.ProcessEnv): Promise<void> {
   for (const [name, entry] of Object.entries(config.servers)) {
     if (entry.transport !== 'stdio' || !entry.packaged) continue;
-    const launch = await composedLaunch(name, entry.packaged, config, env);
+    const launch = answerNpxInstall(await composedLaunch(name, entry.packaged, config, env));
     const composed =
       launch.transport === 'stdio'
         ? { command: launch.command, args: launch.args, env: { ...launch.env, ...entry.env }, ...(launch.cwd ? { cwd: launch.cwd } : {}) }

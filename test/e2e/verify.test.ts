@@ -194,7 +194,7 @@ describe('config entries that name a bundle or a server.json package', () => {
       const file = serverJson([npm('1.0.0', { environmentVariables: [{ name: 'FX_TOKEN', description: 'token', isRequired: true, isSecret: true }] })]);
       const dir = join(file, '..');
       const config = (entry: Record<string, unknown>) => writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ mcpServers: { fx: { serverJson: 'server.json', ...entry } } }));
-      const env = { ...npxEnvironment(registry, tempDir()), npm_config_yes: 'true', FX_TOKEN: 'from-env' };
+      const env = { ...npxEnvironment(registry, tempDir()), FX_TOKEN: 'from-env' };
       config({ package: 0 });
       const missing = await runCleanInProcess(['list'], { cwd: dir, env });
       expect(missing.exitCode).toBe(3);

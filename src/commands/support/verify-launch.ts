@@ -4,6 +4,7 @@ import { resolveServer } from '../../config/resolve-server.js';
 import type { ServerConnection } from '../../mcp/server-connection.js';
 import { maskThenCut } from '../../secrets/mask-secrets.js';
 import type { ComposedLaunch, LaunchVerdict, VerifyEntry } from '../../verify/verify-types.js';
+import { answerNpxInstall } from '../../verify/answer-npx-install.js';
 import { openTools } from './open-tools.js';
 
 /** Per request, and for the whole conform run of one entry: a package that installs first has its own budget (installTimeoutMs). */
@@ -66,17 +67,10 @@ async function launchOne(cli: CliContext, name: string, launch: ComposedLaunch):
 
 function configEntry(launch: ComposedLaunch): Record<string, unknown> {
   if (launch.transport === 'stdio') {
-    // npx without -y (VS Code composes `npx id@version`) asks before installing, and npm 10 without a
-    // terminal cancels instead ("npx canceled due to missing packages and no YES option"): verify
-    // answers the question a user would, so what is judged is the package, not the prompt.
-    const env = isNpx(launch.command) && launch.env.npm_config_yes === undefined ? { ...launch.env, npm_config_yes: 'true' } : launch.env;
-    return { command: launch.command, args: launch.args, env, ...(launch.cwd ? { cwd: launch.cwd } : {}) };
+    const { command, args, env, cwd } = answerNpxInstall(launch) as typeof launch;
+    return { command, args, env, ...(cwd ? { cwd } : {}) };
   }
   return { type: launch.transport === 'sse' ? 'sse' : 'http', url: launch.url, headers: launch.headers };
-}
-
-function isNpx(command: string): boolean {
-  return /(^|[\\/])npx(\.cmd)?$/i.test(command);
 }
 
 async function lintCounts(name: string, connection: ServerConnection): Promise<LaunchVerdict['lint']> {
