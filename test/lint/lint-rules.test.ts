@@ -210,10 +210,11 @@ describe('mcp lint --fix: the schema as the target needs it', () => {
     expect(JSON.stringify(fixSchema(malformed.inputSchema, 'gemini'))).toContain('unresolved reference #/$defs/a%zz');
     const $defs: Record<string, unknown> = { d30: { type: 'string' } };
     for (let level = 0; level < 30; level++) $defs[`d${level}`] = { type: 'object', properties: { left: { $ref: `#/$defs/d${level + 1}` }, right: { $ref: `#/$defs/d${level + 1}` } } };
-    const started = performance.now();
+    // The budget, not the clock, is what is checked (a loaded CI machine took 9 s here once): without it
+    // the chain would inline 2^30 copies and not end in any useful time; with it the result stays near the budget.
     const fixed = JSON.stringify(fixSchema({ type: 'object', $defs, properties: { root: { $ref: '#/$defs/d0' } } }, 'gemini'));
     expect(fixed).toContain('not inlined: the inlined schemas pass 8,000,000 characters');
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(fixed.length).toBeLessThan(2 * 8_000_000);
   });
 
   it('openai: strict mode — every object closed, every property required, optional ones nullable', () => {
