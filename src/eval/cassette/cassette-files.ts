@@ -16,16 +16,21 @@ export interface Cassette {
 
 const FIX = 're-record it with toolrun eval --record';
 
-/** A case's name as a folder name: lowercase letters, digits and dashes, never empty, at most 80 characters. */
+/**
+ * A case's name as a folder name: lowercase letters (any script), digits and dashes, never empty, at
+ * most 80 characters; never a name Windows reserves for a device (con, nul, com1…:
+ * https://learn.microsoft.com/windows/win32/fileio/naming-a-file), since cassettes are committed.
+ */
 export function caseSlug(caseName: string): string {
   const slug = caseName
-    .normalize('NFKD')
+    .normalize('NFKC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
     .replace(/-+$/, '');
-  return slug === '' ? 'case' : slug;
+  if (slug === '') return 'case';
+  return /^(con|prn|aux|nul|com\d|lpt\d)$/.test(slug) ? `${slug}-case` : slug;
 }
 
 export function caseFolderOf(folder: string, caseName: string): string {
