@@ -27,9 +27,9 @@ export class CassetteMissError extends Error {
 
 function missMessage(caseName: string, caseFolder: string, difference: JsonDifference | undefined): string {
   const fix = 'run toolrun eval --record to record the model again';
-  if (!difference) return `eval case "${caseName}": no cassette recorded in ${caseFolder}; ${fix}`;
+  if (!difference) return `eval case ${JSON.stringify(caseName)}: no cassette recorded in ${caseFolder}; ${fix}`;
   const { path, actual, recorded } = difference;
-  return `eval case "${caseName}": no cassette matches this model request; the closest recorded one differs at ${path}: ${quote(actual)} (now) ≠ ${quote(recorded)} (recorded); ${fix}`;
+  return `eval case ${JSON.stringify(caseName)}: no cassette matches this model request; the closest recorded one differs at ${path}: ${quote(actual)} (now) ≠ ${quote(recorded)} (recorded); ${fix}`;
 }
 
 function quote(value: unknown): string {
