@@ -25,7 +25,7 @@ const LAYERS: string[][] = [
   ['mcp', 'sampling'],
   ['assembly'],
   ['extensions'],
-  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'lock', 'mock', 'serve', 'verify'],
+  ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'lock', 'mock', 'serve', 'verify', 'eval'],
   ['output'],
   ['cli-support'],
   ['completion'],
