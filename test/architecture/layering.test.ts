@@ -26,6 +26,7 @@ const LAYERS: string[][] = [
   ['assembly'],
   ['extensions'],
   ['doctor', 'tap', 'cache', 'timing', 'check-stdout', 'hosts', 'conform', 'snapshot', 'testing', 'lint', 'lock', 'mock', 'serve', 'verify'],
+  ['eval'],
   ['output'],
   ['cli-support'],
   ['completion'],
