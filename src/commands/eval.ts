@@ -45,7 +45,7 @@ An eval file (YAML or JSON; schema: node_modules/toolrun/schemas/toolrun-eval.sc
         order: any                # or exact: these calls, in this order
         forbid: [delete_city]
         maxTurns: 3               # model requests before it must answer
-        answer: { matches: "(?i)paris" }
+        answer: { matches: "[Pp]aris" }
 
 args and answer take toolrun test's matchers (a value, or {equals, contains, matches, type, length,
 gte, lte}); an argument left out is not checked; a plain answer text is one the answer contains.
