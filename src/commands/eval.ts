@@ -1,32 +1,19 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CommandRunner } from '../cli-support/cli-context.js';
-
-export interface EvalOptions {
-  model: string[];
-  as?: string;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  server?: string;
-  replay?: boolean;
-  record?: boolean;
-  live?: boolean;
-  minPassRate: number;
-  junit?: string;
-  html?: string;
-}
+import type { EvalOptions } from './support/eval-run.js';
 
 export function registerEvalCommand(program: Command, run: CommandRunner): void {
   program
     .command('eval')
     .description('does a model use the tools right: eval files (*.eval.yaml) run against models, scored by pass rate')
     .argument('[paths...]', 'eval files, or folders to search for *.eval.yaml|yml|json (default: the current folder)')
-    .option('--model <provider:model>', 'a model to ask: openai:MODEL, anthropic:MODEL, google:MODEL, compatible:MODEL (repeatable: a matrix)', collect, [])
-    .option('--as <host>', 'present the tools as this host does (names, limits, schema): vscode, cursor, gemini-cli, codex, windsurf, openai, anthropic, gemini')
-    .option('--base-url <url>', "the endpoint of compatible: models (an OpenAI-compatible API: Ollama's http://localhost:11434/v1, llama.cpp, vLLM)")
-    .option('--api-key-env <var>', "the environment variable holding a compatible: endpoint's key (none by default)")
+    .option('--model <provider:model>', 'a model to ask, PROVIDER:MODEL with openai, anthropic, google or compatible (repeatable, a matrix)', collect, [])
+    .option('--as <host>', 'present the tools as this host does (names, limits, schema), one of vscode, cursor, gemini-cli, codex, windsurf, openai, anthropic, gemini')
+    .option('--base-url <url>', "the OpenAI-compatible endpoint of compatible models (Ollama's http://localhost:11434/v1, llama.cpp, vLLM)")
+    .option('--api-key-env <var>', "the environment variable holding the key of the compatible endpoint (none by default)")
     .option('--server <name>', "give every case this server's tools (overrides the files' server:)")
-    .option('--replay', 'answer every model request from the cassettes (__cassettes__/ beside the file): no network; the default when CI is set')
-    .option('--record', 'ask the models and write their answers to the cassettes (refreshes them)')
+    .option('--replay', 'answer every model request from the cassettes in __cassettes__ beside the file, with no network (the default when CI is set)')
+    .option('--record', 'ask the models and keep their answers as the new cassettes')
     .option('--live', 'ask the models without reading or writing cassettes, even when CI is set')
     .option('--min-pass-rate <rate>', 'the pass rate (0..1) each case must reach for exit 0', parseRate, 1)
     .option('--junit <file>', 'also write a JUnit XML report (a testsuite per model)')

@@ -14,8 +14,22 @@ import { readEvalFile } from '../../eval/read-eval-file.js';
 import { runEvalSuite } from '../../eval/run-eval-suite.js';
 import { evalReportJson, formatEvalJunit, formatEvalLine, formatEvalSummary } from '../../output/format-eval-report.js';
 import { maskSecretsDeep, rememberSecret } from '../../secrets/mask-secrets.js';
-import type { EvalOptions } from '../eval.js';
 import { openTools } from './open-tools.js';
+
+/** `toolrun eval`'s options, as commander gives them. */
+export interface EvalOptions {
+  model: string[];
+  as?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  server?: string;
+  replay?: boolean;
+  record?: boolean;
+  live?: boolean;
+  minPassRate: number;
+  junit?: string;
+  html?: string;
+}
 
 /** An eval file larger than this is a mistake (a recording, a data file), not a suite. */
 const MAX_EVAL_FILE_BYTES = 16 << 20;
