@@ -34,7 +34,7 @@ export function apiKeyFor(spec: ModelSpec, env: NodeJS.ProcessEnv, apiKeyEnv: st
   if (key === undefined || key === '')
     throw new UsageError(
       spec.provider === 'compatible'
-        ? `--api-key-env ${variable}: ${variable} is not set; export it, or leave --api-key-env out for an endpoint without a key`
+        ? `${variable} (named by --api-key-env) is not set in the environment; set it, or drop the flag for an endpoint without a key`
         : `--model ${spec.label} needs ${variable} in the environment; set it there (toolrun reads keys only from the environment, never from a flag)`,
     );
   return key;

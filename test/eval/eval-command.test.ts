@@ -216,3 +216,34 @@ describe('toolrun eval refuses before asking any model', () => {
     expect(host.stderr).toContain('--as notepad: not a host toolrun presents tools as; use one of vscode, gemini-cli, codex, cursor, windsurf, openai, anthropic, gemini');
   });
 });
+
+describe('toolrun eval keeps keys secret', () => {
+  it('--api-key-env: the key goes to the endpoint, and an error quoting it is masked in the table, --json and JUnit', async () => {
+    const key = 'sk-test-5f1d2c3b4a5968778695a4b3c2d1e0f9';
+    const file = evalFile('secret', WEATHER_CASE);
+    const junit = join(folder, 'secret.xml');
+    const run = (extra: string[]) =>
+      runInProcess(['--config', config, 'eval', file, '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--api-key-env', 'SCRIPTED_KEY', ...extra], { env: { SCRIPTED_KEY: key } });
+    model.script([{ failWithStatus: 401 }]);
+    const before = model.headers.length;
+    const table = await run(['--junit', junit]);
+    expect(model.headers[before]!.authorization).toBe(`Bearer ${key}`);
+    expect(table.exitCode).toBe(1);
+    expect(table.stdout).toContain('the model could not be asked: ');
+    expect(table.stdout).toContain('refused the key in: Bearer ***');
+    model.script([{ failWithStatus: 401 }]);
+    const json = await run(['--json']);
+    for (const text of [table.stdout, table.stderr, json.stdout, json.stderr, readFileSync(junit, 'utf8')]) expect(text).not.toContain(key.slice(3));
+  });
+
+  it('--api-key-env naming an unset variable is exit 2', async () => {
+    const { exitCode, stderr } = await runInProcess(
+      ['--config', config, 'eval', evalFile('unset', WEATHER_CASE), '--model', 'compatible:x', '--base-url', model.baseUrl, '--api-key-env', 'NO_SUCH_KEY_VAR'],
+      {
+        env: { NO_SUCH_KEY_VAR: undefined },
+      },
+    );
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('✖ NO_SUCH_KEY_VAR (named by --api-key-env) is not set in the environment; set it, or drop the flag for an endpoint without a key');
+  });
+});

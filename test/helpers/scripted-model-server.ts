@@ -7,11 +7,17 @@ import type { AddressInfo } from 'node:net';
  * kept for the test to read (the tools as presented, the tool results fed back). Stands in until the
  * shared fixture (fixtures/servers/scripted-model-server.js) lands; the tests only use `start`.
  */
-export type ScriptedAnswer = { calls: Array<{ name: string; args: unknown }> } | { text: string };
+export type ScriptedAnswer =
+  | { calls: Array<{ name: string; args: unknown }> }
+  | { text: string }
+  /** An HTTP error whose message quotes the request's Authorization header (as some proxies do). */
+  | { failWithStatus: number };
 
 export interface ScriptedModel {
   baseUrl: string;
   requests: Array<Record<string, unknown>>;
+  /** Each request's headers, in the order of `requests`. */
+  headers: Array<Record<string, unknown>>;
   /** Replaces the script (the answers still to give). */
   script(answers: ScriptedAnswer[]): void;
   close(): Promise<void>;
@@ -20,6 +26,7 @@ export interface ScriptedModel {
 export async function startScriptedModel(): Promise<ScriptedModel> {
   let answers: ScriptedAnswer[] = [];
   const requests: Array<Record<string, unknown>> = [];
+  const headers: Array<Record<string, unknown>> = [];
   let callNumber = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -31,7 +38,13 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       requests.push(body);
+      headers.push({ ...request.headers });
       const answer = answers.shift() ?? { text: 'the script has no more answers' };
+      if ('failWithStatus' in answer) {
+        response.writeHead(answer.failWithStatus, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: `refused the key in: ${request.headers.authorization ?? 'no header'}`, type: 'invalid_request_error' } }));
+        return;
+      }
       const message =
         'text' in answer
           ? { role: 'assistant', content: answer.text }
@@ -58,6 +71,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    headers,
     script: (next) => {
       answers = [...next];
     },
