@@ -1,6 +1,5 @@
 import type { RegisteredTool } from '../registry/tool-types.js';
 import { fixSchema } from '../lint/fix-schema.js';
-import { findTarget } from '../lint/lint-targets.js';
 import { codexToolName } from '../lint/targets/codex.js';
 import { geminiCliToolName } from '../lint/targets/gemini-cli.js';
 import { vscodeToolId } from '../lint/targets/vscode.js';
@@ -60,7 +59,6 @@ export function presentationHosts(): string[] {
  */
 export function presentTools(tools: RegisteredTool[], host: string | undefined, localServer = 'toolrun'): PresentedTool[] {
   const presentation: HostPresentation = host === undefined ? {} : (HOSTS[host] ?? {});
-  if (host !== undefined && !HOSTS[host] && !findTarget(host)) throw new Error(`unknown host ${host}`);
   const byName = new Map<string, PresentedTool>();
   for (const tool of tools) {
     const server = tool.server ?? localServer;
