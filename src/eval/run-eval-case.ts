@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { ToolExecutor } from '../executor/tool-executor.js';
 import { describeThrown } from '../errors.js';
+import { CassetteMissError } from './cassette/cassette-fetch.js';
 import { textOf } from '../testing/match-expectations.js';
 import type { EvalCase } from './eval-file-types.js';
 import type { EvalCall, EvalRun, EvalTurn } from './eval-result.js';
@@ -70,9 +71,11 @@ export async function runEvalCase(evalCase: EvalCase, context: CaseRunContext): 
     };
   } catch (error) {
     const message = describeThrown(error);
+    const miss = causes(error).find((cause) => cause instanceof CassetteMissError);
     return {
       pass: false,
-      failures: [`the model could not be asked: ${message}`],
+      // A replay miss is the request having changed (a prompt, a tool, a host's presentation) since the recording: --record refreshes.
+      failures: [miss ? `the cassettes have no answer for this request (run with --record to refresh them): ${describeThrown(miss)}` : `the model could not be asked: ${message}`],
       turns: [],
       answer: '',
       inputTokens: 0,
@@ -116,9 +119,16 @@ function callsOf(content: ContentPart[], byName: Map<string, PresentedTool>): Ev
     });
 }
 
+/** An error and its causes, outermost first (the AI SDK wraps what a provider's fetch throws). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let cause: unknown = error; cause && chain.length < 6; cause = (cause as { cause?: unknown }).cause) chain.push(cause);
+  return chain;
+}
+
 /** The endpoint could not be reached (refused, no such host, reset): exit 4, not a failed case. Decided by error codes, never by message text. */
 function isUnreachable(error: unknown): boolean {
-  for (let cause: unknown = error, depth = 0; cause && depth < 6; cause = (cause as { cause?: unknown }).cause, depth++) {
+  for (const cause of causes(error)) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET'].includes(code)) return true;
     const errors = (cause as { errors?: unknown }).errors;

@@ -247,3 +247,21 @@ describe('toolrun eval keeps keys secret', () => {
     expect(stderr).toContain('✖ NO_SUCH_KEY_VAR (named by --api-key-env) is not set in the environment; set it, or drop the flag for an endpoint without a key');
   });
 });
+
+describe('toolrun eval with cassettes', () => {
+  it('CI set: replay is the default, no request reaches the model, and a missing cassette fails the case saying --record', async () => {
+    const before = model.requests.length;
+    const { exitCode, report } = await runInProcess(['--config', config, 'eval', evalFile('ci', WEATHER_CASE), '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--json'], {
+      env: { CI: 'true' },
+    }).then((result) => ({ ...result, report: JSON.parse(result.stdout) as { cases: Array<{ failures: string[] }> } }));
+    expect(model.requests.length).toBe(before);
+    expect(exitCode).toBe(1);
+    expect(report.cases[0]!.failures[0]).toMatch(/^the cassettes have no answer for this request \(run with --record to refresh them\): /);
+  });
+
+  it('--replay, --record and --live together are a usage error', async () => {
+    const { exitCode, stderr } = await runInProcess(['--config', config, 'eval', evalFile('modes', WEATHER_CASE), '--model', 'compatible:x', '--base-url', model.baseUrl, '--replay', '--record']);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('--replay, --record and --live each choose where model answers come from: give one');
+  });
+});
