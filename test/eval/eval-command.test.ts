@@ -265,3 +265,30 @@ describe('toolrun eval with cassettes', () => {
     expect(stderr).toContain('--replay, --record and --live each choose where model answers come from: give one');
   });
 });
+
+describe('toolrun eval over a matrix of models', () => {
+  it('each case runs against each --model, in order, each scored on its own', async () => {
+    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'sunny' }, { calls: [{ name: 'get_time', args: { city: 'Paris' } }] }, { text: 'noon' }]);
+    const before = model.requests.length;
+    const { exitCode, stdout } = await runInProcess([
+      '--config',
+      config,
+      'eval',
+      evalFile('matrix', WEATHER_CASE),
+      '--model',
+      'compatible:small',
+      '--model',
+      'compatible:large',
+      '--base-url',
+      model.baseUrl,
+      '--json',
+    ]);
+    expect(exitCode).toBe(1);
+    const report = JSON.parse(stdout) as { cases: Array<{ model: string; met: boolean }> };
+    expect(report.cases.map((each) => [each.model, each.met])).toEqual([
+      ['compatible:small', true],
+      ['compatible:large', false],
+    ]);
+    expect(model.requests.slice(before).map((request) => request.model)).toEqual(['small', 'small', 'large', 'large']);
+  });
+});
