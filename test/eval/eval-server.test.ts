@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model-server.js';
+import { BIN, ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // toolrun eval with `server:`: the model gets that MCP server's tools and its calls run on the server.
@@ -13,7 +14,14 @@ let folder: string;
 
 beforeAll(async () => {
   model = await startScriptedModel();
-  config = writeTempConfig({ servers: { clean: fixtureServer('conform-clean-server.js'), gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } });
+  config = writeTempConfig({
+    servers: {
+      clean: fixtureServer('conform-clean-server.js'),
+      gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      // A snapshot served by toolrun's own mock: the tools a model is evaluated on need no real backend.
+      weather: { command: process.execPath, args: [BIN, 'mcp', 'mock', join(ROOT, 'fixtures/lint/clean.snapshot.json')] },
+    },
+  });
   folder = tempDir();
 });
 afterAll(() => model.close());
@@ -60,6 +68,18 @@ describe('toolrun eval on an MCP server', () => {
     expect((report!.cases[0]!.results as Array<{ turns: Array<{ calls: unknown[] }> }>)[0]!.turns[0]!.calls[0]).toMatchObject({ called_as: 'mcp_clean_echo', tool: 'echo' });
   });
 
+  it('a `mcp mock` of a snapshot as the server: its tools presented, the call answered by the mock', async () => {
+    const file = join(folder, 'mock.eval.yaml');
+    writeFileSync(file, 'server: weather\ncases:\n  - name: weather\n    prompt: Weather in Paris?\n    expect: { calls: [{ tool: get_weather, args: { city: Paris } }], maxTurns: 2 }\n');
+    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'Here it is.' }]);
+    const before = model.requests.length;
+    const { exitCode, report } = await evalJson(file);
+    expect(exitCode).toBe(0);
+    expect((model.requests[before]!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['get_weather']);
+    const call = (report!.cases[0]!.results as Array<{ turns: Array<{ calls: Array<{ tool: string; failed: boolean }> }> }>)[0]!.turns[0]!.calls[0]!;
+    expect(call).toMatchObject({ tool: 'get_weather', failed: false });
+  });
+
   it('a server that does not start is exit 4; one not configured is exit 3 at the file', async () => {
     const gone = join(folder, 'gone.eval.yaml');
     writeFileSync(gone, ECHO_CASE('gone'));
@@ -69,6 +89,6 @@ describe('toolrun eval on an MCP server', () => {
     writeFileSync(missing, ECHO_CASE('nowhere'));
     const result = await evalJson(missing);
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toContain("missing.eval.yaml: MCP server 'nowhere' is not configured (clean, gone); name one in server:, or run with --server NAME");
+    expect(result.stderr).toContain("missing.eval.yaml: MCP server 'nowhere' is not configured (clean, gone, weather); name one in server:, or run with --server NAME");
   });
 });
