@@ -43,6 +43,8 @@ export interface EvalCaseResult {
   file: string;
   name: string;
   place: FilePlace;
+  /** What the model was asked. */
+  prompt: string;
   model: string;
   runs: EvalRun[];
   passed: number;

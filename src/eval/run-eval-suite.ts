@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { ToolExecutor } from '../executor/tool-executor.js';
-import type { EvalFile } from './eval-file-types.js';
+import type { EvalCase, EvalFile } from './eval-file-types.js';
 import type { EvalCaseResult, EvalRun } from './eval-result.js';
 import type { ModelFetchOptions } from './model-fetch.js';
 import type { PresentedTool } from './present-tools.js';
@@ -33,7 +33,7 @@ export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions)
         const model = await modelFor({ mode: options.mode, folder: options.cassetteFolder(file), caseName: evalCase.name });
         const runs: EvalRun[] = [];
         for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
-        const result = scoreCase(file.path, evalCase.name, evalCase.place, label, runs, options.minPassRate);
+        const result = scoreCase(file.path, evalCase, label, runs, options.minPassRate);
         results.push(result);
         options.onResult?.(result);
       }
@@ -42,13 +42,14 @@ export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions)
   return results;
 }
 
-export function scoreCase(file: string, name: string, place: EvalCaseResult['place'], model: string, runs: EvalRun[], minPassRate: number): EvalCaseResult {
+export function scoreCase(file: string, evalCase: Pick<EvalCase, 'name' | 'place' | 'prompt'>, model: string, runs: EvalRun[], minPassRate: number): EvalCaseResult {
   const passed = runs.filter((run) => run.pass).length;
   const passRate = runs.length === 0 ? 0 : passed / runs.length;
   return {
     file,
-    name,
-    place,
+    name: evalCase.name,
+    place: evalCase.place,
+    prompt: evalCase.prompt,
     model,
     runs,
     passed,

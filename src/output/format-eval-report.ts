@@ -42,6 +42,7 @@ export function evalReportJson(results: EvalCaseResult[], minPassRate: number, w
       file: relative(cwd, result.file),
       name: result.name,
       line: result.place.line,
+      prompt: result.prompt,
       model: result.model,
       met: result.met,
       passed: result.passed,

@@ -54,7 +54,17 @@ describe('toolrun eval against a scripted model', () => {
     const { exitCode, report } = await evalJson(evalFile('right', WEATHER_CASE));
     expect(exitCode).toBe(0);
     const [only] = report!.cases;
-    expect(only).toMatchObject({ name: 'picks the weather', model: 'compatible:scripted', met: true, passed: 1, runs: 1, pass_rate: 1, tokens: { input: 200, output: 20 }, failures: [] });
+    expect(only).toMatchObject({
+      name: 'picks the weather',
+      prompt: 'What is the weather in Paris?',
+      model: 'compatible:scripted',
+      met: true,
+      passed: 1,
+      runs: 1,
+      pass_rate: 1,
+      tokens: { input: 200, output: 20 },
+      failures: [],
+    });
     expect(only!.interval).toEqual({ low: 0.2065, high: 1 });
     const run = (only!.results as Array<{ turns: Array<{ calls: unknown[]; text: string }> }>)[0]!;
     expect(run.turns.map((turn) => turn.calls)).toEqual([[{ called_as: 'get_weather', tool: 'get_weather', args: { city: 'Paris' }, output: 'sunny, 21 C', failed: false }], []]);
@@ -174,6 +184,7 @@ describe('toolrun eval against a scripted model', () => {
     const html = readFileSync(page, 'utf8');
     expect(html).toContain('get_time({&quot;city&quot;:&quot;Paris&quot;})\n→ 12:00');
     expect(html).toContain('expected a call to get_weather; the model called get_time');
+    expect(html).toContain('<p>Prompt: What is the weather in Paris?</p>');
   });
 });
 

@@ -26,6 +26,7 @@ export function renderEvalHtml(results: EvalCaseResult[], cwd: string, run: { st
           <p class="muted">
             ${`${relative(cwd, result.file)}:${result.place.line} · ${result.passed}/${result.runs.length} runs passed (${percent(result.passRate)}, 95% interval ${percent(result.interval.low)}–${percent(result.interval.high)}) · ${result.inputTokens} input / ${result.outputTokens} output tokens · ${Math.round(result.latencyMs)} ms a run`}
           </p>
+          <p>${`Prompt: ${maskSecrets(result.prompt)}`}</p>
           ${result.met ? '' : html`<pre>${maskSecrets(failureReasons(result).join('\n'))}</pre>`} ${result.runs.map((each, index) => runTable(each, index))}`,
     )}`;
   return renderPage({ title: 'toolrun eval', body });
