@@ -32,6 +32,8 @@ export interface EvalRun {
   inputTokens: number;
   outputTokens: number;
   latencyMs: number;
+  /** What the provider said it ignored or changed (a setting it does not take), as the AI SDK reports it. */
+  warnings?: string[];
   /** The model could not be asked (network, a cassette miss): the run counts as failed. */
   error?: string;
   /** The error was the model's endpoint unreachable (exit 4). */

@@ -26,6 +26,11 @@ export interface CaseRunContext {
  */
 export async function runEvalCase(evalCase: EvalCase, context: CaseRunContext): Promise<EvalRun> {
   const { generateText, jsonSchema, stepCountIs, tool } = await import('ai');
+  // The AI SDK writes its warnings (a setting a provider ignores: Anthropic takes no seed) with
+  // console.info/warn, which would land in --json's stdout; they are kept in the run instead
+  // (node_modules/ai/dist/index.mjs, logWarnings). A caller's own setting is left as it is.
+  const sdkGlobals = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  if (sdkGlobals.AI_SDK_LOG_WARNINGS === undefined) sdkGlobals.AI_SDK_LOG_WARNINGS = false;
   const byName = new Map(context.tools.map((presented) => [presented.name, presented]));
   const tools = Object.fromEntries(
     context.tools.map((presented) => [
@@ -59,6 +64,7 @@ export async function runEvalCase(evalCase: EvalCase, context: CaseRunContext): 
     }));
     const answered = result.steps.at(-1)?.finishReason !== 'tool-calls';
     const calls = turns.flatMap((turn) => turn.calls);
+    const warnings = [...new Set(result.steps.flatMap((step) => (step.warnings ?? []).map((warning) => JSON.stringify(warning))))];
     const failures = judgeRun(evalCase.expect, calls, answered, result.text);
     return {
       pass: failures.length === 0,
@@ -68,6 +74,7 @@ export async function runEvalCase(evalCase: EvalCase, context: CaseRunContext): 
       inputTokens: sum(turns.map((turn) => turn.inputTokens)),
       outputTokens: sum(turns.map((turn) => turn.outputTokens)),
       latencyMs,
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   } catch (error) {
     const message = describeThrown(error);

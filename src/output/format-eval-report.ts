@@ -57,6 +57,7 @@ export function evalReportJson(results: EvalCaseResult[], minPassRate: number, w
         failures: run.failures,
         answer: run.answer,
         ...(run.error ? { error: run.error } : {}),
+        ...(run.warnings ? { warnings: run.warnings } : {}),
         turns: run.turns.map((turn) => ({
           text: turn.text,
           finish_reason: turn.finishReason,
