@@ -7,6 +7,7 @@ import { registerListCommand } from './list.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerTimeCommand } from './time.js';
 import { registerTestCommand } from './test.js';
+import { registerEvalCommand } from './eval.js';
 import { registerResourcesCommand } from './resources.js';
 import { registerPromptsCommand } from './prompts.js';
 import { registerCompleteCommand } from './complete.js';
@@ -36,6 +37,7 @@ export const COMMANDS: Record<string, Register> = {
   complete: registerCompleteCommand,
   tasks: registerTasksCommand,
   test: registerTestCommand,
+  eval: registerEvalCommand,
   mcp: registerMcpCommands,
   session: registerSessionCommands,
   shell: registerShellCommand,

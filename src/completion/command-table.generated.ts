@@ -890,6 +890,84 @@ export const COMMAND_TABLE: CommandNode = {
       commands: [],
     },
     {
+      name: 'eval',
+      description: 'does a model use the tools right',
+      options: [
+        {
+          long: '--model',
+          takesValue: true,
+          description: 'a model to ask, PROVIDER:MODEL with openai, anthropic, goog…',
+        },
+        {
+          long: '--as',
+          takesValue: true,
+          description: 'present the tools as this host does',
+        },
+        {
+          long: '--base-url',
+          takesValue: true,
+          description: 'the OpenAI-compatible endpoint of compatible models',
+        },
+        {
+          long: '--api-key-env',
+          takesValue: true,
+          description: 'the environment variable holding the key of the compatible …',
+        },
+        {
+          long: '--server',
+          takesValue: true,
+          description: "give every case this server's tools",
+          kind: 'server',
+        },
+        {
+          long: '--replay',
+          takesValue: false,
+          description: 'answer every model request from the cassettes in __cassette…',
+        },
+        {
+          long: '--record',
+          takesValue: false,
+          description: 'ask the models and keep their answers as the new cassettes',
+          kind: 'file',
+        },
+        {
+          long: '--live',
+          takesValue: false,
+          description: 'ask the models without reading or writing cassettes, even w…',
+        },
+        {
+          long: '--min-pass-rate',
+          takesValue: true,
+          description: 'the pass rate',
+        },
+        {
+          long: '--junit',
+          takesValue: true,
+          description: 'also write a JUnit XML report',
+          kind: 'file',
+        },
+        {
+          long: '--html',
+          takesValue: true,
+          description: 'also write the report as a self-contained HTML page',
+        },
+        {
+          long: '--help',
+          short: '-h',
+          takesValue: false,
+          description: 'show help',
+        },
+      ],
+      args: [
+        {
+          name: 'paths',
+          variadic: true,
+          kind: 'none',
+        },
+      ],
+      commands: [],
+    },
+    {
       name: 'mcp',
       description: 'inspect and diagnose the configured MCP servers',
       options: [

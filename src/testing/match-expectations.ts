@@ -122,12 +122,12 @@ function regexProblem(pattern: string, text: string, limitMs: number): true | st
 }
 
 /** A literal is `equals` (or `contains`, for an error message); an object of checks is itself. */
-function toMatcher(expected: unknown, literal: 'equals' | 'contains'): ValueMatcher {
+export function toMatcher(expected: unknown, literal: 'equals' | 'contains'): ValueMatcher {
   return isValueMatcher(expected) ? expected : { [literal]: expected };
 }
 
 /** Why `actual` fails the checks, or undefined. */
-function checkValue(matcher: ValueMatcher, actual: unknown, regexLimitMs = REGEX_TIME_LIMIT_MS): string | undefined {
+export function checkValue(matcher: ValueMatcher, actual: unknown, regexLimitMs = REGEX_TIME_LIMIT_MS): string | undefined {
   if (matcher.equals !== undefined && !isDeepStrictEqual(actual, matcher.equals)) return `expected ${show(matcher.equals)}, got ${show(actual)}`;
   if (matcher.contains !== undefined) {
     const has =

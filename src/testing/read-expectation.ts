@@ -87,7 +87,7 @@ export function isValueMatcher(value: unknown): value is ValueMatcher {
   return isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => VALUE_MATCHERS.has(key));
 }
 
-function checkValueMatcher(matcher: ValueMatcher, at: FilePlace, fail: Fail): void {
+export function checkValueMatcher(matcher: ValueMatcher, at: FilePlace, fail: Fail): void {
   if (matcher.matches !== undefined) checkRegex(matcher.matches, at, fail);
   if (matcher.type !== undefined && !TYPES.has(matcher.type)) fail(at, `\`type:\` is one of ${[...TYPES].join(', ')}`);
   for (const key of ['length', 'gte', 'lte'] as const) if (matcher[key] !== undefined && typeof matcher[key] !== 'number') fail(at, `\`${key}:\` is a number`);
