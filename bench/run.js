@@ -536,6 +536,15 @@ const benchmarks = [
     unit: 'ms',
   },
   {
+    // SPEC §26: a 50-case eval suite replays from cassettes in ≤ 10 s, with the model stopped (0 network calls); every case must pass.
+    name: 'eval: a 50-case suite replayed from cassettes (wall time, median)',
+    kind: 'absolute',
+    subject: [node, [fileURLToPath(new URL('eval-replay.mjs', import.meta.url)), '5']],
+    read: (report) => (report.passed === report.cases ? report.replay_ms : Infinity),
+    target: 10000,
+    unit: 'ms',
+  },
+  {
     // 200 MB of 1 kB JSON-RPC lines through tap (forwarded, every line scanned) vs a direct pipe.
     name: 'mcp tap: 200 MB through the proxy (throughput vs a direct pipe)',
     kind: 'throughput',

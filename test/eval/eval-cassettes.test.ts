@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
+import { tempDir } from '../helpers/temp-config.js';
+
+// SPEC §26, issue 52: `toolrun eval --record` against an OpenAI-compatible model (the scripted
+// server of fixtures/servers/), then `--replay` (the default under CI) with no network call: the
+// same verdicts, run after run.
+
+let model: ScriptedModel;
+beforeAll(async () => {
+  model = await startScriptedModel();
+});
+afterAll(() => model?.stop());
+
+/** A folder with local mock tools and an eval file of the fixture script's scenarios. */
+function project() {
+  const dir = tempDir();
+  const tool = (name: string) => ({
+    name,
+    description: `${name} for a city`,
+    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+    implementation: { type: 'mock', mock_response: { sky: 'sunny' } },
+  });
+  writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ tools: [tool('get_weather'), tool('get_forecast')] }));
+  const cases = [
+    { name: 'right call', prompt: 'What is the weather in Paris?', expect: { calls: [{ tool: 'get_weather', args: { city: 'Paris' } }], maxTurns: 3, answer: 'sunny' } },
+    { name: 'wrong tool', prompt: 'What is the weather in Rome?', expect: { calls: [{ tool: 'get_weather' }], forbid: ['get_forecast'], maxTurns: 3 } },
+  ];
+  writeFileSync(join(dir, 'weather.eval.json'), JSON.stringify({ cases }));
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runInProcess(['--json', 'eval', 'weather.eval.json', '--model', 'compatible:scripted', '--base-url', `${model.url}/v1`, ...args], { cwd: dir, env });
+  return { dir, run };
+}
+
+const verdicts = (stdout: string) => (JSON.parse(stdout) as { cases: { name: string; met: boolean; failures: string[] }[] }).cases.map(({ name, met, failures }) => ({ name, met, failures }));
+
+describe('toolrun eval cassettes', () => {
+  it('--record then --replay gives the same verdicts with no request to the model; under CI replay is the default; 100 replays agree', { timeout: 120_000 }, async () => {
+    const { dir, run } = project();
+    const recorded = await run(['--record']);
+    expect(recorded.exitCode, recorded.stderr).toBe(1);
+    const expected = verdicts(recorded.stdout);
+    expect(expected.map(({ name, met }) => [name, met])).toEqual([
+      ['right call', true],
+      ['wrong tool', false],
+    ]);
+    expect(readdirSync(join(dir, '__cassettes__')).sort()).toEqual(['right-call', 'wrong-tool']);
+    const before = await model.requestCount();
+    for (let replay = 0; replay < 100; replay++) {
+      const replayed = await run(replay % 2 === 0 ? ['--replay'] : [], { CI: 'true' });
+      expect(replayed.exitCode).toBe(1);
+      expect(verdicts(replayed.stdout)).toEqual(expected);
+    }
+    expect(await model.requestCount()).toBe(before);
+    // No secret is written: the key given through --api-key-env is in no cassette.
+    const keyed = project();
+    await keyed.run(['--record', '--api-key-env', 'EVAL_TEST_KEY'], { EVAL_TEST_KEY: 'sk-test-0123456789abcdefghij' });
+    for (const folder of readdirSync(join(keyed.dir, '__cassettes__')))
+      for (const file of readdirSync(join(keyed.dir, '__cassettes__', folder))) expect(readFileSync(join(keyed.dir, '__cassettes__', folder, file), 'utf8')).not.toContain('0123456789abcdefghij');
+  });
+
+  it('a replay whose request no cassette has fails the case naming the first differing JSON path, and asks the model nothing', { timeout: 60_000 }, async () => {
+    const { dir, run } = project();
+    expect((await run(['--record'])).exitCode).toBe(1);
+    const file = join(dir, 'weather.eval.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('What is the weather in Paris?', 'What is the weather in Paris today?'));
+    const before = await model.requestCount();
+    const missed = await run(['--replay']);
+    expect(missed.exitCode).toBe(1);
+    const right = (JSON.parse(missed.stdout) as { cases: { name: string; failures: string[] }[] }).cases.find((entry) => entry.name === 'right call')!;
+    expect(right.failures.join('\n')).toContain('messages[0].content');
+    expect(await model.requestCount()).toBe(before);
+  });
+});
