@@ -10,7 +10,7 @@ export function registerEvalCommand(program: Command, run: CommandRunner): void 
     .option('--model <provider:model>', 'a model to ask, PROVIDER:MODEL with openai, anthropic, google or compatible (repeatable, a matrix)', collect, [])
     .option('--as <host>', 'present the tools as this host does (names, limits, schema), one of vscode, cursor, gemini-cli, codex, windsurf, openai, anthropic, gemini')
     .option('--base-url <url>', "the OpenAI-compatible endpoint of compatible models (Ollama's http://localhost:11434/v1, llama.cpp, vLLM)")
-    .option('--api-key-env <var>', "the environment variable holding the key of the compatible endpoint (none by default)")
+    .option('--api-key-env <var>', 'the environment variable holding the key of the compatible endpoint (none by default)')
     .option('--server <name>', "give every case this server's tools (overrides the files' server:)")
     .option('--replay', 'answer every model request from the cassettes in __cassettes__ beside the file, with no network (the default when CI is set)')
     .option('--record', 'ask the models and keep their answers as the new cassettes')
