@@ -30,9 +30,12 @@ export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions)
     for (const evalCase of file.cases) {
       for (const { label, modelFor } of options.models) {
         if (options.signal.aborted) return results;
-        const model = await modelFor({ mode: options.mode, folder: options.cassetteFolder(file), caseName: evalCase.name });
         const runs: EvalRun[] = [];
-        for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
+        for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) {
+          // A model per run: each run's requests go to cassettes of its own (ModelFetchOptions.run).
+          const model = await modelFor({ mode: options.mode, folder: options.cassetteFolder(file), caseName: evalCase.name, run });
+          runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
+        }
         const result = scoreCase(file.path, evalCase, label, runs, options.minPassRate);
         results.push(result);
         options.onResult?.(result);

@@ -62,6 +62,22 @@ describe('toolrun eval cassettes', () => {
       for (const file of readdirSync(join(keyed.dir, '__cassettes__', folder))) expect(readFileSync(join(keyed.dir, '__cassettes__', folder, file), 'utf8')).not.toContain('0123456789abcdefghij');
   });
 
+  it('runs: N records each run apart (N answers per request) and replays each run from its own', { timeout: 60_000 }, async () => {
+    const { dir, run } = project();
+    const file = join(dir, 'weather.eval.json');
+    const suite = JSON.parse(readFileSync(file, 'utf8')) as { cases: { runs?: number }[] };
+    suite.cases = [{ ...suite.cases[0]!, runs: 3 }];
+    writeFileSync(file, JSON.stringify(suite));
+    expect((await run(['--record'])).exitCode).toBe(0);
+    // Two model requests a run (the call, then the answer), three runs.
+    expect(readdirSync(join(dir, '__cassettes__', 'right-call'))).toHaveLength(6);
+    const before = await model.requestCount();
+    const replayed = await run(['--replay']);
+    expect(replayed.exitCode, replayed.stdout).toBe(0);
+    expect((JSON.parse(replayed.stdout) as { cases: { passed: number; runs: number }[] }).cases[0]).toMatchObject({ passed: 3, runs: 3 });
+    expect(await model.requestCount()).toBe(before);
+  });
+
   it('a replay whose request no cassette has fails the case naming the first differing JSON path, and asks the model nothing', { timeout: 60_000 }, async () => {
     const { dir, run } = project();
     expect((await run(['--record'])).exitCode).toBe(1);

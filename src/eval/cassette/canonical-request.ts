@@ -12,6 +12,8 @@ export interface CanonicalRequest {
   path: string;
   /** The parsed JSON body without its volatile fields, secrets masked; a body that is not JSON as its text; null when empty. */
   body: unknown;
+  /** The case's run (ModelFetchOptions.run) after the first; absent for the first, so a one-run case's keys name its request alone. */
+  run?: number;
 }
 
 /**
