@@ -66,6 +66,9 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       );
     });
   });
+  // Idle connections stay open, as in fixtures/servers/scripted-model-server.js: a pooled socket
+  // closing as a request picks it up fails with UND_ERR_SOCKET under load.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
