@@ -1,6 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { filesUnder } from '../files/files-under.js';
 
 const EVAL_FILE = /\.eval\.(ya?ml|json)$/;
 /** Folders a search never enters: dependencies, cassettes (as src/testing/find-test-files.ts passes over snapshots). */
@@ -17,24 +18,10 @@ export function findEvalFiles(paths: string[], cwd: string): string[] {
     } catch {
       throw new UsageError(`no such file or folder: ${given}`);
     }
-    if (isFolder) for (const file of searchFolder(path, 0)) found.add(file);
+    if (isFolder) for (const file of filesUnder(path, EVAL_FILE, PASSED_OVER)) found.add(file);
     else found.add(path);
   }
   if (found.size === 0)
     throw new UsageError(`no eval files (*.eval.yaml, *.eval.yml, *.eval.json) in ${paths.length > 0 ? paths.join(', ') : 'the current folder'}; write one (toolrun eval --help shows the format)`);
   return [...found].sort();
-}
-
-function searchFolder(folder: string, depth: number): string[] {
-  if (depth > 20) return [];
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    if (entry.isDirectory()) return entry.name.startsWith('.') || PASSED_OVER.has(entry.name) ? [] : searchFolder(join(folder, entry.name), depth + 1);
-    return entry.isFile() && EVAL_FILE.test(entry.name) ? [join(folder, entry.name)] : [];
-  });
 }

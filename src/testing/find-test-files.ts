@@ -1,6 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { filesUnder } from '../files/files-under.js';
 
 const TEST_FILE = /\.toolrun\.(ya?ml|json)$/;
 /** Folders a search never enters: dependencies, VCS and tool folders, snapshots. */
@@ -21,7 +22,7 @@ export function findTestFiles(paths: string[], cwd: string): string[] {
     } catch {
       throw new UsageError(`no such file or folder: ${given}`);
     }
-    if (stats.isDirectory()) for (const file of searchFolder(path)) found.add(file);
+    if (stats.isDirectory()) for (const file of filesUnder(path, TEST_FILE, PASSED_OVER)) found.add(file);
     else found.add(path);
   }
   if (found.size === 0) {
@@ -30,18 +31,4 @@ export function findTestFiles(paths: string[], cwd: string): string[] {
     );
   }
   return [...found].sort();
-}
-
-function searchFolder(folder: string, depth = 0): string[] {
-  if (depth > 20) return [];
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    if (entry.isDirectory()) return entry.name.startsWith('.') || PASSED_OVER.has(entry.name) ? [] : searchFolder(join(folder, entry.name), depth + 1);
-    return entry.isFile() && TEST_FILE.test(entry.name) ? [join(folder, entry.name)] : [];
-  });
 }
