@@ -21,7 +21,12 @@ export async function createModel(spec: ModelSpec, options: { apiKey: string | u
     }
     case 'google': {
       const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
-      return createGoogleGenerativeAI({ apiKey, fetch: options.fetch, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) })(spec.model);
+      // Gemini's function calls carry no id, so the provider makes one (random by default) and sends it back
+      // with the call's result in the next request: numbered per model instead (a model per run), so the
+      // request, and its cassette key, are the same each time.
+      let calls = 0;
+      const generateId = () => `call_${++calls}`;
+      return createGoogleGenerativeAI({ apiKey, fetch: options.fetch, generateId, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) })(spec.model);
     }
     case 'compatible': {
       if (!options.baseUrl) throw new UsageError(`--model ${spec.label} needs --base-url URL (the endpoint's OpenAI-compatible API, e.g. http://localhost:11434/v1 for Ollama)`);

@@ -89,7 +89,7 @@ describe('scripted-model-server.js', () => {
     const wrongRoute = await fetch(`${server.url}/v1/embeddings`, { method: 'POST', body: '{}' });
     expect([wrongRoute.status, ((await wrongRoute.json()) as { error: { message: string } }).error.message]).toEqual([
       404,
-      'no route POST /v1/embeddings: use POST /v1/chat/completions or GET /requests',
+      'no route POST /v1/embeddings: use POST …/chat/completions, …/responses, …/messages, …/models/MODEL:generateContent or GET /requests',
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model-server.js';
+import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 import { tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
 // toolrun eval end to end, in process, against a scripted OpenAI-compatible model: each path of a
@@ -24,7 +24,7 @@ beforeAll(async () => {
   config = writeTempConfig({ tools: [weatherTool('get_weather', 'sunny, 21 C'), weatherTool('get_time', '12:00'), weatherTool('delete_city', 'deleted')] });
   folder = tempDir();
 });
-afterAll(() => model.close());
+afterAll(() => model.stop());
 
 function evalFile(name: string, text: string): string {
   const path = join(folder, `${name}.eval.yaml`);
@@ -49,7 +49,7 @@ async function evalJson(file: string, extra: string[] = []) {
 
 describe('toolrun eval against a scripted model', () => {
   it('the right call with the right arguments passes, with tokens, the turns and the calls', async () => {
-    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'It is sunny in Paris.' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'It is sunny in Paris.' }] });
     const before = model.requests.length;
     const { exitCode, report } = await evalJson(evalFile('right', WEATHER_CASE));
     expect(exitCode).toBe(0);
@@ -70,15 +70,15 @@ describe('toolrun eval against a scripted model', () => {
     expect(run.turns.map((turn) => turn.calls)).toEqual([[{ called_as: 'get_weather', tool: 'get_weather', args: { city: 'Paris' }, output: 'sunny, 21 C', failed: false }], []]);
     // What the model was sent: temperature 0 and the fixed seed; the tool's result fed back as the tool message.
     const sent = model.requests.slice(before);
-    expect(sent.map((request) => [request.temperature, request.seed])).toEqual([
+    expect(sent.map((request) => [request.body.temperature, request.body.seed])).toEqual([
       [0, 52],
       [0, 52],
     ]);
-    expect((sent[1]!.messages as Array<{ role: string; content: unknown }>).at(-1)).toMatchObject({ role: 'tool', content: 'sunny, 21 C' });
+    expect((sent[1]!.body.messages as Array<{ role: string; content: unknown }>).at(-1)).toMatchObject({ role: 'tool', content: 'sunny, 21 C' });
   });
 
   it('the wrong tool fails the case, exit 1, and the table says which tool it called', async () => {
-    model.script([{ calls: [{ name: 'get_time', args: { city: 'Paris' } }] }, { text: 'It is noon; sunny.' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_time', arguments: { city: 'Paris' } }] }, { text: 'It is noon; sunny.' }] });
     const { exitCode, stdout } = await runInProcess(['--config', config, 'eval', evalFile('wrong', WEATHER_CASE), '--model', 'compatible:scripted', '--base-url', model.baseUrl]);
     expect(exitCode).toBe(1);
     const lines = stdout.split('\n');
@@ -88,22 +88,24 @@ describe('toolrun eval against a scripted model', () => {
   });
 
   it('bad arguments fail, naming the argument; a forbidden tool is named too', async () => {
-    model.script([
-      {
-        calls: [
-          { name: 'get_weather', args: { city: 'London' } },
-          { name: 'delete_city', args: { city: 'Paris' } },
-        ],
-      },
-      { text: 'sunny' },
-    ]);
+    model.script({
+      turns: [
+        {
+          calls: [
+            { name: 'get_weather', arguments: { city: 'London' } },
+            { name: 'delete_city', arguments: { city: 'Paris' } },
+          ],
+        },
+        { text: 'sunny' },
+      ],
+    });
     const { exitCode, report } = await evalJson(evalFile('bad-args', WEATHER_CASE));
     expect(exitCode).toBe(1);
     expect(report!.cases[0]!.failures).toEqual(['called delete_city, which the case forbids', 'get_weather was called with city: expected "Paris", got "London"']);
   });
 
   it('arguments against the schema reach no tool: the model is told the error and the case fails', async () => {
-    model.script([{ calls: [{ name: 'get_weather', args: { city: 5 } }] }, { text: 'sunny' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_weather', arguments: { city: 5 } }] }, { text: 'sunny' }] });
     const { exitCode, report } = await evalJson(evalFile('schema-args', WEATHER_CASE));
     expect(exitCode).toBe(1);
     const call = (report!.cases[0]!.results as Array<{ turns: Array<{ calls: Array<{ output: string; failed: boolean }> }> }>)[0]!.turns[0]!.calls[0]!;
@@ -113,8 +115,8 @@ describe('toolrun eval against a scripted model', () => {
   });
 
   it('a model still calling tools at maxTurns fails with the limit', async () => {
-    const calls = { calls: [{ name: 'get_weather', args: { city: 'Paris' } }] };
-    model.script([calls, calls, calls, calls]);
+    const calls = { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] };
+    model.script({ turns: [calls, calls, calls, calls] });
     const { exitCode, report } = await evalJson(evalFile('turns', WEATHER_CASE.replace('maxTurns: 3', 'maxTurns: 2')));
     expect(exitCode).toBe(1);
     expect(report!.cases[0]!.failures).toEqual(['no answer within 2 turns (maxTurns): the model was still calling tools']);
@@ -123,15 +125,15 @@ describe('toolrun eval against a scripted model', () => {
 
   it("--as vscode presents VS Code's names: a call by the plain name fails, the host's name runs the real tool", async () => {
     const file = evalFile('as-vscode', WEATHER_CASE);
-    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'sunny' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }] });
     const before = model.requests.length;
     const plain = await evalJson(file, ['--as', 'vscode']);
     expect(plain.exitCode).toBe(1);
     expect(plain.report!.cases[0]!.failures).toEqual(['called "get_weather", a tool it was not offered', 'expected a call to get_weather; the model called no tool']);
-    const presented = (model.requests[before]!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    const presented = (model.requests[before]!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
     expect(presented).toEqual(expect.arrayContaining(['mcp_toolrun_get_weather', 'mcp_toolrun_get_time', 'mcp_toolrun_delete_city']));
     expect(presented).not.toContain('get_weather');
-    model.script([{ calls: [{ name: 'mcp_toolrun_get_weather', args: { city: 'Paris' } }] }, { text: 'sunny' }]);
+    model.script({ turns: [{ calls: [{ name: 'mcp_toolrun_get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }] });
     const renamed = await evalJson(file, ['--as', 'vscode']);
     expect(renamed.exitCode).toBe(0);
     const call = (renamed.report!.cases[0]!.results as Array<{ turns: Array<{ calls: unknown[] }> }>)[0]!.turns[0]!.calls[0];
@@ -141,14 +143,13 @@ describe('toolrun eval against a scripted model', () => {
   it('runs: 3 with 2 passing is 67% [21%–94%]: below the default bar, met at --min-pass-rate 0.6', async () => {
     const file = evalFile('runs', WEATHER_CASE.replace('prompt:', 'runs: 3\n    prompt:'));
     const script = () =>
-      model.script([
-        { calls: [{ name: 'get_weather', args: { city: 'Paris' } }] },
-        { text: 'sunny' },
-        { calls: [{ name: 'get_time', args: { city: 'Paris' } }] },
-        { text: 'noon' },
-        { calls: [{ name: 'get_weather', args: { city: 'Paris' } }] },
-        { text: 'sunny' },
-      ]);
+      model.script({
+        runs: [
+          [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }],
+          [{ calls: [{ name: 'get_time', arguments: { city: 'Paris' } }] }, { text: 'noon' }],
+          [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }],
+        ],
+      });
     script();
     const strict = await evalJson(file);
     expect(strict.exitCode).toBe(1);
@@ -160,7 +161,7 @@ describe('toolrun eval against a scripted model', () => {
   });
 
   it('writes JUnit and HTML reports with why a case fell short', async () => {
-    model.script([{ calls: [{ name: 'get_time', args: { city: 'Paris' } }] }, { text: 'sunny' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_time', arguments: { city: 'Paris' } }] }, { text: 'sunny' }] });
     const junit = join(folder, 'eval.xml');
     const page = join(folder, 'eval.html');
     const { exitCode } = await runInProcess([
@@ -212,7 +213,7 @@ describe('toolrun eval refuses before asking any model', () => {
 
   it('a model endpoint that refuses connections is exit 4', async () => {
     const closed = await startScriptedModel();
-    await closed.close();
+    await closed.stop();
     const { exitCode, report } = await evalJson(evalFile('unreachable', WEATHER_CASE), ['--base-url', closed.baseUrl]);
     expect(exitCode).toBe(4);
     expect(String(report!.cases[0]!.failures)).toMatch(/^the model could not be asked: /);
@@ -235,14 +236,14 @@ describe('toolrun eval keeps keys secret', () => {
     const junit = join(folder, 'secret.xml');
     const run = (extra: string[]) =>
       runInProcess(['--config', config, 'eval', file, '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--api-key-env', 'SCRIPTED_KEY', ...extra], { env: { SCRIPTED_KEY: key } });
-    model.script([{ failWithStatus: 401 }]);
-    const before = model.headers.length;
+    model.script({ turns: [{ error: 401 }] });
+    const before = model.requests.length;
     const table = await run(['--junit', junit]);
-    expect(model.headers[before]!.authorization).toBe(`Bearer ${key}`);
+    expect(model.requests[before]!.headers.authorization).toBe(`Bearer ${key}`);
     expect(table.exitCode).toBe(1);
     expect(table.stdout).toContain('the model could not be asked: ');
     expect(table.stdout).toContain('refused the key in: Bearer ***');
-    model.script([{ failWithStatus: 401 }]);
+    model.script({ turns: [{ error: 401 }] });
     const json = await run(['--json']);
     for (const text of [table.stdout, table.stderr, json.stdout, json.stderr, readFileSync(junit, 'utf8')]) expect(text).not.toContain(key.slice(3));
   });
@@ -279,7 +280,10 @@ describe('toolrun eval with cassettes', () => {
 
 describe('toolrun eval over a matrix of models', () => {
   it('each case runs against each --model, in order, each scored on its own', async () => {
-    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'sunny' }, { calls: [{ name: 'get_time', args: { city: 'Paris' } }] }, { text: 'noon' }]);
+    model.script([
+      { model: 'small', turns: [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }] },
+      { model: 'large', turns: [{ calls: [{ name: 'get_time', arguments: { city: 'Paris' } }] }, { text: 'noon' }] },
+    ]);
     const before = model.requests.length;
     const { exitCode, stdout } = await runInProcess([
       '--config',
@@ -300,6 +304,6 @@ describe('toolrun eval over a matrix of models', () => {
       ['compatible:small', true],
       ['compatible:large', false],
     ]);
-    expect(model.requests.slice(before).map((request) => request.model)).toEqual(['small', 'small', 'large', 'large']);
+    expect(model.requests.slice(before).map((request) => request.body.model)).toEqual(['small', 'small', 'large', 'large']);
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model-server.js';
+import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 import { BIN, ROOT } from '../helpers/run-toolrun.js';
 import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.js';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   folder = tempDir();
 });
-afterAll(() => model.close());
+afterAll(() => model.stop());
 
 const ECHO_CASE = (server: string) => `server: ${server}
 cases:
@@ -46,12 +46,12 @@ describe('toolrun eval on an MCP server', () => {
   it("runs the model's call on the server and feeds its answer back", async () => {
     const file = join(folder, 'clean.eval.yaml');
     writeFileSync(file, ECHO_CASE('clean'));
-    model.script([{ calls: [{ name: 'echo', args: { text: 'hi' } }] }, { text: 'It said hi.' }]);
+    model.script({ turns: [{ calls: [{ name: 'echo', arguments: { text: 'hi' } }] }, { text: 'It said hi.' }] });
     const before = model.requests.length;
     const { exitCode, report, stderr } = await evalJson(file);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
-    const presented = (model.requests[before]!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    const presented = (model.requests[before]!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
     expect(presented).toEqual(['slow.job', 'echo']);
     const turns = (report!.cases[0]!.results as Array<{ turns: Array<{ calls: Array<{ output: string }> }> }>)[0]!.turns;
     expect(turns[0]!.calls[0]!.output).toBe('{"echoed":"hi"}');
@@ -60,22 +60,22 @@ describe('toolrun eval on an MCP server', () => {
   it('--as gemini-cli: the model sees mcp_clean_echo (and slow.job kept as Gemini CLI keeps dots); that name runs echo', async () => {
     const file = join(folder, 'clean-gemini.eval.yaml');
     writeFileSync(file, ECHO_CASE('clean'));
-    model.script([{ calls: [{ name: 'mcp_clean_echo', args: { text: 'hi' } }] }, { text: 'hi' }]);
+    model.script({ turns: [{ calls: [{ name: 'mcp_clean_echo', arguments: { text: 'hi' } }] }, { text: 'hi' }] });
     const before = model.requests.length;
     const { exitCode, report } = await evalJson(file, ['--as', 'gemini-cli']);
     expect(exitCode).toBe(0);
-    expect((model.requests[before]!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['mcp_clean_slow.job', 'mcp_clean_echo']);
+    expect((model.requests[before]!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['mcp_clean_slow.job', 'mcp_clean_echo']);
     expect((report!.cases[0]!.results as Array<{ turns: Array<{ calls: unknown[] }> }>)[0]!.turns[0]!.calls[0]).toMatchObject({ called_as: 'mcp_clean_echo', tool: 'echo' });
   });
 
   it('a `mcp mock` of a snapshot as the server: its tools presented, the call answered by the mock', async () => {
     const file = join(folder, 'mock.eval.yaml');
     writeFileSync(file, 'server: weather\ncases:\n  - name: weather\n    prompt: Weather in Paris?\n    expect: { calls: [{ tool: get_weather, args: { city: Paris } }], maxTurns: 2 }\n');
-    model.script([{ calls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: 'Here it is.' }]);
+    model.script({ turns: [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'Here it is.' }] });
     const before = model.requests.length;
     const { exitCode, report } = await evalJson(file);
     expect(exitCode).toBe(0);
-    expect((model.requests[before]!.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['get_weather']);
+    expect((model.requests[before]!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['get_weather']);
     const call = (report!.cases[0]!.results as Array<{ turns: Array<{ calls: Array<{ tool: string; failed: boolean }> }> }>)[0]!.turns[0]!.calls[0]!;
     expect(call).toMatchObject({ tool: 'get_weather', failed: false });
   });
@@ -83,7 +83,7 @@ describe('toolrun eval on an MCP server', () => {
   it('a server that does not start is exit 4; one not configured is exit 3 at the file', async () => {
     const gone = join(folder, 'gone.eval.yaml');
     writeFileSync(gone, ECHO_CASE('gone'));
-    model.script([{ text: 'no tools' }]);
+    model.script({ turns: [{ text: 'no tools' }] });
     expect((await evalJson(gone)).exitCode).toBe(4);
     const missing = join(folder, 'missing.eval.yaml');
     writeFileSync(missing, ECHO_CASE('nowhere'));
