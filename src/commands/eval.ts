@@ -13,7 +13,7 @@ export function registerEvalCommand(program: Command, run: CommandRunner): void 
     .option('--api-key-env <var>', 'the environment variable holding the key of the compatible endpoint (none by default)')
     .option('--server <name>', "give every case this server's tools (overrides the files' server:)")
     .option('--replay', 'answer every model request from the cassettes in __cassettes__ beside the file, with no network (the default when CI is set)')
-    .option('--record', 'ask the models and keep their answers as the new cassettes')
+    .option('--record', "ask the models and keep their answers as the new cassettes (removing the ones the file's run no longer uses)")
     .option('--live', 'ask the models without reading or writing cassettes, even when CI is set')
     .option('--min-pass-rate <rate>', 'the pass rate (0..1) each case must reach for exit 0', parseRate, 1)
     .option('--junit <file>', 'also write a JUnit XML report (a testsuite per model)')
@@ -36,7 +36,9 @@ An eval file (YAML or JSON; schema: node_modules/toolrun/schemas/toolrun-eval.sc
 
 args and answer take toolrun test's matchers (a value, or {equals, contains, matches, type, length,
 gte, lte}); an argument left out is not checked; a plain answer text is one the answer contains.
-Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY.
+Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY;
+a hosted provider's endpoint moves (a proxy) with OPENAI_BASE_URL, ANTHROPIC_BASE_URL or
+GOOGLE_GENERATIVE_AI_BASE_URL (--base-url is for compatible: models).
 
 Examples:
   $ toolrun eval --model openai:gpt-4.1-mini                         # every *.eval.yaml here

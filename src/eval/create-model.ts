@@ -7,7 +7,11 @@ import type { ModelSpec } from './model-spec.js';
  * The AI SDK model for a spec, its requests going through `fetch` (live, recording or replaying).
  * The providers are imported here, lazily: only `toolrun eval` pays for them.
  */
-export async function createModel(spec: ModelSpec, options: { apiKey: string | undefined; baseUrl?: string; fetch: ModelFetch }): Promise<LanguageModel> {
+export async function createModel(
+  spec: ModelSpec,
+  /** baseUrl: --base-url for a compatible model; for a hosted one, its provider's variable (model-spec.ts baseUrlFor), or its default when absent. */
+  options: { apiKey: string | undefined; baseUrl?: string; fetch: ModelFetch },
+): Promise<LanguageModel> {
   // A replay needs no key: a placeholder keeps the providers from refusing to start; it is never sent anywhere.
   const apiKey = options.apiKey ?? 'no-key';
   switch (spec.provider) {

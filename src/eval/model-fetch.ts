@@ -9,4 +9,11 @@ export interface ModelFetchOptions {
    * recording N runs keeps N answers and a replayed pass rate is over N recorded answers, not one.
    */
   run?: number;
+  /**
+   * Who records (the model label, and the host the tools are presented as): written into each cassette
+   * so that `--record` removes, of the cassettes this profile recorded before, those it no longer uses.
+   */
+  profile?: string;
+  /** Record mode: the key of every cassette written, collected here for that pruning. */
+  written?: Set<string>;
 }

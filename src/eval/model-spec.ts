@@ -17,6 +17,39 @@ export const KEY_VARIABLES: Record<Exclude<ModelSpec['provider'], 'compatible'>,
   google: 'GOOGLE_GENERATIVE_AI_API_KEY',
 };
 
+/**
+ * Where a hosted provider's endpoint can be moved (a proxy, a gateway, a recording server): the
+ * variables the AI SDK's OpenAI and Anthropic providers read themselves (their createOpenAI and
+ * createAnthropic default baseURL), and one of the same form for Google. `--base-url` is for
+ * `compatible:` models only, so a matrix of a hosted model and a local one sends each to its own.
+ */
+export const BASE_URL_VARIABLES: Record<Exclude<ModelSpec['provider'], 'compatible'>, string> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+  google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
+};
+
+/** The endpoint a model's requests go to: --base-url for a compatible model, the provider's variable (or its default: undefined) for the others. */
+export function baseUrlFor(spec: ModelSpec, env: NodeJS.ProcessEnv, baseUrl: string | undefined): string | undefined {
+  if (spec.provider === 'compatible') return baseUrl;
+  const variable = BASE_URL_VARIABLES[spec.provider];
+  const value = env[variable];
+  if (value === undefined || value === '') return undefined;
+  checkHttpUrl(value, variable);
+  return value;
+}
+
+/** An endpoint is an http(s) URL: anything else is a usage error naming where it came from. */
+export function checkHttpUrl(value: string, from: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${from} is not an http(s) URL: '${value}' (e.g. http://localhost:11434/v1)`);
+}
+
 export function parseModelSpec(value: string): ModelSpec {
   const colon = value.indexOf(':');
   const provider = colon > 0 ? value.slice(0, colon) : '';

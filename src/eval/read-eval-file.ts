@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNo
 import { ConfigError } from '../errors.js';
 import { checkValueMatcher, isValueMatcher, type Fail, type PlaceOf } from '../testing/read-expectation.js';
 import type { FilePlace } from '../testing/test-file-types.js';
+import { caseSlug } from './cassette/cassette-files.js';
 import type { EvalCase, EvalExpectation, EvalFile, ExpectedCall } from './eval-file-types.js';
 
 const FILE_KEYS = ['$schema', 'server', 'cases'];
@@ -41,11 +42,18 @@ export function readEvalFile(path: string, text: string, shownAs = path): EvalFi
   if (!isSeq(casesNode)) return fail(placeOf(casesNode ?? root), casesNode ? '`cases:` is a list of cases: - { name, prompt, expect }' : 'the file has no `cases:` list');
   if (casesNode.items.length === 0) fail(placeOf(casesNode), '`cases:` is empty: add a case with name, prompt and expect');
   const cases = casesNode.items.map((item) => readCase(item as YamlNode, fail, placeOf));
-  const seen = new Map<string, FilePlace>();
+  // A case's cassettes are in a folder named after it (caseSlug): two names that give one folder would share them.
+  const seen = new Map<string, EvalCase>();
   for (const each of cases) {
-    const earlier = seen.get(each.name);
-    if (earlier) fail(each.place, `two cases are named ${JSON.stringify(each.name)} (the other at line ${earlier.line}): rename one (names key the reports and the cassettes)`);
-    seen.set(each.name, each.place);
+    const earlier = seen.get(caseSlug(each.name));
+    if (earlier?.name === each.name)
+      fail(each.place, `two cases are named ${JSON.stringify(each.name)} (the other at line ${earlier.place.line}): rename one (names key the reports and the cassettes)`);
+    if (earlier)
+      fail(
+        each.place,
+        `cases ${JSON.stringify(earlier.name)} (line ${earlier.place.line}) and ${JSON.stringify(each.name)} would share the cassette folder ${caseSlug(each.name)}: rename one so they differ in more than case and punctuation`,
+      );
+    seen.set(caseSlug(each.name), each);
   }
   return { path, ...(server !== undefined ? { server } : {}), cases };
 }

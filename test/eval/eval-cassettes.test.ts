@@ -47,7 +47,8 @@ describe('toolrun eval cassettes', () => {
       ['right call', true],
       ['wrong tool', false],
     ]);
-    expect(readdirSync(join(dir, '__cassettes__')).sort()).toEqual(['right-call', 'wrong-tool']);
+    expect(readdirSync(join(dir, '__cassettes__'))).toEqual(['weather.eval.json']);
+    expect(readdirSync(join(dir, '__cassettes__', 'weather.eval.json')).sort()).toEqual(['right-call', 'wrong-tool']);
     const before = await model.requestCount();
     for (let replay = 0; replay < 100; replay++) {
       const replayed = await run(replay % 2 === 0 ? ['--replay'] : [], { CI: 'true' });
@@ -58,8 +59,9 @@ describe('toolrun eval cassettes', () => {
     // No secret is written: the key given through --api-key-env is in no cassette.
     const keyed = project();
     await keyed.run(['--record', '--api-key-env', 'EVAL_TEST_KEY'], { EVAL_TEST_KEY: 'sk-test-0123456789abcdefghij' });
-    for (const folder of readdirSync(join(keyed.dir, '__cassettes__')))
-      for (const file of readdirSync(join(keyed.dir, '__cassettes__', folder))) expect(readFileSync(join(keyed.dir, '__cassettes__', folder, file), 'utf8')).not.toContain('0123456789abcdefghij');
+    const cassettes = join(keyed.dir, '__cassettes__', 'weather.eval.json');
+    for (const folder of readdirSync(cassettes))
+      for (const file of readdirSync(join(cassettes, folder))) expect(readFileSync(join(cassettes, folder, file), 'utf8')).not.toContain('0123456789abcdefghij');
   });
 
   it('runs: N records each run apart (N answers per request) and replays each run from its own', { timeout: 60_000 }, async () => {
@@ -70,7 +72,7 @@ describe('toolrun eval cassettes', () => {
     writeFileSync(file, JSON.stringify(suite));
     expect((await run(['--record'])).exitCode).toBe(0);
     // Two model requests a run (the call, then the answer), three runs.
-    expect(readdirSync(join(dir, '__cassettes__', 'right-call'))).toHaveLength(6);
+    expect(readdirSync(join(dir, '__cassettes__', 'weather.eval.json', 'right-call'))).toHaveLength(6);
     const before = await model.requestCount();
     const replayed = await run(['--replay']);
     expect(replayed.exitCode, replayed.stdout).toBe(0);
@@ -89,5 +91,34 @@ describe('toolrun eval cassettes', () => {
     const right = (JSON.parse(missed.stdout) as { cases: { name: string; failures: string[] }[] }).cases.find((entry) => entry.name === 'right call')!;
     expect(right.failures.join('\n')).toContain('messages[0].content');
     expect(await model.requestCount()).toBe(before);
+  });
+});
+
+describe('toolrun eval --record removes the cassettes it no longer uses', () => {
+  it("a changed prompt's old cassettes and a removed case's folder go; another model's and a failed recording's stay", { timeout: 60_000 }, async () => {
+    const { dir, run } = project();
+    const cassettes = join(dir, '__cassettes__', 'weather.eval.json');
+    const file = join(dir, 'weather.eval.json');
+    expect((await run(['--record'])).exitCode).toBe(1);
+    // Another model recorded beside it (a matrix of both): the other's are not this recording's to remove.
+    expect((await run(['--record', '--model', 'compatible:other'])).exitCode).toBe(1);
+    expect(readdirSync(join(cassettes, 'right-call'))).toHaveLength(4);
+    const suite = JSON.parse(readFileSync(file, 'utf8')) as { cases: { name: string; prompt: string }[] };
+    writeFileSync(file, JSON.stringify({ cases: [{ ...suite.cases[0]!, prompt: 'What is the weather in Paris today?' }] }));
+    const rerecorded = await run(['--record']);
+    expect(rerecorded.exitCode, rerecorded.stderr).toBe(0);
+    // 2 old requests of "right call" and the 2 of the removed "wrong tool", compatible:scripted's only.
+    expect(rerecorded.stderr).toContain(`removed 4 cassettes this recording no longer uses (${join('__cassettes__', 'weather.eval.json')})`);
+    expect(readdirSync(join(cassettes, 'right-call'))).toHaveLength(4);
+    expect(readdirSync(join(cassettes, 'wrong-tool'))).toHaveLength(2);
+    expect((await run(['--replay'])).exitCode).toBe(0);
+    expect((await run(['--replay', '--model', 'compatible:other'])).exitCode).toBe(1);
+    // A recording whose model cannot be reached removes nothing.
+    const before = readdirSync(join(cassettes, 'right-call')).sort();
+    const stopped = await startScriptedModel();
+    await stopped.stop();
+    const down = await runInProcess(['--json', 'eval', 'weather.eval.json', '--record', '--model', 'compatible:scripted', '--base-url', stopped.baseUrl], { cwd: dir });
+    expect(down.exitCode).toBe(4);
+    expect(readdirSync(join(cassettes, 'right-call')).sort()).toEqual(before);
   });
 });

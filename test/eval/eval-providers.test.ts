@@ -21,6 +21,7 @@ const PROVIDERS = [
   {
     model: 'openai:gpt-4.1-mini',
     keyVariable: 'OPENAI_API_KEY',
+    baseUrlVariable: 'OPENAI_BASE_URL',
     path: '/v1/responses',
     sentKey: (headers: Record<string, unknown>) => headers.authorization,
     expectedKey: `Bearer ${KEY}`,
@@ -31,6 +32,7 @@ const PROVIDERS = [
   {
     model: 'anthropic:claude-sonnet-4-5',
     keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrlVariable: 'ANTHROPIC_BASE_URL',
     path: '/v1/messages',
     sentKey: (headers: Record<string, unknown>) => headers['x-api-key'],
     expectedKey: KEY,
@@ -41,6 +43,7 @@ const PROVIDERS = [
   {
     model: 'google:gemini-2.5-flash',
     keyVariable: 'GOOGLE_GENERATIVE_AI_API_KEY',
+    baseUrlVariable: 'GOOGLE_GENERATIVE_AI_BASE_URL',
     path: '/v1/models/gemini-2.5-flash:generateContent',
     sentKey: (headers: Record<string, unknown>) => headers['x-goog-api-key'],
     expectedKey: KEY,
@@ -57,7 +60,7 @@ beforeAll(async () => {
 afterAll(() => model?.stop());
 
 /** A folder with two mock tools and the fixture script's "right call" and "wrong tool" cases. */
-function project(modelLabel: string) {
+function project(provider: (typeof PROVIDERS)[number]) {
   const dir = tempDir();
   const tool = (name: string) => ({
     name,
@@ -72,21 +75,22 @@ function project(modelLabel: string) {
   ];
   const write = (paris: string) => writeFileSync(join(dir, 'weather.eval.json'), JSON.stringify({ cases: cases(paris) }));
   write('What is the weather in Paris?');
+  // The provider's own base-URL variable points it at the scripted model (--base-url is for compatible: models).
   const run = (args: string[], env: Record<string, string | undefined>) =>
-    runInProcess(['--json', 'eval', 'weather.eval.json', '--model', modelLabel, '--base-url', model.baseUrl, ...args], { cwd: dir, env });
+    runInProcess(['--json', 'eval', 'weather.eval.json', '--model', provider.model, ...args], { cwd: dir, env: { [provider.baseUrlVariable]: model.baseUrl, ...env } });
   return { dir, run, write };
 }
 
 const verdicts = (stdout: string) => (JSON.parse(stdout) as { cases: { name: string; met: boolean; failures: string[] }[] }).cases.map(({ name, met, failures }) => ({ name, met, failures }));
 
 function cassetteTexts(dir: string): string[] {
-  const folder = join(dir, '__cassettes__');
+  const folder = join(dir, '__cassettes__', 'weather.eval.json');
   return readdirSync(folder).flatMap((caseFolder) => readdirSync(join(folder, caseFolder)).map((name) => readFileSync(join(folder, caseFolder, name), 'utf8')));
 }
 
 describe.each(PROVIDERS)('toolrun eval --model $model', (provider) => {
   it("records against the provider's own API, then replays the same verdicts with no request and no key", async () => {
-    const { dir, run, write } = project(provider.model);
+    const { dir, run, write } = project(provider);
     // The fixture's default script: Paris gets get_weather then "It is sunny", Rome gets get_forecast.
     model.script(JSON.parse(readFileSync(join(ROOT, 'fixtures/eval/model-script.json'), 'utf8')).scenarios);
     const before = model.requests.length;
@@ -123,5 +127,27 @@ describe.each(PROVIDERS)('toolrun eval --model $model', (provider) => {
     expect(changed.exitCode).toBe(1);
     expect(verdicts(changed.stdout)[0]!.failures[0]).toContain(provider.promptPath);
     expect(model.requests.length).toBe(before + 4);
+  });
+});
+
+describe('toolrun eval --base-url', () => {
+  it('is for compatible: models: alone with a hosted model it is exit 2 naming the variables; a matrix sends each model to its own endpoint', async () => {
+    const { dir } = project(PROVIDERS[1]);
+    const alone = await runInProcess(['eval', 'weather.eval.json', '--model', 'anthropic:claude-sonnet-4-5', '--base-url', model.baseUrl], { cwd: dir, env: { ANTHROPIC_API_KEY: KEY } });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain(
+      "✖ --base-url is the endpoint of compatible: models, and no --model is one; a hosted provider's endpoint is moved with OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GOOGLE_GENERATIVE_AI_BASE_URL in the environment",
+    );
+    const notUrl = await runInProcess(['eval', 'weather.eval.json', '--model', 'compatible:x', '--base-url', 'localhost:11434'], { cwd: dir });
+    expect(notUrl.exitCode).toBe(2);
+    expect(notUrl.stderr).toContain("✖ --base-url is not an http(s) URL: 'localhost:11434' (e.g. http://localhost:11434/v1)");
+    model.script(JSON.parse(readFileSync(join(ROOT, 'fixtures/eval/model-script.json'), 'utf8')).scenarios);
+    const before = model.requests.length;
+    const matrix = await runInProcess(['--json', 'eval', 'weather.eval.json', '--live', '--model', 'anthropic:claude-sonnet-4-5', '--model', 'compatible:local', '--base-url', model.baseUrl], {
+      cwd: dir,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: `${model.url}/anthropic/v1` },
+    });
+    expect(matrix.exitCode, matrix.stderr).toBe(1);
+    expect([...new Set(model.requests.slice(before).map((request) => request.path))].sort()).toEqual(['/anthropic/v1/messages', '/v1/chat/completions']);
   });
 });

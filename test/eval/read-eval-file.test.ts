@@ -46,6 +46,11 @@ describe('eval files: the schema and the reader agree', () => {
     ],
     ['an answer that is a number', 'cases:\n  - { name: a, prompt: p, expect: { answer: 5 } }\n', 'e.eval.yaml:2:45: `answer:` is a text the answer contains, or a matcher'],
     ['two cases of one name', 'cases:\n  - { name: a, prompt: p, expect: {} }\n  - { name: a, prompt: q, expect: {} }\n', 'e.eval.yaml:3:5: two cases are named "a" (the other at line 2)'],
+    [
+      'two names that give one cassette folder',
+      'cases:\n  - { name: Paris weather, prompt: p, expect: {} }\n  - { name: "paris: weather!", prompt: q, expect: {} }\n',
+      'e.eval.yaml:3:5: cases "Paris weather" (line 2) and "paris: weather!" would share the cassette folder paris-weather: rename one',
+    ],
     ['not YAML', 'cases: [\n', 'e.eval.yaml:2:1: not valid YAML or JSON'],
   ])('%s is exit 3 at its place, with the fix', (_what, text, message) => {
     let thrown: unknown;

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { CliContext } from '../../cli-support/cli-context.js';
 import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 import { ConfigError, ExitCode, UsageError } from '../../errors.js';
@@ -8,7 +8,7 @@ import { createModel } from '../../eval/create-model.js';
 import type { EvalFile } from '../../eval/eval-file-types.js';
 import { findEvalFiles } from '../../eval/find-eval-files.js';
 import type { ModelFetchOptions } from '../../eval/model-fetch.js';
-import { apiKeyFor, parseModelSpec } from '../../eval/model-spec.js';
+import { apiKeyFor, BASE_URL_VARIABLES, baseUrlFor, checkHttpUrl, parseModelSpec } from '../../eval/model-spec.js';
 import { presentationHosts, presentTools } from '../../eval/present-tools.js';
 import { readEvalFile } from '../../eval/read-eval-file.js';
 import { runEvalSuite } from '../../eval/run-eval-suite.js';
@@ -44,6 +44,14 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
   const specs = options.model.map(parseModelSpec);
   if (options.baseUrl === undefined && specs.some((spec) => spec.provider === 'compatible'))
     throw new UsageError(`--model ${specs.find((spec) => spec.provider === 'compatible')!.label} needs --base-url URL (the endpoint's OpenAI-compatible API, e.g. http://localhost:11434/v1)`);
+  if (options.baseUrl !== undefined) {
+    if (!specs.some((spec) => spec.provider === 'compatible'))
+      throw new UsageError(
+        `--base-url is the endpoint of compatible: models, and no --model is one; a hosted provider's endpoint is moved with ${Object.values(BASE_URL_VARIABLES).join(', ')} in the environment`,
+      );
+    checkHttpUrl(options.baseUrl, '--base-url');
+  }
+  const baseUrls = specs.map((spec) => baseUrlFor(spec, cli.env, options.baseUrl));
   if (options.apiKeyEnv !== undefined && !/^[A-Za-z_]\w*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env takes an environment variable's name (OLLAMA_KEY), not '${options.apiKeyEnv}'`);
   if (options.junit !== undefined || options.html !== undefined) {
     const { resolveWritablePath } = await import('../../cli-support/output-file-path.js');
@@ -76,14 +84,17 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
   const results = await runEvalSuite(files, {
     models: specs.map((spec, index) => ({
       label: spec.label,
-      modelFor: (fetchOptions) => createModel(spec, { apiKey: keys[index], ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), fetch: cassetteFetch(fetchOptions) }),
+      profile: options.as === undefined ? spec.label : `${spec.label} --as ${options.as}`,
+      modelFor: (fetchOptions) => createModel(spec, { apiKey: keys[index], ...(baseUrls[index] ? { baseUrl: baseUrls[index] } : {}), fetch: cassetteFetch(fetchOptions) }),
     })),
     toolsFor,
     executor: opened.executor,
     mode,
     minPassRate: options.minPassRate,
     signal: cli.signal,
-    cassetteFolder: (file) => join(dirname(file.path), '__cassettes__'),
+    // A folder per eval file: two files beside each other may have a case of the same name.
+    cassetteFolder: (file) => join(dirname(file.path), '__cassettes__', basename(file.path)),
+    onPruned: (paths) => cli.terminal.info(`removed ${paths.length} cassette${paths.length === 1 ? '' : 's'} this recording no longer uses (${shown(cli, dirname(dirname(paths[0]!)))})`),
     onResult: cli.globals.json ? undefined : (result) => void cli.terminal.result(formatEvalLine(result, cli.terminal.outStyle)),
   });
   const wallMs = performance.now() - started;

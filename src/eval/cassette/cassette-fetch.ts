@@ -1,6 +1,6 @@
 import type { ModelFetch, ModelFetchOptions } from '../model-fetch.js';
 import { canonicalRequest, readFetchArguments, requestKey, type CanonicalRequest } from './canonical-request.js';
-import { caseFolderOf, readCaseCassettes, readCassette, writeCassette, type Cassette } from './cassette-files.js';
+import { caseFolderOf, readCaseCassettes, readCassette, readCassetteIfValid, writeCassette, type Cassette } from './cassette-files.js';
 import { CassetteMissError } from './cassette-miss-error.js';
 import { jsonDifferences, type JsonDifference } from './json-differences.js';
 import { recordResponse, responseFromRecording } from './recorded-response.js';
@@ -31,10 +31,18 @@ export function cassetteFetch(options: ModelFetchOptions, live: ModelFetch = fet
     // An error answer (a bad key, a rate limit, a server down) is the run's failure, not the model's
     // behaviour: it is passed on as it came and never becomes a cassette that CI would replay.
     if (!response.ok) return response;
-    const cassette: Cassette = { key, request, response: await recordResponse(response) };
+    const cassette: Cassette = { key, request, response: await recordResponse(response), ...profilesAfterRecording(caseFolder, key, options.profile) };
     writeCassette(caseFolder, cassette);
+    options.written?.add(key);
     return responseFromRecording(cassette.response);
   };
+}
+
+/** The profiles a re-recorded cassette keeps: the ones it had (other recordings that use it) and this one. */
+function profilesAfterRecording(caseFolder: string, key: string, profile: string | undefined): Pick<Cassette, 'profiles'> {
+  const profiles = new Set(readCassetteIfValid(caseFolder, key)?.profiles ?? []);
+  if (profile !== undefined) profiles.add(profile);
+  return profiles.size === 0 ? {} : { profiles: [...profiles].sort() };
 }
 
 /** The first difference against the recording with the fewest differences (the first such in file order). */

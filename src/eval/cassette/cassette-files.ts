@@ -12,6 +12,12 @@ export interface Cassette {
   key: string;
   request: CanonicalRequest;
   response: RecordedResponse;
+  /**
+   * The recordings that use this cassette (a model label, ` --as HOST` when the tools were presented as
+   * a host), sorted: one request may serve two (a host that changes nothing). `--record` of one of
+   * them removes it from the cassettes that run did not use, and a cassette left with none is deleted.
+   */
+  profiles?: string[];
 }
 
 const FIX = 're-record it with toolrun eval --record';
@@ -56,6 +62,15 @@ export function readCassette(caseFolder: string, key: string): Cassette | undefi
     throw new ToolrunError('config', `cannot read the cassette ${path}: ${(error as Error).message}`, { cause: error });
   }
   return parseCassette(path, text);
+}
+
+/** The cassette with this key if it is there and reads as one; anything else is undefined (a recording replaces it). */
+export function readCassetteIfValid(caseFolder: string, key: string): Cassette | undefined {
+  try {
+    return readCassette(caseFolder, key);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every cassette of a case, in file-name order (for the closest match of a miss). */
