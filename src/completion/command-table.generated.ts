@@ -941,6 +941,11 @@ export const COMMAND_TABLE: CommandNode = {
           description: 'the pass rate',
         },
         {
+          long: '--jobs',
+          takesValue: true,
+          description: 'cases × models asked at once, at most N',
+        },
+        {
           long: '--junit',
           takesValue: true,
           description: 'also write a JUnit XML report',

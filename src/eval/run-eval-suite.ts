@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { ToolExecutor } from '../executor/tool-executor.js';
+import { mapWithLimit } from '../process/parallel-starts.js';
 import { caseSlug } from './cassette/cassette-files.js';
 import { pruneCassettes } from './cassette/cassette-prune.js';
 import type { EvalCase, EvalFile } from './eval-file-types.js';
@@ -21,51 +22,76 @@ export interface EvalSuiteOptions {
   mode: ModelFetchOptions['mode'];
   /** A case meets the bar when its pass rate is at least this (0..1). */
   minPassRate: number;
+  /** Cases × models asked at once, at most (each case's runs go one after another). */
+  jobs: number;
   signal: AbortSignal;
-  /** The cassette folder of a file (__cassettes__ beside it). */
+  /** The cassette folder of a file (__cassettes__/<file> beside it). */
   cassetteFolder: (file: EvalFile) => string;
+  /** Each result as soon as it and every one before it (file, case, model order) are in. */
   onResult?: (result: EvalCaseResult) => void;
   /** Record mode: the cassettes a recording removed because it no longer uses them. */
   onPruned?: (paths: string[]) => void;
 }
 
+/** One case against one model: what a job runs. */
+interface EvalUnit {
+  index: number;
+  file: EvalFile;
+  evalCase: EvalCase;
+  modelIndex: number;
+}
+
+/** What a file's recording wrote, per model: the keys of each case, the cases that failed, and the units still running. */
+interface FileRecording {
+  used: Array<Map<string, Set<string>>>;
+  failed: Array<Set<string>>;
+  remaining: number;
+}
+
 /**
- * Every case of every file against every model, `runs` times each, one after another (a model's rate
- * limits, and cassettes recorded in order). A recording that ran a whole file then removes, per
- * model, the cassettes of that file it no longer uses (src/eval/cassette/cassette-prune.ts).
+ * Every case of every file against every model, `runs` times each: up to `jobs` case × model pairs
+ * at once (a hosted model answers several conversations side by side; a pair's runs stay in order,
+ * so its cassettes are recorded run by run). Results come in file, case, model order whatever
+ * finished first. A recording that ran a whole file then removes, per model, the cassettes of that
+ * file it no longer uses (src/eval/cassette/cassette-prune.ts).
  */
 export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions): Promise<EvalCaseResult[]> {
-  const results: EvalCaseResult[] = [];
-  for (const file of files) {
-    const tools = await options.toolsFor(file);
+  const units: EvalUnit[] = [];
+  for (const file of files) for (const evalCase of file.cases) for (const modelIndex of options.models.keys()) units.push({ index: units.length, file, evalCase, modelIndex });
+  const toolsOf = new Map<EvalFile, Promise<PresentedTool[]>>();
+  const recordings = new Map<EvalFile, FileRecording>(
+    files.map((file) => [file, { used: options.models.map(() => new Map()), failed: options.models.map(() => new Set()), remaining: file.cases.length * options.models.length }]),
+  );
+  const results: Array<EvalCaseResult | undefined> = new Array(units.length);
+  let reported = 0;
+  await mapWithLimit(units, Math.max(1, options.jobs), async ({ index, file, evalCase, modelIndex }) => {
+    if (options.signal.aborted) return;
+    if (!toolsOf.has(file)) toolsOf.set(file, options.toolsFor(file));
+    const tools = await toolsOf.get(file)!;
+    const { label, profile, modelFor } = options.models[modelIndex]!;
     const folder = options.cassetteFolder(file);
-    // Per model: the keys each case wrote, and the cases whose recording failed (their cassettes stay).
-    const used = options.models.map(() => new Map<string, Set<string>>());
-    const failed = options.models.map(() => new Set<string>());
-    for (const evalCase of file.cases) {
-      for (const [index, { label, profile, modelFor }] of options.models.entries()) {
-        if (options.signal.aborted) return results;
-        const written = new Set<string>();
-        used[index]!.set(caseSlug(evalCase.name), written);
-        const runs: EvalRun[] = [];
-        for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) {
-          // A model per run: each run's requests go to cassettes of its own (ModelFetchOptions.run).
-          const model = await modelFor({ mode: options.mode, folder, caseName: evalCase.name, run, profile, written });
-          runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
-        }
-        if (runs.length < evalCase.runs || runs.some((each) => each.error !== undefined)) failed[index]!.add(caseSlug(evalCase.name));
-        const result = scoreCase(file.path, evalCase, label, runs, options.minPassRate);
-        results.push(result);
-        options.onResult?.(result);
-      }
+    const recording = recordings.get(file)!;
+    const written = new Set<string>();
+    recording.used[modelIndex]!.set(caseSlug(evalCase.name), written);
+    const runs: EvalRun[] = [];
+    for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) {
+      // A model per run: each run's requests go to cassettes of its own (ModelFetchOptions.run).
+      const model = await modelFor({ mode: options.mode, folder, caseName: evalCase.name, run, profile, written });
+      runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
     }
-    if (options.mode === 'record' && !options.signal.aborted)
-      for (const [index, { profile }] of options.models.entries()) {
-        const removed = pruneCassettes(folder, profile, used[index]!, failed[index]!);
-        if (removed.length > 0) options.onPruned?.(removed);
-      }
+    if (runs.length < evalCase.runs || runs.some((each) => each.error !== undefined)) recording.failed[modelIndex]!.add(caseSlug(evalCase.name));
+    results[index] = scoreCase(file.path, evalCase, label, runs, options.minPassRate);
+    for (; reported < units.length && results[reported]; reported++) options.onResult?.(results[reported]!);
+    if (--recording.remaining === 0 && options.mode === 'record' && !options.signal.aborted) pruneFile(folder, recording, options);
+  });
+  return results.filter((result): result is EvalCaseResult => result !== undefined);
+}
+
+function pruneFile(folder: string, recording: FileRecording, options: EvalSuiteOptions): void {
+  for (const [index, { profile }] of options.models.entries()) {
+    const removed = pruneCassettes(folder, profile, recording.used[index]!, recording.failed[index]!);
+    if (removed.length > 0) options.onPruned?.(removed);
   }
-  return results;
 }
 
 export function scoreCase(file: string, evalCase: Pick<EvalCase, 'name' | 'place' | 'prompt'>, model: string, runs: EvalRun[], minPassRate: number): EvalCaseResult {

@@ -279,7 +279,7 @@ describe('toolrun eval with cassettes', () => {
 });
 
 describe('toolrun eval over a matrix of models', () => {
-  it('each case runs against each --model, in order, each scored on its own', async () => {
+  it('each case runs against each --model, reported in --model order, each scored on its own', async () => {
     model.script([
       { model: 'small', turns: [{ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, { text: 'sunny' }] },
       { model: 'large', turns: [{ calls: [{ name: 'get_time', arguments: { city: 'Paris' } }] }, { text: 'noon' }] },
@@ -304,6 +304,46 @@ describe('toolrun eval over a matrix of models', () => {
       ['compatible:small', true],
       ['compatible:large', false],
     ]);
-    expect(model.requests.slice(before).map((request) => request.body.model)).toEqual(['small', 'small', 'large', 'large']);
+    expect(
+      model.requests
+        .slice(before)
+        .map((request) => request.body.model)
+        .sort(),
+    ).toEqual(['large', 'large', 'small', 'small']);
+  });
+});
+
+describe('toolrun eval --jobs', () => {
+  const TWO_CASES = `cases:
+  - name: slow one
+    prompt: weather, slowly
+    expect: { calls: [{ tool: get_weather }], maxTurns: 4 }
+  - name: quick one
+    prompt: weather, quickly
+    expect: { maxTurns: 2 }
+`;
+  // Each first turn is held until two wait: asked one after another, the run would never end.
+  const script = () =>
+    model.script([
+      { match: 'slowly', together: 2, turns: [{ call: { name: 'get_weather', arguments: { city: 'Paris' } } }, { call: { name: 'get_time', arguments: { city: 'Paris' } } }, { text: 'sunny' }] },
+      { match: 'quickly', together: 2, turns: [{ text: 'noon' }] },
+    ]);
+
+  it('asks cases side by side, and reports them in file order whichever finished first', { timeout: 30_000 }, async () => {
+    script();
+    const { exitCode, stdout } = await runInProcess(['--config', config, 'eval', evalFile('jobs', TWO_CASES), '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--jobs', '2']);
+    expect(exitCode).toBe(0);
+    expect(
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('✔'))
+        .map((line) => line.split(' · ')[0]),
+    ).toEqual(['✔ slow one', '✔ quick one']);
+  });
+
+  it('--jobs 0 is exit 2', async () => {
+    const { exitCode, stderr } = await runInProcess(['--config', config, 'eval', evalFile('jobs-zero', TWO_CASES), '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--jobs', '0']);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('--jobs');
   });
 });

@@ -19,6 +19,8 @@ export interface ScriptedScenario {
   runs?: ScriptedTurn[][];
   /** Tokens each answer reports; here 100 in and 10 out unless given. */
   usage?: { input: number; output: number };
+  /** Its first turn is held until this many first turns (of scenarios that say so) wait: proof of side-by-side runs. */
+  together?: number;
 }
 
 export interface ScriptedRequest {

@@ -27,6 +27,7 @@ export interface EvalOptions {
   record?: boolean;
   live?: boolean;
   minPassRate: number;
+  jobs: number;
   junit?: string;
   html?: string;
 }
@@ -91,6 +92,7 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
     executor: opened.executor,
     mode,
     minPassRate: options.minPassRate,
+    jobs: options.jobs,
     signal: cli.signal,
     // A folder per eval file: two files beside each other may have a case of the same name.
     cassetteFolder: (file) => join(dirname(file.path), '__cassettes__', basename(file.path)),
