@@ -82,7 +82,7 @@ export async function runEvalCase(evalCase: EvalCase, context: CaseRunContext): 
     return {
       pass: false,
       // A replay miss is the request having changed (a prompt, a tool, a host's presentation) since the recording: --record refreshes.
-      failures: [miss ? `the cassettes have no answer for this request (run with --record to refresh them): ${describeThrown(miss)}` : `the model could not be asked: ${message}`],
+      failures: [miss ? `the cassettes have no answer for this request: ${describeThrown(miss)}` : `the model could not be asked: ${message}`],
       turns: [],
       answer: '',
       inputTokens: 0,

@@ -268,7 +268,7 @@ describe('toolrun eval with cassettes', () => {
     }).then((result) => ({ ...result, report: JSON.parse(result.stdout) as { cases: Array<{ failures: string[] }> } }));
     expect(model.requests.length).toBe(before);
     expect(exitCode).toBe(1);
-    expect(report.cases[0]!.failures[0]).toMatch(/^the cassettes have no answer for this request \(run with --record to refresh them\): /);
+    expect(report.cases[0]!.failures[0]).toMatch(/^the cassettes have no answer for this request: .*toolrun eval --record/);
   });
 
   it('--replay, --record and --live together are a usage error', async () => {
