@@ -17,7 +17,7 @@ export function registerEvalCommand(program: Command, run: CommandRunner): void 
     .option('--record', "ask the models and keep their answers as the new cassettes (removing the ones the file's run no longer uses)")
     .option('--live', 'ask the models without reading or writing cassettes, even when CI is set')
     .option('--min-pass-rate <rate>', 'the pass rate (0..1) each case must reach for exit 0', parseRate, 1)
-    .option('--jobs <n>', "cases × models asked at once, at most N (a case's runs one after another; 1 for a model with a tight rate limit)", parsePositiveInteger, 4)
+    .option('--jobs <n>', 'cases × models asked at once, at most N (only for tools that keep no state: side by side, their calls interleave differently each run)', parsePositiveInteger, 1)
     .option('--junit <file>', 'also write a JUnit XML report (a testsuite per model)')
     .option('--html <file>', "also write the report as a self-contained HTML page (each run's turns and calls)")
     .addHelpText(

@@ -16,4 +16,6 @@ export interface ModelFetchOptions {
   profile?: string;
   /** Record mode: the key of every cassette written, collected here for that pruning. */
   written?: Set<string>;
+  /** The provider's base URL: a request's path is keyed after it (canonical-request.ts), so any endpoint replays it. */
+  baseUrl?: string;
 }

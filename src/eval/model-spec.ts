@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 
 /** `--model PROVIDER:MODEL`, read; `compatible:` also needs --base-url. */
 export interface ModelSpec {
@@ -29,12 +30,24 @@ export const BASE_URL_VARIABLES: Record<Exclude<ModelSpec['provider'], 'compatib
   google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
 };
 
-/** The endpoint a model's requests go to: --base-url for a compatible model, the provider's variable (or its default: undefined) for the others. */
+/**
+ * Each hosted provider's own API, as the AI SDK's providers default to it (createOpenAI, createAnthropic,
+ * createGoogleGenerativeAI in node_modules/@ai-sdk/<provider>/dist/index.mjs). Always passed to the
+ * provider: left to it, a variable set to '' in the environment (CI templates do that) would become an
+ * empty base URL.
+ */
+const DEFAULT_BASE_URLS: Record<Exclude<ModelSpec['provider'], 'compatible'>, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+/** The endpoint a model's requests go to: --base-url for a compatible model; the provider's variable, or its own API, for the others. */
 export function baseUrlFor(spec: ModelSpec, env: NodeJS.ProcessEnv, baseUrl: string | undefined): string | undefined {
   if (spec.provider === 'compatible') return baseUrl;
   const variable = BASE_URL_VARIABLES[spec.provider];
   const value = env[variable];
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined || value === '') return DEFAULT_BASE_URLS[spec.provider];
   checkHttpUrl(value, variable);
   return value;
 }
@@ -47,7 +60,7 @@ export function checkHttpUrl(value: string, from: string): void {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${from} is not an http(s) URL: '${value}' (e.g. http://localhost:11434/v1)`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${from} is not an http(s) URL: '${maskSecrets(value)}' (e.g. http://localhost:11434/v1)`);
 }
 
 export function parseModelSpec(value: string): ModelSpec {

@@ -22,7 +22,7 @@ export interface EvalSuiteOptions {
   mode: ModelFetchOptions['mode'];
   /** A case meets the bar when its pass rate is at least this (0..1). */
   minPassRate: number;
-  /** Cases × models asked at once, at most (each case's runs go one after another). */
+  /** Cases × models asked at once, at most (each case's runs go one after another); 1 keeps a stateful server's calls in one order. */
   jobs: number;
   signal: AbortSignal;
   /** The cassette folder of a file (__cassettes__/<file> beside it). */
@@ -50,10 +50,11 @@ interface FileRecording {
 
 /**
  * Every case of every file against every model, `runs` times each: up to `jobs` case × model pairs
- * at once (a hosted model answers several conversations side by side; a pair's runs stay in order,
- * so its cassettes are recorded run by run). Results come in file, case, model order whatever
- * finished first. A recording that ran a whole file then removes, per model, the cassettes of that
- * file it no longer uses (src/eval/cassette/cassette-prune.ts).
+ * at once (1 by default: tools that keep state, a list or a database, would see the calls of pairs
+ * side by side interleave differently each run, and a replay's requests would then differ from the
+ * recording's). A pair's runs stay in order, so its cassettes are recorded run by run. Results come
+ * in file, case, model order whatever finished first. A recording that ran a whole file then
+ * removes, per model, the cassettes of that file it no longer uses (src/eval/cassette/cassette-prune.ts).
  */
 export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions): Promise<EvalCaseResult[]> {
   const units: EvalUnit[] = [];
@@ -64,8 +65,24 @@ export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions)
   );
   const results: Array<EvalCaseResult | undefined> = new Array(units.length);
   let reported = 0;
-  await mapWithLimit(units, Math.max(1, options.jobs), async ({ index, file, evalCase, modelIndex }) => {
-    if (options.signal.aborted) return;
+  // The first error (a server's tools, a cassette that cannot be written) stops every job: none goes on
+  // asking models or writing cassettes for a run that has already failed; it is thrown once all stop.
+  let failure: { error: unknown } | undefined;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([options.signal, stop.signal]);
+  await mapWithLimit(units, Math.max(1, options.jobs), async (unit) => {
+    if (signal.aborted) return;
+    try {
+      await runUnit(unit);
+    } catch (error) {
+      failure ??= { error };
+      stop.abort();
+    }
+  });
+  if (failure) throw failure.error;
+  return results.filter((result): result is EvalCaseResult => result !== undefined);
+
+  async function runUnit({ index, file, evalCase, modelIndex }: EvalUnit): Promise<void> {
     if (!toolsOf.has(file)) toolsOf.set(file, options.toolsFor(file));
     const tools = await toolsOf.get(file)!;
     const { label, profile, modelFor } = options.models[modelIndex]!;
@@ -74,17 +91,16 @@ export async function runEvalSuite(files: EvalFile[], options: EvalSuiteOptions)
     const written = new Set<string>();
     recording.used[modelIndex]!.set(caseSlug(evalCase.name), written);
     const runs: EvalRun[] = [];
-    for (let run = 0; run < evalCase.runs && !options.signal.aborted; run++) {
+    for (let run = 0; run < evalCase.runs && !signal.aborted; run++) {
       // A model per run: each run's requests go to cassettes of its own (ModelFetchOptions.run).
       const model = await modelFor({ mode: options.mode, folder, caseName: evalCase.name, run, profile, written });
-      runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal: options.signal }));
+      runs.push(await runEvalCase(evalCase, { model, tools, executor: options.executor, signal }));
     }
     if (runs.length < evalCase.runs || runs.some((each) => each.error !== undefined)) recording.failed[modelIndex]!.add(caseSlug(evalCase.name));
     results[index] = scoreCase(file.path, evalCase, label, runs, options.minPassRate);
     for (; reported < units.length && results[reported]; reported++) options.onResult?.(results[reported]!);
-    if (--recording.remaining === 0 && options.mode === 'record' && !options.signal.aborted) pruneFile(folder, recording, options);
-  });
-  return results.filter((result): result is EvalCaseResult => result !== undefined);
+    if (--recording.remaining === 0 && options.mode === 'record' && !signal.aborted) pruneFile(folder, recording, options);
+  }
 }
 
 function pruneFile(folder: string, recording: FileRecording, options: EvalSuiteOptions): void {

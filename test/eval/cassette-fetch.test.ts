@@ -28,6 +28,16 @@ describe('the canonical request', () => {
     expect(requestKey(canonicalRequest('POST', URL_A, body({ messages: [{ role: 'user', content: 'hello' }] })))).not.toBe(key);
     expect(requestKey(canonicalRequest('POST', URL_A, body({ stream: true })))).not.toBe(key);
   });
+
+  it("keys the path after the base URL: a proxy's own path prefix, or none, gives the same key", () => {
+    const direct = canonicalRequest('POST', URL_A, body(), 'https://api.example.com/v1');
+    expect(direct.path).toBe('/chat/completions');
+    const proxied = canonicalRequest('POST', 'https://gateway.example/team/openai/v1/chat/completions', body(), 'https://gateway.example/team/openai/v1/');
+    expect(requestKey(proxied)).toBe(requestKey(direct));
+    // A URL outside the base URL (another origin, another path) keeps its whole path.
+    expect(canonicalRequest('POST', 'https://other.example/v1/chat/completions', body(), 'https://api.example.com/v1').path).toBe('/v1/chat/completions');
+    expect(canonicalRequest('POST', 'https://api.example.com/v10/chat', body(), 'https://api.example.com/v1').path).toBe('/v10/chat');
+  });
 });
 
 describe('jsonDifferences', () => {

@@ -219,6 +219,12 @@ describe('toolrun eval refuses before asking any model', () => {
     expect(String(report!.cases[0]!.failures)).toMatch(/^the model could not be asked: /);
   });
 
+  it('one --model given twice is a usage error', async () => {
+    const { exitCode, stderr } = await runInProcess(['--config', config, 'eval', evalFile('twice', WEATHER_CASE), '--model', 'compatible:x', '--model', 'compatible:x', '--base-url', model.baseUrl]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('✖ --model compatible:x is given twice; name each model once (runs: N in the eval file repeats a case)');
+  });
+
   it('compatible: without --base-url and an unknown --as host are usage errors', async () => {
     const noUrl = await runInProcess(['--config', config, 'eval', evalFile('no-url', WEATHER_CASE), '--model', 'compatible:x']);
     expect(noUrl.exitCode).toBe(2);

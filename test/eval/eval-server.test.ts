@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -11,12 +11,15 @@ import { fixtureServer, tempDir, writeTempConfig } from '../helpers/temp-config.
 let model: ScriptedModel;
 let config: string;
 let folder: string;
+const pidFile = join(tempDir(), 'pids');
 
 beforeAll(async () => {
   model = await startScriptedModel();
   config = writeTempConfig({
     servers: {
       clean: fixtureServer('conform-clean-server.js'),
+      // Appends its pid to PID_FILE as it starts: how many times toolrun started it.
+      counted: fixtureServer('pid-file-server.js', { env: { PID_FILE: pidFile } }),
       gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
       // A snapshot served by toolrun's own mock: the tools a model is evaluated on need no real backend.
       weather: { command: process.execPath, args: [BIN, 'mcp', 'mock', join(ROOT, 'fixtures/lint/clean.snapshot.json')] },
@@ -89,6 +92,20 @@ describe('toolrun eval on an MCP server', () => {
     writeFileSync(missing, ECHO_CASE('nowhere'));
     const result = await evalJson(missing);
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toContain("missing.eval.yaml: MCP server 'nowhere' is not configured (clean, gone, weather); name one in server:, or run with --server NAME");
+    expect(result.stderr).toContain("missing.eval.yaml: MCP server 'nowhere' is not configured (clean, counted, gone, weather); name one in server:, or run with --server NAME");
+  });
+});
+
+describe('toolrun eval --jobs with files of one server', () => {
+  it('starts the server once, however many files name it side by side', async () => {
+    const files = ['one', 'two', 'three'].map((name) => {
+      const file = join(folder, `counted-${name}.eval.yaml`);
+      writeFileSync(file, `server: counted\ncases:\n  - { name: ${name}, prompt: Say ${name}, expect: { answer: done } }\n`);
+      return file;
+    });
+    model.script({ turns: [{ text: 'done' }] });
+    const result = await runInProcess(['--config', config, 'eval', ...files, '--model', 'compatible:scripted', '--base-url', model.baseUrl, '--jobs', '3', '--live']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(pidFile, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 });

@@ -43,6 +43,8 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
   if ([options.replay, options.record, options.live].filter(Boolean).length > 1) throw new UsageError('--replay, --record and --live each choose where model answers come from: give one');
   const mode: ModelFetchOptions['mode'] = options.record ? 'record' : options.live ? 'live' : options.replay || isCi(cli.env) ? 'replay' : 'live';
   const specs = options.model.map(parseModelSpec);
+  const repeated = specs.find((spec, index) => specs.findIndex((other) => other.label === spec.label) !== index);
+  if (repeated) throw new UsageError(`--model ${repeated.label} is given twice; name each model once (runs: N in the eval file repeats a case)`);
   if (options.baseUrl === undefined && specs.some((spec) => spec.provider === 'compatible'))
     throw new UsageError(`--model ${specs.find((spec) => spec.provider === 'compatible')!.label} needs --base-url URL (the endpoint's OpenAI-compatible API, e.g. http://localhost:11434/v1)`);
   if (options.baseUrl !== undefined) {
@@ -72,10 +74,19 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
       );
   const opened = await openTools(cli, { config, useSession: false, onToolReplaced: () => {} });
   const unreachableServers = new Set<string>();
+  // One start per server, however many files name it (files are run side by side with --jobs).
+  const connecting = new Map<string, Promise<void>>();
   const toolsFor = async (file: EvalFile) => {
-    if (file.server !== undefined && !opened.registry.servers.has(file.server)) {
-      const failures = await opened.connect([file.server]);
-      if (failures.length > 0) unreachableServers.add(file.server);
+    const server = file.server;
+    if (server !== undefined) {
+      if (!connecting.has(server))
+        connecting.set(
+          server,
+          opened.connect([server]).then((failures) => {
+            if (failures.length > 0) unreachableServers.add(server);
+          }),
+        );
+      await connecting.get(server);
     }
     const tools = opened.registry.list().filter((tool) => tool.server === file.server);
     return presentTools(tools, options.as, file.server);
@@ -85,8 +96,12 @@ export async function runEval(cli: CliContext, paths: string[], options: EvalOpt
   const results = await runEvalSuite(files, {
     models: specs.map((spec, index) => ({
       label: spec.label,
-      profile: options.as === undefined ? spec.label : `${spec.label} --as ${options.as}`,
-      modelFor: (fetchOptions) => createModel(spec, { apiKey: keys[index], ...(baseUrls[index] ? { baseUrl: baseUrls[index] } : {}), fetch: cassetteFetch(fetchOptions) }),
+      // What else decides the requests a recording makes: the host the tools are shown as, and the server they come from.
+      profile: [spec.label, ...(options.as === undefined ? [] : [`--as ${options.as}`]), ...(options.server === undefined ? [] : [`--server ${options.server}`])].join(' '),
+      modelFor: (fetchOptions) => {
+        const baseUrl = baseUrls[index];
+        return createModel(spec, { apiKey: keys[index], ...(baseUrl ? { baseUrl } : {}), fetch: cassetteFetch({ ...fetchOptions, ...(baseUrl ? { baseUrl } : {}) }) });
+      },
     })),
     toolsFor,
     executor: opened.executor,

@@ -2,13 +2,14 @@ import { sha256OfJson } from '../../lock/canonical-json.js';
 import { isSecretName, maskSecretsDeep } from '../../secrets/mask-secrets.js';
 
 /**
- * What identifies a model request in a cassette: the method, the URL's path (no scheme, host or port,
- * so a cassette recorded against one base URL replays against any other) and the JSON body. No
- * header ever takes part: headers carry the key, and a cassette must not depend on (or hold) it.
+ * What identifies a model request in a cassette: the method, the URL's path after the provider's base
+ * URL (`/chat/completions`, `/messages`: a cassette recorded against one endpoint, a proxy with a path
+ * of its own or a local server, replays against any other) and the JSON body. No header ever takes
+ * part: headers carry the key, and a cassette must not depend on (or hold) it.
  */
 export interface CanonicalRequest {
   method: string;
-  /** The URL's path, with its query parameters sorted and the secret-looking ones left out. */
+  /** The URL's path after the base URL's (the whole path for a URL outside it), its query parameters sorted, the secret-looking ones left out. */
   path: string;
   /** The parsed JSON body without its volatile fields, secrets masked; a body that is not JSON as its text; null when empty. */
   body: unknown;
@@ -40,8 +41,8 @@ export async function readFetchArguments(input: string | URL | Request, init?: R
 }
 
 /** The canonical form of a request: what is compared, hashed and written beside the recorded answer. */
-export function canonicalRequest(method: string, url: string, bodyText: string): CanonicalRequest {
-  return { method: method.toUpperCase(), path: canonicalPath(url), body: maskSecretsDeep(canonicalBody(bodyText)) };
+export function canonicalRequest(method: string, url: string, bodyText: string, baseUrl?: string): CanonicalRequest {
+  return { method: method.toUpperCase(), path: canonicalPath(url, baseUrl), body: maskSecretsDeep(canonicalBody(bodyText)) };
 }
 
 /** The cassette key: hex sha256 of the canonical request's canonical JSON (keys sorted, no whitespace). */
@@ -49,13 +50,28 @@ export function requestKey(request: CanonicalRequest): string {
   return sha256OfJson(request);
 }
 
-function canonicalPath(url: string): string {
+function canonicalPath(url: string, baseUrl: string | undefined): string {
   // A relative URL (a test's `/v1/chat/completions`) is read against a placeholder host, which is then dropped.
   const parsed = new URL(url, 'http://cassette.invalid');
+  const path = pathAfterBase(parsed, baseUrl);
   // `?key=` is how Google's REST API may take its key; the other names are the ones toolrun masks everywhere.
   const kept = [...parsed.searchParams].filter(([name]) => name !== 'key' && !isSecretName(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = new URLSearchParams(kept).toString();
-  return query === '' ? parsed.pathname : `${parsed.pathname}?${query}`;
+  return query === '' ? path : `${path}?${query}`;
+}
+
+/** The request's path with the base URL's path taken off the front, when the request is under the base URL. */
+function pathAfterBase(request: URL, baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return request.pathname;
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    return request.pathname;
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (request.origin !== base.origin || prefix === '' || !request.pathname.startsWith(`${prefix}/`)) return request.pathname;
+  return request.pathname.slice(prefix.length);
 }
 
 function canonicalBody(bodyText: string): unknown {

@@ -19,7 +19,7 @@ export function cassetteFetch(options: ModelFetchOptions, live: ModelFetch = fet
   const caseFolder = caseFolderOf(options.folder, options.caseName);
   return async (input, init) => {
     const { method, url, bodyText } = await readFetchArguments(input, init);
-    const request: CanonicalRequest = { ...canonicalRequest(method, url, bodyText), ...(options.run ? { run: options.run } : {}) };
+    const request: CanonicalRequest = { ...canonicalRequest(method, url, bodyText, options.baseUrl), ...(options.run ? { run: options.run } : {}) };
     const key = requestKey(request);
     if (options.mode === 'replay') {
       const cassette = readCassette(caseFolder, key);
