@@ -51,12 +51,10 @@ describe('an HTTP answer over the message limit', () => {
   const config = (mode: string) => writeTempConfig({ retry: { attempts: 1, baseDelayMs: 10 }, mcpServers: { api: { url: `${server.origin}/${mode}/mcp` } } });
 
   it.each(['modern-json', 'modern-sse', 'legacy-json', 'legacy-sse', 'discover'])('exec (%s): stops at the cap, one line naming it', async (mode) => {
-    const started = Date.now();
     const result = await runInProcess(['--config', config(mode), 'exec', 'api:big'], { env });
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain(`the server sent a message of more than ${LIMIT} bytes`);
     expect(result.stderr).not.toMatch(/legacy|\n\s+at /);
-    expect(Date.now() - started).toBeLessThan(8000);
   });
 
   it.each(['modern-json', 'modern-sse', 'discover'])('mcp conform (%s): the same', async (mode) => {

@@ -48,12 +48,8 @@ beforeEach(() => {
 
 function toolrun(args: string[], env: Record<string, string> = {}) {
   const home = mkdtempSync(join(tmpdir(), 'toolrun-oauth-hostile-data-'));
-  const started = performance.now();
   // In this process: a run the hostile server holds is bounded by the test's own timeout.
-  return runInProcess(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER, BROWSER_LOG: browserLog, ...env } }).then((result) => ({
-    ...result,
-    ms: performance.now() - started,
-  }));
+  return runInProcess(['--config', configPath, ...args], { env: { XDG_DATA_HOME: home, BROWSER, BROWSER_LOG: browserLog, ...env } });
 }
 
 const opened = () => (existsSync(browserLog) ? readFileSync(browserLog, 'utf8') : '');
@@ -82,8 +78,8 @@ describe('every request of the flow is bounded', () => {
     ]) {
       const result = await toolrun(args);
       expect(result.exitCode, result.stderr).toBe(4);
+      // The bound that ended it, named; a stall left unbounded never ends (the test's timeout catches it).
       expect(result.stderr).toContain('did not answer within 2000 ms');
-      expect(result.ms).toBeLessThan(12_000);
     }
   });
 

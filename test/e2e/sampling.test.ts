@@ -131,12 +131,10 @@ describe('sampling (SPEC §15, issue #22 point 2)', () => {
   });
 
   it('--sampling-command that prints without end is cut at 1 MB and ended', async () => {
-    const started = performance.now();
     const result = await runCleanInProcess(['--config', config, '--sampling-command', command('flood.js'), 'exec', 's:sample']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("error -32603: toolrun's --sampling-command failed: it printed more than 1 MB (ended it)");
     expect(result.stderr).toContain(`⚠ server 's': --sampling-command '${command('flood.js')}' printed more than 1 MB (ended it); the server got an error\n`);
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('--sampling-command that hangs is bounded by the call timeout and ended with what it started', async () => {

@@ -117,10 +117,9 @@ describe('internal tools', () => {
 
   it('stops a CPU-bound handler at the timeout', async () => {
     const { executor } = await setup([internal('spin', 'spin'), internal('lookup', 'lookupUser')], { timeoutMs: 300 });
-    const startedAt = Date.now();
+    // The spin never ends by itself: the envelope is the timeout's, or the test's own timeout fails it.
     const envelope = await executor.execute('spin', {});
     expect(envelope).toMatchObject({ success: false, error_kind: 'timeout', error: "Tool 'spin' timed out after 300 ms (raise it with --timeout or timeoutMs)" });
-    expect(Date.now() - startedAt).toBeLessThan(3000);
     // The busy thread was replaced: the next call works (given the time a loaded machine may take to
     // start the new thread, which the 300 ms meant for the spin does not cover).
     expect(await executor.execute('lookup', { id: 1 }, { timeoutMs: 10_000 })).toMatchObject({ success: true });

@@ -109,11 +109,9 @@ describe('host readers (pure: text in, toolrun entries out)', () => {
     expect(read.servers[1]).toMatchObject({ entry: { url: 'https://o' }, unresolved: ['{file:~/.t}'] });
   });
 
-  it('500 servers read linearly', () => {
+  it('500 servers are all read', () => {
     const servers = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`s${index}`, { command: 'node', args: [String(index)] }]));
-    const started = performance.now();
     expect(readCursor(JSON.stringify({ mcpServers: servers }), context).servers).toHaveLength(500);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

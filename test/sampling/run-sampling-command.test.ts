@@ -21,12 +21,11 @@ async function run(script: string, options: { timeoutMs?: number; signal?: Abort
 
 describe('runSamplingCommand', () => {
   it('a command that hangs is ended at its time limit, with the child it started', async () => {
-    const started = performance.now();
+    // hang.js never ends by itself: the reason is the time limit's, or the test's own timeout fails it.
     const { outcome, left } = await run('hang.js', { timeoutMs: 300 });
     expect(outcome).toBeInstanceOf(SamplingCommandError);
     expect((outcome as SamplingCommandError).reason).toBe('did not answer within 300 ms (ended it)');
     expect(left).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('Ctrl-C (the signal) ends it', async () => {

@@ -11,9 +11,9 @@ describe('fitsUriTemplate: a URI against an RFC 6570 template, each expression a
     expect(fitsUriTemplate('test://static', 'test://other')).toBe(false);
   });
 
-  it('takes linear time on a hostile URI (a regex of (.+) groups backtracks for minutes)', () => {
-    const started = performance.now();
-    expect(fitsUriTemplate('repo://{owner}/{repo}/contents{/path*}', `repo://${'/'.repeat(200_000)}`)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+  // A regex of (.+) groups backtracks over every pair of the 1,000,000 slashes (10¹² steps: minutes, which
+  // the test's timeout catches); the matcher answers in milliseconds. No clock is read.
+  it('answers a hostile URI without backtracking', () => {
+    expect(fitsUriTemplate('repo://{owner}/{repo}/contents{/path*}', `repo://${'/'.repeat(1_000_000)}`)).toBe(false);
   });
 });
