@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { ExitCode, ToolrunError, UsageError } from '../../errors.js';
+import { ToolrunError, UsageError } from '../../errors.js';
 import type { CliContext } from '../../cli-support/cli-context.js';
 import { loadCliConfig } from '../../cli-support/load-cli-config.js';
 import { assertServerExists } from '../../cli-support/assert-server-exists.js';
@@ -14,20 +14,13 @@ import { formatTable } from '../../output/format-tool-list.js';
 import { decodeSegment, makeFoldersUnder, safeSegment } from '../../files/make-folders-under.js';
 import { describeFailures, shellServers } from './connected-servers.js';
 import { openTools } from './open-tools.js';
+import { checkWord, exitCode, judge, listedJson, reportProblems, requestOptions, type ListedSkill, type SkillsOptions } from './skill-judgement.js';
+
+export type { SkillsOptions } from './skill-judgement.js';
 import { findSkill, isSkillUri, SkillLookupError } from '../../extensions/skills/find-skill.js';
-import { DEFAULT_BOUNDS, InvalidSkillError, listSkills, ReadBudget, verifySkill, type FileCheck, type InvalidEntry, type SkillBounds, type SkillCheck } from '../../extensions/skills/catalog.js';
+import { DEFAULT_BOUNDS, InvalidSkillError, listSkills, ReadBudget, verifySkill, type FileCheck, type InvalidEntry, type SkillBounds } from '../../extensions/skills/catalog.js';
 import { fileKey, relativePathIn, skillPathOf, skillRootUri } from '../../extensions/skills/entry-rules.js';
 import { skillsCapabilityOf, type Skill } from '../../extensions/skills/wire.js';
-
-/** The options of `toolrun skills list|get|read` (src/commands/skills.ts). */
-export interface SkillsOptions {
-  server?: string;
-  verify?: boolean;
-  requireDigests?: boolean;
-  maxSkills?: string;
-  maxBytes?: string;
-  output?: string;
-}
 
 interface SkillServers {
   /** Connected servers that declare the Skills extension, in the order asked. */
@@ -90,16 +83,6 @@ export function splitSkillAddress(address: string, serverOption: string | undefi
   return { server, skill: address.slice(colon + 1) };
 }
 
-const requestOptions = (cli: CliContext) => ({ signal: cli.signal, timeout: cli.globals.timeout });
-
-interface ListedSkill {
-  server: string;
-  skill: Skill;
-  check?: SkillCheck;
-  /** Why the skill fails without a read: --require-digests and "dynamic". */
-  refused?: string;
-}
-
 export async function runSkillsList(cli: CliContext, names: string[], options: SkillsOptions, dashed: boolean): Promise<number> {
   const bounds = boundsOf(options);
   const servers = await connectSkillServers(cli, dashed ? [] : names, dashed ? names : undefined);
@@ -142,73 +125,6 @@ export async function runSkillsList(cli: CliContext, names: string[], options: S
   for (const row of rows) reportProblems(cli, row);
   for (const note of notes) cli.terminal.warn(note);
   return exitCode(rows, invalid.length > 0 || notes.some((note) => note.includes('--max-skills')), servers.failures, cli);
-}
-
-/** A skill's judgement: read and verified with --verify; refused under --require-digests when "dynamic". */
-async function judge(cli: CliContext, connection: ServerConnection, skill: Skill, budget: ReadBudget, options: SkillsOptions): Promise<ListedSkill> {
-  const row: ListedSkill = { server: connection.name, skill };
-  if (options.requireDigests && skill.resources === 'dynamic') row.refused = 'publishes no digests (resources: "dynamic") and --require-digests was given';
-  if (options.verify) row.check = await verifySkill(connection.client, skill, budget, requestOptions(cli));
-  return row;
-}
-
-function checkWord(row: ListedSkill): string {
-  if (row.refused) return 'no digests';
-  if (!row.check) return '';
-  return { verified: 'verified', mismatch: 'MISMATCH', unverifiable: 'unverifiable', incomplete: 'not fully checked' }[row.check.verdict];
-}
-
-function listedJson(row: ListedSkill): Record<string, unknown> {
-  const { skill } = row;
-  return {
-    server: row.server,
-    uri: skill.uri,
-    path: skillPathOf(skill.uri),
-    name: skill.frontmatter.name,
-    description: skill.frontmatter.description,
-    frontmatter: skill.frontmatter,
-    resources: skill.resources,
-    ...(row.refused ? { refused: row.refused } : {}),
-    ...(row.check ? { verification: checkJson(row.check) } : {}),
-  };
-}
-
-function checkJson(check: SkillCheck): Record<string, unknown> {
-  return {
-    verdict: check.verdict,
-    files: check.files.map((file) => ({
-      path: file.path,
-      uri: file.uri,
-      verdict: file.verdict,
-      ...(file.size !== undefined ? { size: file.size } : {}),
-      ...(file.message ? { message: file.message } : {}),
-    })),
-    ...(check.overLimits ? { over_limits: check.overLimits } : {}),
-  };
-}
-
-/** Each problem of a skill, one line on stderr. */
-function reportProblems(cli: CliContext, row: ListedSkill): void {
-  const where = `${row.server}:${skillPathOf(row.skill.uri)}`;
-  if (row.refused) cli.terminal.warn(`${where} ${row.refused}`);
-  if (!row.check) return;
-  if (row.check.overLimits) cli.terminal.warn(`${where}: ${row.check.overLimits}`);
-  for (const file of row.check.files) {
-    if (file.verdict === 'verified') continue;
-    if (file.verdict === 'unverifiable') cli.terminal.info(`${where}: ${file.path} read but unverifiable: the skill publishes no digests (resources: "dynamic")`);
-    else if (file.verdict === 'unread') cli.terminal.warn(`${where}: ${file.path} not checked: ${file.message} (raise --max-bytes)`);
-    else cli.terminal.warn(`${where}: ${file.path} FAILS verification (${file.verdict}): ${file.message}`);
-  }
-}
-
-function exitCode(rows: ListedSkill[], otherProblem: boolean, failures: ConnectFailure[], cli: CliContext): number {
-  const failed = otherProblem || rows.some((row) => row.refused || (row.check && (row.check.verdict === 'mismatch' || row.check.verdict === 'incomplete')));
-  if (failed) return ExitCode.FAILURE;
-  if (failures.length > 0) {
-    cli.terminal.warn(describeFailures(failures));
-    return ExitCode.UNREACHABLE;
-  }
-  return ExitCode.OK;
 }
 
 function describeNoSkills(servers: SkillServers): string {
