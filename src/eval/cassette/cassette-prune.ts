@@ -13,7 +13,7 @@ import { replaceFileAtomically } from '../../files/write-file-safely.js';
  *
  * `used` maps each case folder name of the file to the keys this recording wrote there; a case
  * folder it does not name belongs to a case the file no longer has, so none of its keys were used.
- * A case whose recording failed is left out of `skip` by the caller: its cassettes stay as they were.
+ * A case whose recording failed is in `skip` (the caller puts it there): its cassettes stay as they were.
  */
 export function pruneCassettes(fileFolder: string, profile: string, used: Map<string, Set<string>>, skip: Set<string>): string[] {
   const removed: string[] = [];
