@@ -3,6 +3,7 @@ import { hostFiles, hostPlaces, type HostPlaces } from './host-paths.js';
 import { readHostFile } from './read-host-file.js';
 import { loadParsersFor } from './host-parsers.js';
 import { applyHostGates } from './host-gates.js';
+import { setAsideClashingExtensions } from './claude-desktop-clashes.js';
 
 export type { HostFileReport } from './host-types.js';
 
@@ -31,6 +32,7 @@ export async function findHostFiles(places: HostPlaces, only?: HostName): Promis
     if (spec.scope === 'local' && result.problems.length > 0 && reports.some((report) => report.path === spec.path)) continue;
     reports.push({ ...base, ...result });
   }
+  setAsideClashingExtensions(reports);
   applyHostGates(reports, places);
   return reports;
 }

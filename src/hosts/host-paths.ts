@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { dirname, join, parse as parsePath } from 'node:path';
 import type { HostName, HostReader, HostScope } from './host-types.js';
 import { readClaudeDesktop } from './claude-desktop.js';
+import { claudeDesktopExtensionReader } from './claude-desktop-extension.js';
 import { readClaudeCodeLocal, readClaudeCodeProject, readClaudeCodeUser } from './claude-code.js';
 import { readCursor } from './cursor.js';
 import { readVsCode } from './vscode.js';
@@ -120,15 +121,16 @@ export function hostFiles(places: HostPlaces, only?: HostName): HostFileSpec[] {
 
   // Claude Desktop: no Linux build; ~/.config/Claude is where the community Linux builds (and many
   // install scripts) put it: unconfirmed by Anthropic.
-  user(
-    'claude-desktop',
-    platform === 'win32'
-      ? path.join(places.appData!, 'Claude', 'claude_desktop_config.json')
-      : platform === 'darwin'
-        ? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
-        : path.join(places.xdgConfig, 'Claude', 'claude_desktop_config.json'),
-    readClaudeDesktop,
-  );
+  const claudeData =
+    platform === 'win32' ? path.join(places.appData!, 'Claude') : platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'Claude') : path.join(places.xdgConfig, 'Claude');
+  user('claude-desktop', path.join(claudeData, 'claude_desktop_config.json'), readClaudeDesktop);
+  // Its installed extensions (MCPB bundles), one user file each, after the config, whose names win
+  // (claude-desktop-extension.ts has the sources; claude-desktop-clashes.ts the names).
+  for (const id of wanted('claude-desktop') ? listFolder(path.join(claudeData, 'Claude Extensions')) : []) {
+    const folder = path.join(claudeData, 'Claude Extensions', id);
+    const settings = path.join(claudeData, 'Claude Extensions Settings', `${id}.json`);
+    user('claude-desktop', path.join(folder, 'manifest.json'), claudeDesktopExtensionReader({ folder, settings }, platform));
+  }
   user('claude-code', path.join(home, '.claude.json'), readClaudeCodeUser);
   project('claude-code', '.mcp.json', readClaudeCodeProject);
   if (wanted('claude-code'))

@@ -4,6 +4,7 @@ import type { McpbManifestAny } from '@anthropic-ai/mcpb/browser';
 import type { ComposedLaunch, VerifyFinding } from '../verify-types.js';
 import { loadBundleToolkit } from './load-toolkit.js';
 import { userConfigValues, type UserConfigValue } from './user-config-values.js';
+import { systemDirs, withPlatformOverride } from './compose-mcp-config.js';
 
 /**
  * The launch Claude Desktop composes for a bundle: the toolkit's own getMcpConfigForManifest
@@ -42,12 +43,9 @@ export async function expandLaunch(manifest: McpbManifestAny, options: ExpandOpt
   const toolkit = await loadBundleToolkit();
   const home = options.home ?? homedir();
   const config = await toolkit.getMcpConfigForManifest({
-    manifest: withPlatformOverride(manifest, platform),
+    manifest: { ...manifest, server: { ...manifest.server, mcp_config: withPlatformOverride(manifest.server.mcp_config, platform) } } as McpbManifestAny,
     extensionPath: options.folder,
-    // UNCONFIRMED: the keys and folders Claude Desktop passes. MANIFEST.md names ${HOME}, ${DESKTOP},
-    // ${DOCUMENTS}, ${DOWNLOADS}; the toolkit's own test passes lowercase keys (test/config.test.ts).
-    // The usual folders under the home are assumed (on Linux too, where XDG may name others).
-    systemDirs: { HOME: home, DESKTOP: paths.join(home, 'Desktop'), DOCUMENTS: paths.join(home, 'Documents'), DOWNLOADS: paths.join(home, 'Downloads') },
+    systemDirs: systemDirs(home, paths),
     userConfig: values.values,
     pathSeparator: paths.sep,
   });
@@ -79,18 +77,6 @@ export async function expandLaunch(manifest: McpbManifestAny, options: ExpandOpt
   // is optional (host manages execution)", while the 0.4 schema still requires mcp_config).
   const launch: ComposedLaunch = { transport: 'stdio', command, args: config.args ?? [], env: config.env ?? {} };
   return { launch, findings: [...findings, ...unexpanded(launch, values.values)], composedAs: COMPOSED_AS };
-}
-
-/**
- * The toolkit applies the override of `process.platform` only; to compose for another platform the
- * override is applied here, as the toolkit applies it (command, args, env each replaced whole, env not
- * merged), and removed so the toolkit does not apply the current platform's over it.
- */
-function withPlatformOverride(manifest: McpbManifestAny, platform: NodeJS.Platform): McpbManifestAny {
-  const { platform_overrides: overrides, ...base } = manifest.server.mcp_config;
-  const override = overrides?.[platform];
-  const mcpConfig = override ? { ...base, command: override.command || base.command, args: override.args || base.args, env: override.env || base.env } : base;
-  return { ...manifest, server: { ...manifest.server, mcp_config: mcpConfig } } as McpbManifestAny;
 }
 
 /** A `${…}` left in the launch: the toolkit keeps a variable it has no value for as written. */
