@@ -8,7 +8,7 @@ export function registerEvalCommand(program: Command, run: CommandRunner): void 
     .command('eval')
     .description('does a model use the tools right: eval files (*.eval.yaml) run against models, scored by pass rate')
     .argument('[paths...]', 'eval files, or folders to search for *.eval.yaml|yml|json (default: the current folder)')
-    .option('--model <provider:model>', 'a model to ask, PROVIDER:MODEL with openai, anthropic, google or compatible (repeatable, a matrix)', collect, [])
+    .option('--model <provider:model>', 'a model to ask, PROVIDER:MODEL with openai, anthropic, google or compatible (repeatable, a matrix)', collect)
     .option('--as <host>', 'present the tools as this host does (names, limits, schema), one of vscode, cursor, gemini-cli, codex, windsurf, openai, anthropic, gemini')
     .option('--base-url <url>', "the OpenAI-compatible endpoint of compatible models (Ollama's http://localhost:11434/v1, llama.cpp, vLLM)")
     .option('--api-key-env <var>', 'the environment variable holding the key of the compatible endpoint (none by default)')
@@ -54,8 +54,9 @@ Exit: 0 every case reached the pass rate · 1 one did not · 2 usage · 3 a bad 
     .action((paths: string[], options: EvalOptions) => run(async (cli) => (await import('./support/eval-run.js')).runEval(cli, paths, options)));
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+/** No default list is given to commander: its help would print `(default: [])`; the first call gets undefined. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function parseRate(value: string): number {

@@ -16,7 +16,8 @@ interface TestOptions {
   html?: string;
   from?: string;
   output?: string;
-  env: string[];
+  /** Absent when no --env was given. */
+  env?: string[];
 }
 
 export function registerTestCommand(program: Command, run: CommandRunner): void {
@@ -25,7 +26,7 @@ export function registerTestCommand(program: Command, run: CommandRunner): void 
     .description('run test files (*.toolrun.yaml) against MCP servers and tools: calls, reads and prompts with expectations, for CI')
     .argument('[paths...]', 'test files, or folders to search for *.toolrun.yaml|yml|json (default: the current folder)')
     .option('--server <name>', "run every step on this server (overrides the files' server:)")
-    .option('--env <name>', 'let ${NAME} in the test files read this environment variable (repeatable; a file allows its own with env: [NAME])', collectEnvName, [])
+    .option('--env <name>', 'let ${NAME} in the test files read this environment variable (repeatable; a file allows its own with env: [NAME])', collectEnvName)
     .option('--filter <pattern>', 'only the tests whose name contains PATTERN (or matches /REGEX/)')
     .option('--bail', 'stop at the first failing test (the rest are reported skipped)')
     .option('--allow-only', 'allow tests marked "only" when CI is set (refused there otherwise: a leftover only: true skips the rest)')
@@ -98,9 +99,10 @@ function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
-function collectEnvName(value: string, previous: string[]): string[] {
+/** No default list is given to commander: its help would print `(default: [])`; the first call gets undefined. */
+function collectEnvName(value: string, previous: string[] | undefined): string[] {
   if (!/^[A-Za-z_][\w-]*$/.test(value)) throw new InvalidArgumentError(`takes an environment variable's name (GITHUB_TOKEN), not '${value}'.`);
-  return [...previous, value];
+  return [...(previous ?? []), value];
 }
 
 function checkRegexFilter(filter: string): void {
@@ -131,7 +133,7 @@ async function loadSuite(cli: CliContext, paths: string[], options: TestOptions)
       if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path, options.env);
+    const file = readTestFile(path, text, cli.env, relative(cli.cwd, path) || path, options.env ?? []);
     if (!options.server) return file;
     // --server replaces the file's server (a step naming SERVER:TOOL or its own server: keeps it).
     const retarget = (step: (typeof file.tests)[number]) => (step.server === file.server ? { ...step, server: options.server, serverPlace: undefined } : step);

@@ -18,7 +18,8 @@ import { openTools } from './open-tools.js';
 
 /** `toolrun eval`'s options, as commander gives them. */
 export interface EvalOptions {
-  model: string[];
+  /** Absent when no --model was given. */
+  model?: string[];
   as?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -37,12 +38,13 @@ const MAX_EVAL_FILE_BYTES = 16 << 20;
 
 /** `toolrun eval`: read every file (exit 3 before anything starts), check the models and keys (exit 2), open the tools, run, report. */
 export async function runEval(cli: CliContext, paths: string[], options: EvalOptions): Promise<number> {
-  if (options.model.length === 0) throw new UsageError('name a model to ask: --model openai:gpt-4.1-mini (repeatable: a matrix)');
+  const models = options.model ?? [];
+  if (models.length === 0) throw new UsageError('name a model to ask: --model openai:gpt-4.1-mini (repeatable: a matrix)');
   if (options.as !== undefined && !presentationHosts().includes(options.as))
     throw new UsageError(`--as ${options.as}: not a host toolrun presents tools as; use one of ${presentationHosts().join(', ')}`);
   if ([options.replay, options.record, options.live].filter(Boolean).length > 1) throw new UsageError('--replay, --record and --live each choose where model answers come from: give one');
   const mode: ModelFetchOptions['mode'] = options.record ? 'record' : options.live ? 'live' : options.replay || isCi(cli.env) ? 'replay' : 'live';
-  const specs = options.model.map(parseModelSpec);
+  const specs = models.map(parseModelSpec);
   const repeated = specs.find((spec, index) => specs.findIndex((other) => other.label === spec.label) !== index);
   if (repeated) throw new UsageError(`--model ${repeated.label} is given twice; name each model once (runs: N in the eval file repeats a case)`);
   if (options.baseUrl === undefined && specs.some((spec) => spec.provider === 'compatible'))
