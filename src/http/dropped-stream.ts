@@ -65,7 +65,7 @@ export function answerFailedPost(error: unknown, ids: ReadonlyArray<string | num
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
  * (a stream without event ids cannot be resumed: a drop fails its requests at once).
  */
-export function watchForDrop(response: Response, url: URL, ids: ReadonlyArray<string | number>, onLost: OnLost): Response {
+export function watchForDrop(response: Response, url: URL, ids: ReadonlyArray<string | number>, onLost: OnLost, onResumeLeft?: OnResumeLeft): Response {
   if (!response.body || ids.length === 0 || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
   const waiting = new Set(ids);
   let resumable = false;
@@ -78,7 +78,13 @@ export function watchForDrop(response: Response, url: URL, ids: ReadonlyArray<st
       try {
         chunk = await reader.read();
       } catch (error) {
-        if (waiting.size === 0 || (resumable && (await stillListening(url)))) return controller.error(error);
+        if (waiting.size === 0) return controller.error(error);
+        if (resumable && (await stillListening(url))) {
+          // Left to the SDK to resume; if its resumption then finds nothing listening (the server was
+          // still exiting when it was probed), answerFailedResume fails these requests then.
+          onResumeLeft?.({ ids: [...waiting], reason: socketReason(error) });
+          return controller.error(error);
+        }
         const reason = `the server closed the connection before answering (${socketReason(error)})${resumable ? ' and no longer accepts connections' : ''}`;
         onLost({ kind: 'dropped', reason });
         // A CR alone may have ended the last event passed on: the fault answers start on a line of their own.
@@ -112,6 +118,31 @@ export function watchForDrop(response: Response, url: URL, ids: ReadonlyArray<st
     return rest;
   }
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The requests a dropped stream still owed when it was left to the SDK to resume, and how it dropped. */
+export interface LeftToResume {
+  ids: Array<string | number>;
+  reason: string;
+}
+
+type OnResumeLeft = (left: LeftToResume) => void;
+
+/**
+ * The SDK's resumption of a dropped stream (a GET with Last-Event-ID) failed. When nothing listens
+ * at the server's address any more, the requests the stream owed are answered with a transport fault
+ * on an event stream, as watchForDrop answers them when the server is gone at the drop: the SDK
+ * would retry the resumption and give up without failing them, leaving them to their timeout. A
+ * server that was still exiting when the drop was probed is the case this catches. Anything else
+ * is rethrown for the SDK to retry.
+ */
+export function answerFailedResume(error: unknown, left: LeftToResume | undefined, onLost: OnLost): Response {
+  const code = codeOf(error);
+  if (!left || left.ids.length === 0 || !code || !CONNECT_FAILURES.has(code)) throw error;
+  const reason = `the server closed the connection before answering (${left.reason}) and no longer accepts connections`;
+  onLost({ kind: 'dropped', reason });
+  const events = transportFaultAnswers(left.ids, reason).map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`);
+  return new Response(events.join(''), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
 /** Whether something still accepts a TCP connection at the URL's host and port (within a second). */

@@ -40,6 +40,16 @@ describe('an HTTP server that dies mid-call', () => {
     expect(results[0]!.stderr).toMatch(/\); its own log says why$/);
   });
 
+  it('a resumable stream whose server stops listening right after the drop: the resumption finds nothing and fails the call at once', async () => {
+    // The server is still there when the drop is probed (so the SDK is left to resume) and gone when
+    // the resumption comes: before, the SDK retried it, gave up, and the call waited out its timeout.
+    const server = await startServer({ RESUMABLE: '1', CLOSE_AFTER_PROBE: '1' });
+    const result = await runCleanInProcess(['--config', writeTempConfig({ mcpServers: { h: { url: server.url } } }), '--timeout', '60000', 'exec', 'h:work']);
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([expect.stringContaining(`✖ work: ${DROPPED}`)]);
+    expect(result.stderr).toMatch(/\) and no longer accepts connections; its own log says why$/);
+  });
+
   it('toolrun test: the step it died in fails with the reason, the next finds it unreachable: exit 4', async () => {
     const server = await startServer();
     const dir = tempDir();

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { answerFailedPost, callIdsOf, watchForDrop } from '../../src/http/dropped-stream.js';
+import { answerFailedPost, answerFailedResume, callIdsOf, watchForDrop, type LeftToResume } from '../../src/http/dropped-stream.js';
 import type { RemoteLoss } from '../../src/mcp/transports/remote-loss.js';
 import { TRANSPORT_FAULT_CODE } from '../../src/protocol/transport-fault.js';
 
@@ -69,11 +69,47 @@ describe('watchForDrop', () => {
     });
     try {
       const url = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`);
-      await expect(watchForDrop(stream(['id: e1\ndata:\n\n'], 'dropped'), url, [7], (loss) => losses.push(loss)).text()).rejects.toThrow('terminated');
+      const left: LeftToResume[] = [];
+      await expect(
+        watchForDrop(
+          stream(['id: e1\ndata:\n\n'], 'dropped'),
+          url,
+          [7],
+          (loss) => losses.push(loss),
+          (each) => left.push(each),
+        ).text(),
+      ).rejects.toThrow('terminated');
+      // What the resumption carries on: the requests still owed, and how the stream dropped.
+      expect(left).toEqual([{ ids: [7], reason: 'other side closed, UND_ERR_SOCKET' }]);
     } finally {
       listening.close();
     }
     expect(losses).toHaveLength(1);
+  });
+});
+
+describe('answerFailedResume', () => {
+  const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+
+  it("a resumption refused (the server was still exiting when the drop was probed): the stream's requests get fault answers on an event stream", async () => {
+    const losses: RemoteLoss[] = [];
+    const response = answerFailedResume(refused, { ids: [7, 8], reason: 'other side closed, UND_ERR_SOCKET' }, (loss) => losses.push(loss));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reason = 'the server closed the connection before answering (other side closed, UND_ERR_SOCKET) and no longer accepts connections';
+    expect(dataOf(await response.text())).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: TRANSPORT_FAULT_CODE, message: reason } },
+      { jsonrpc: '2.0', id: 8, error: { code: TRANSPORT_FAULT_CODE, message: reason } },
+    ]);
+    expect(losses).toEqual([{ kind: 'dropped', reason }]);
+  });
+
+  it('anything else is rethrown for the SDK to retry: no request left, another error', () => {
+    const losses: RemoteLoss[] = [];
+    expect(() => answerFailedResume(refused, undefined, (loss) => losses.push(loss))).toThrow(refused);
+    expect(() => answerFailedResume(refused, { ids: [], reason: 'x' }, (loss) => losses.push(loss))).toThrow(refused);
+    const reset = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    expect(() => answerFailedResume(reset, { ids: [1], reason: 'x' }, (loss) => losses.push(loss))).toThrow(reset);
+    expect(losses).toEqual([]);
   });
 });
 

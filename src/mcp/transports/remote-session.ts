@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { oneLine } from '../connect/classify-attempt.js';
-import { answerFailedPost, callIdsOf, watchForDrop } from '../../http/dropped-stream.js';
+import { answerFailedPost, answerFailedResume, callIdsOf, watchForDrop, type LeftToResume } from '../../http/dropped-stream.js';
 import { transportFetch } from '../../http/remote-fetch.js';
 import { noteRemoteLoss, type RemoteLoss } from './remote-loss.js';
 
@@ -35,17 +35,26 @@ export function withDeleteStatus<T extends object>(create: (fetchFn: typeof fetc
   // The transport is made with the fetch: a loss is noted on it once it exists.
   const made: { transport?: T } = {};
   const onLost = (loss: RemoteLoss) => made.transport && noteRemoteLoss(made.transport, loss);
+  // The requests of a dropped stream left to the SDK to resume: its resumption (a GET with
+  // Last-Event-ID) carries them on, answers them if it fails to reach the server, and watches them.
+  let leftToResume: LeftToResume | undefined;
+  const onResumeLeft = (left: LeftToResume) => {
+    leftToResume = left;
+  };
   const transport = create(async (input, init) => {
-    const ids = init?.method === 'POST' ? callIdsOf(init.body) : [];
+    const resuming = init?.method === 'GET' && new Headers(init.headers).has('last-event-id') ? leftToResume : undefined;
+    if (resuming) leftToResume = undefined;
+    const ids = init?.method === 'POST' ? callIdsOf(init.body) : (resuming?.ids ?? []);
     // Every request of an HTTP transport goes here: redirects stay within the entry's origin (remote-fetch.ts).
     let response: Response;
     try {
       response = await transportFetch(input, init);
     } catch (error) {
+      if (init?.method === 'GET') return answerFailedResume(error, resuming, onLost);
       return answerFailedPost(error, ids, onLost);
     }
     if (init?.method === 'DELETE') Object.assign(noted, { status: response.status, statusText: response.statusText });
-    return watchForDrop(response, new URL(input instanceof Request ? input.url : String(input)), ids, onLost);
+    return watchForDrop(response, new URL(input instanceof Request ? input.url : String(input)), ids, onLost, onResumeLeft);
   });
   made.transport = transport;
   deleteStatuses.set(transport, noted);
