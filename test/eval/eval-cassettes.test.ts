@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
-import { tempDir } from '../helpers/temp-config.js';
+import { weatherCases, weatherToolsFolder } from '../helpers/eval-weather.js';
 
 // SPEC §26, issue 52: `toolrun eval --record` against an OpenAI-compatible model (the scripted
 // server of fixtures/servers/), then `--replay` (the default under CI) with no network call: the
@@ -17,18 +17,8 @@ afterAll(() => model?.stop());
 
 /** A folder with local mock tools and an eval file of the fixture script's scenarios. */
 function project() {
-  const dir = tempDir();
-  const tool = (name: string) => ({
-    name,
-    description: `${name} for a city`,
-    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
-    implementation: { type: 'mock', mock_response: { sky: 'sunny' } },
-  });
-  writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ tools: [tool('get_weather'), tool('get_forecast')] }));
-  const cases = [
-    { name: 'right call', prompt: 'What is the weather in Paris?', expect: { calls: [{ tool: 'get_weather', args: { city: 'Paris' } }], maxTurns: 3, answer: 'sunny' } },
-    { name: 'wrong tool', prompt: 'What is the weather in Rome?', expect: { calls: [{ tool: 'get_weather' }], forbid: ['get_forecast'], maxTurns: 3 } },
-  ];
+  const dir = weatherToolsFolder();
+  const cases = weatherCases();
   writeFileSync(join(dir, 'weather.eval.json'), JSON.stringify({ cases }));
   const run = (args: string[], env: Record<string, string> = {}) =>
     runInProcess(['--json', 'eval', 'weather.eval.json', '--model', 'compatible:scripted', '--base-url', `${model.url}/v1`, ...args], { cwd: dir, env });

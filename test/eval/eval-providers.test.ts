@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { ROOT } from '../helpers/run-toolrun.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
-import { tempDir } from '../helpers/temp-config.js';
+import { weatherCases, weatherToolsFolder } from '../helpers/eval-weather.js';
 
 // Issue 52 item 2: the openai:, anthropic: and google: providers, each against the scripted model
 // speaking that provider's own API (OpenAI Responses, Anthropic Messages, Gemini generateContent), as
@@ -61,19 +61,8 @@ afterAll(() => model?.stop());
 
 /** A folder with two mock tools and the fixture script's "right call" and "wrong tool" cases. */
 function project(provider: (typeof PROVIDERS)[number]) {
-  const dir = tempDir();
-  const tool = (name: string) => ({
-    name,
-    description: `${name} for a city`,
-    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
-    implementation: { type: 'mock', mock_response: { sky: 'sunny' } },
-  });
-  writeFileSync(join(dir, 'toolrun.config.json'), JSON.stringify({ tools: [tool('get_weather'), tool('get_forecast')] }));
-  const cases = (paris: string) => [
-    { name: 'right call', prompt: paris, expect: { calls: [{ tool: 'get_weather', args: { city: 'Paris' } }], maxTurns: 3, answer: 'sunny' } },
-    { name: 'wrong tool', prompt: 'What is the weather in Rome?', expect: { calls: [{ tool: 'get_weather' }], forbid: ['get_forecast'], maxTurns: 3 } },
-  ];
-  const write = (paris: string) => writeFileSync(join(dir, 'weather.eval.json'), JSON.stringify({ cases: cases(paris) }));
+  const dir = weatherToolsFolder();
+  const write = (paris: string) => writeFileSync(join(dir, 'weather.eval.json'), JSON.stringify({ cases: weatherCases(paris) }));
   write('What is the weather in Paris?');
   // The provider's own base-URL variable points it at the scripted model (--base-url is for compatible: models).
   const run = (args: string[], env: Record<string, string | undefined>) =>
